@@ -1,0 +1,61 @@
+"""nlpeval: evaluation metrics for NLP that agree exactly with the reference tools.
+
+The public API is loaded lazily so that ``import nlpeval`` (and the CLI) start fast.
+
+Examples
+--------
+>>> import nlpeval
+>>> score = nlpeval.bleu(["the cat sat on the mat"], [["the cat sat on a mat", "a cat sat"]])
+>>> round(score.score, 4)
+0.5373
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+from nlpeval._version import __version__
+from nlpeval.core.errors import InputError, UndefinedMetricWarning
+
+#: public name -> module that defines it
+_LAZY = {
+    "Score": "nlpeval.core.score",
+    "ConfidenceInterval": "nlpeval.core.score",
+    "Signature": "nlpeval.core.signature",
+    "Stats": "nlpeval.core.stats",
+    "StatsSchema": "nlpeval.core.stats",
+    "Accumulator": "nlpeval.core.accumulator",
+    "CorpusMetric": "nlpeval.core.metric",
+    "bleu": "nlpeval.metrics.bleu",
+    "BLEU": "nlpeval.metrics.bleu",
+    "TokenIdBLEU": "nlpeval.metrics.bleu",
+    "make_bleu": "nlpeval.metrics.bleu",
+    "pairwise_bleu": "nlpeval.metrics.bleu.pairwise",
+    "bootstrap_interval": "nlpeval.significance.bootstrap",
+}
+
+__all__ = ["InputError", "UndefinedMetricWarning", "__version__", *_LAZY]
+
+if TYPE_CHECKING:
+    from nlpeval.core.accumulator import Accumulator
+    from nlpeval.core.metric import CorpusMetric
+    from nlpeval.core.score import ConfidenceInterval, Score
+    from nlpeval.core.signature import Signature
+    from nlpeval.core.stats import Stats, StatsSchema
+    from nlpeval.metrics.bleu import BLEU, TokenIdBLEU, bleu, make_bleu
+    from nlpeval.metrics.bleu.pairwise import pairwise_bleu
+    from nlpeval.significance.bootstrap import bootstrap_interval
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'nlpeval' has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

@@ -1,0 +1,21 @@
+"""The only module that imports the compiled core (``nlpeval._core``).
+
+Everything else calls the kernels through here, so the native surface stays in
+one place and a missing or broken build fails with one clear message.
+"""
+
+from __future__ import annotations
+
+try:
+    from nlpeval import _core
+except ImportError as exc:  # pragma: no cover - only without a build
+    raise ImportError(
+        "nlpeval's native core is missing; install the package with `pip install .` "
+        "(or `maturin develop --release`) so that nlpeval._core is built"
+    ) from exc
+
+tokenize = _core.tokenize
+bleu_stats = _core.bleu_stats
+bleu_stats_tokens = _core.bleu_stats_tokens
+bleu_stats_ids = _core.bleu_stats_ids
+bleu_pairwise_stats = _core.bleu_pairwise_stats

@@ -1,0 +1,107 @@
+"""The contract every corpus metric follows: stats -> merge -> score."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import numpy as np
+
+from nlpeval.core.score import Score
+from nlpeval.core.signature import Signature
+from nlpeval.core.stats import Stats, StatsSchema
+
+if TYPE_CHECKING:
+    from nlpeval.core.accumulator import Accumulator
+
+
+class CorpusMetric(ABC):
+    """A configured metric whose corpus score is a function of merged segment statistics.
+
+    Subclasses are frozen dataclasses holding the options. They implement
+
+    * :meth:`segment_stats` — validate the input and return one row per segment;
+    * :meth:`corpus_values` — the score of totals, vectorised over leading axes
+      (so the same code scores one corpus, every segment, or 1,000 resamples);
+    * :meth:`components` and :meth:`signature` — what a :class:`Score` reports.
+
+    Everything else (one-shot scoring, per-segment values, bootstrap intervals,
+    the streaming :class:`~nlpeval.core.accumulator.Accumulator`) is shared.
+    """
+
+    name: ClassVar[str]
+
+    @property
+    @abstractmethod
+    def schema(self) -> StatsSchema:
+        """Fields of a statistics row and their merge rules."""
+
+    @abstractmethod
+    def segment_stats(self, hypotheses: Sequence[Any], references: Sequence[Any]) -> Stats:
+        """Validate the input and compute one statistics row per segment."""
+
+    @abstractmethod
+    def corpus_values(self, totals: np.ndarray) -> np.ndarray:
+        """Scores of merged statistics; ``totals`` has shape ``(..., n_fields)``."""
+
+    @abstractmethod
+    def components(self, totals: np.ndarray) -> dict[str, Any]:
+        """Named parts of the score of one totals vector."""
+
+    @abstractmethod
+    def signature(self, totals: np.ndarray) -> Signature:
+        """The reproducibility signature for these (merged) statistics."""
+
+    def segment_values(self, stats: Stats) -> np.ndarray:
+        """Sentence-level scores, one per row (default: each row scored as a corpus)."""
+        return np.asarray(self.corpus_values(stats.rows), dtype=np.float64)
+
+    def score_from_totals(self, totals: np.ndarray, *, signature: Signature | None = None) -> Score:
+        """The corpus :class:`Score` of already merged statistics."""
+        totals = np.asarray(totals)
+        return Score(
+            name=self.name,
+            score=float(self.corpus_values(totals)),
+            signature=str(signature if signature is not None else self.signature(totals)),
+            components=self.components(totals),
+        )
+
+    def score_from_stats(
+        self,
+        stats: Stats,
+        *,
+        segments: bool = False,
+        n_bootstrap: int = 0,
+        seed: int | None = 12345,
+        confidence: float = 0.95,
+    ) -> Score:
+        """The corpus :class:`Score` of segment statistics, optionally with per-segment
+        values and a bootstrap confidence interval (``n_bootstrap`` resamples)."""
+        totals = stats.totals()
+        signature = self.signature(totals)
+        ci = None
+        if n_bootstrap:
+            from nlpeval.significance.bootstrap import bootstrap_interval
+
+            ci = bootstrap_interval(self, stats, n_resamples=n_bootstrap, seed=seed, level=confidence)
+            signature = signature.with_fields(bs=n_bootstrap, rs=seed)
+        score = self.score_from_totals(totals, signature=signature)
+        if segments or ci is not None:
+            score = replace(
+                score, segments=self.segment_values(stats) if segments else None, ci=ci
+            )
+        return score
+
+    def __call__(
+        self, hypotheses: Sequence[Any], references: Sequence[Any], *, segments: bool = False
+    ) -> Score:
+        return self.score_from_stats(self.segment_stats(hypotheses, references), segments=segments)
+
+    def accumulator(self, *, keep_segments: bool = False) -> Accumulator:
+        """A streaming accumulator for this metric (``update`` / ``merge`` / ``compute``)."""
+        from nlpeval.core.accumulator import Accumulator
+
+        return Accumulator(self, keep_segments=keep_segments)
+

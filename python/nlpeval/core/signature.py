@@ -1,0 +1,75 @@
+"""Reproducibility signatures in sacreBLEU's ``key:value|key:value`` format."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+def _render(value: object) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+@dataclass(frozen=True)
+class Signature:
+    """The settings that determine a score, printed as ``key:value|…``.
+
+    Every score carries one so that a number can be reproduced and compared.
+    The nlpeval version is always last, as in sacreBLEU.
+
+    Parameters
+    ----------
+    items : tuple of (str, str)
+        Ordered key/value pairs.
+
+    Examples
+    --------
+    >>> sig = Signature.build(nrefs=1, case="mixed", eff=False, flavor="sacrebleu")
+    >>> str(sig).startswith("nrefs:1|case:mixed|eff:no|flavor:sacrebleu|version:")
+    True
+    >>> sig["case"]
+    'mixed'
+    """
+
+    items: tuple[tuple[str, str], ...]
+
+    @classmethod
+    def build(cls, **fields: object) -> Signature:
+        """Signature from keyword fields (``None`` values are left out), version appended."""
+        from nlpeval._version import __version__
+
+        pairs = [(key, _render(value)) for key, value in fields.items() if value is not None]
+        pairs.append(("version", f"nlpeval-{__version__}"))
+        return cls(tuple(pairs))
+
+    def with_fields(self, **fields: object) -> Signature:
+        """A copy with ``fields`` added (or replaced) before the version."""
+        pairs = [(k, v) for k, v in self.items if k not in fields and k != "version"]
+        pairs += [(k, _render(v)) for k, v in fields.items() if v is not None]
+        pairs += [(k, v) for k, v in self.items if k == "version"]
+        return Signature(tuple(pairs))
+
+    def __getitem__(self, key: str) -> str:
+        for name, value in self.items:
+            if name == key:
+                return value
+        raise KeyError(key)
+
+    def __str__(self) -> str:
+        return "|".join(f"{key}:{value}" for key, value in self.items)
+
+    def as_dict(self) -> dict[str, str]:
+        """The fields as a dict."""
+        return dict(self.items)
+
+
+def nrefs_field(min_refs: int, max_refs: int) -> str:
+    """sacreBLEU's ``nrefs`` value: the count, or ``var`` when it varies.
+
+    Examples
+    --------
+    >>> nrefs_field(2, 2), nrefs_field(1, 3)
+    ('2', 'var')
+    """
+    return str(min_refs) if min_refs == max_refs else "var"

@@ -1,0 +1,161 @@
+"""Per-segment sufficient statistics with named fields and declared merge rules.
+
+Every corpus metric turns each segment into one row of numbers (its sufficient
+statistics). Rows merge field by field under a declared rule, so one fact gives
+corpus scores, streaming accumulation, parallel reduction and bootstrap
+resampling without re-tokenising.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+MergeRule = Literal["sum", "min", "max"]
+
+_REDUCERS = {"sum": np.sum, "min": np.min, "max": np.max}
+_IDENTITY = {"sum": 0, "min": np.iinfo(np.int64).max, "max": np.iinfo(np.int64).min}
+
+
+@dataclass(frozen=True)
+class StatsSchema:
+    """The named fields of a statistics row and how each one merges.
+
+    Parameters
+    ----------
+    fields : tuple of str
+        Field names, in column order.
+    merge : tuple of {"sum", "min", "max"}
+        Merge rule per field.
+
+    Examples
+    --------
+    >>> schema = StatsSchema.of("hits", "total", nrefs_min="min")
+    >>> schema.fields
+    ('hits', 'total', 'nrefs_min')
+    >>> schema.reduce(np.array([[1, 2, 1], [3, 4, 2]])).tolist()
+    [4, 6, 1]
+    """
+
+    fields: tuple[str, ...]
+    merge: tuple[MergeRule, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.fields) != len(self.merge):
+            raise ValueError("one merge rule per field is required")
+        if len(set(self.fields)) != len(self.fields):
+            raise ValueError(f"duplicate field names in {self.fields}")
+        unknown = set(self.merge) - set(_REDUCERS)
+        if unknown:
+            raise ValueError(f"unknown merge rules {sorted(unknown)}")
+
+    @classmethod
+    def of(cls, *summed: str, **others: MergeRule) -> StatsSchema:
+        """Build a schema: positional fields are summed, keyword fields use the given rule."""
+        fields = (*summed, *others)
+        return cls(fields, tuple(["sum"] * len(summed) + list(others.values())))
+
+    @property
+    def width(self) -> int:
+        """Number of fields."""
+        return len(self.fields)
+
+    def index(self, name: str) -> int:
+        """Column of field ``name``."""
+        try:
+            return self.fields.index(name)
+        except ValueError:
+            raise KeyError(f"no field {name!r}; fields are {self.fields}") from None
+
+    def identity(self, dtype: np.dtype = np.dtype(np.int64)) -> np.ndarray:
+        """The totals of zero rows (the neutral element of :meth:`combine`)."""
+        if np.issubdtype(dtype, np.floating):
+            table = {"sum": 0.0, "min": np.inf, "max": -np.inf}
+            return np.array([table[m] for m in self.merge], dtype=dtype)
+        return np.array([_IDENTITY[m] for m in self.merge], dtype=dtype)
+
+    def reduce(self, rows: np.ndarray, axis: int = 0) -> np.ndarray:
+        """Merge ``rows`` along ``axis`` (the rows axis), field by field."""
+        rows = np.asarray(rows)
+        if rows.shape[axis] == 0:
+            shape = list(rows.shape)
+            del shape[axis]
+            return np.broadcast_to(self.identity(rows.dtype), shape).copy()
+        if all(m == "sum" for m in self.merge):
+            return rows.sum(axis=axis)
+        parts = [
+            _REDUCERS[rule](np.take(rows, [col], axis=-1), axis=axis)
+            for col, rule in enumerate(self.merge)
+        ]
+        return np.concatenate(parts, axis=-1)
+
+    def combine(self, left: np.ndarray, right: np.ndarray) -> np.ndarray:
+        """Merge two totals vectors (associative and commutative)."""
+        return self.reduce(np.stack([np.asarray(left), np.asarray(right)]), axis=0)
+
+    def resampled_totals(self, rows: np.ndarray, indices: np.ndarray) -> np.ndarray:
+        """Totals of each resample: ``indices`` is ``(k, n)`` row indices; returns ``(k, width)``."""
+        k, n = indices.shape
+        if all(m == "sum" for m in self.merge):
+            counts = np.zeros((k, rows.shape[0]), dtype=np.int64)
+            np.add.at(counts, (np.repeat(np.arange(k), n), indices.ravel()), 1)
+            if np.issubdtype(rows.dtype, np.integer):
+                return counts @ rows
+            return counts.astype(np.float64) @ rows
+        return np.stack([self.reduce(rows[idx]) for idx in indices])
+
+
+@dataclass(frozen=True)
+class Stats:
+    """Sufficient statistics of a batch: an ``(n_segments, n_fields)`` array.
+
+    Parameters
+    ----------
+    schema : StatsSchema
+        Field names and merge rules.
+    rows : numpy.ndarray
+        One row per segment.
+
+    Examples
+    --------
+    >>> schema = StatsSchema.of("hits", "total")
+    >>> stats = Stats(schema, np.array([[1, 2], [3, 4]]))
+    >>> stats["hits"].tolist(), stats.totals().tolist()
+    ([1, 3], [4, 6])
+    """
+
+    schema: StatsSchema
+    rows: np.ndarray
+
+    def __post_init__(self) -> None:
+        rows = np.asarray(self.rows)
+        if rows.ndim != 2 or rows.shape[1] != self.schema.width:
+            raise ValueError(f"rows must have shape (n, {self.schema.width}); got {rows.shape}")
+        object.__setattr__(self, "rows", rows)
+
+    def __len__(self) -> int:
+        return int(self.rows.shape[0])
+
+    def __getitem__(self, field: str) -> np.ndarray:
+        return self.rows[:, self.schema.index(field)]
+
+    def totals(self) -> np.ndarray:
+        """Merge all rows into one totals vector."""
+        return self.schema.reduce(self.rows)
+
+    def take(self, indices: np.ndarray | Sequence[int]) -> Stats:
+        """Rows at ``indices`` (for resampling and subsets)."""
+        return Stats(self.schema, self.rows[np.asarray(indices)])
+
+    @classmethod
+    def concat(cls, parts: Sequence[Stats]) -> Stats:
+        """Stack the rows of several batches with the same schema."""
+        if not parts:
+            raise ValueError("nothing to concatenate")
+        schema = parts[0].schema
+        if any(p.schema != schema for p in parts):
+            raise ValueError("cannot concatenate statistics of different schemas")
+        return cls(schema, np.concatenate([p.rows for p in parts], axis=0))

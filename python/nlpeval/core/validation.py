@@ -1,0 +1,142 @@
+"""The one input validator for text metrics.
+
+It runs once, up front, and rejects anything that would otherwise be silently
+truncated or mis-scored, naming the offending segment.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from nlpeval.core.errors import InputError
+
+#: Either a single reference or a list of references, per segment.
+ReferenceItem = str | Sequence[str]
+
+
+def _type_name(value: Any) -> str:
+    return "None" if value is None else type(value).__name__
+
+
+def as_segment_list(values: Any, side: str) -> list[Any]:
+    """A list of the items of ``values``, rejecting a bare string or a non-sequence.
+
+    Examples
+    --------
+    >>> as_segment_list(("a", "b"), "hypotheses")
+    ['a', 'b']
+    >>> as_segment_list("a b", "hypotheses")
+    Traceback (most recent call last):
+    ...
+    nlpeval.core.errors.InputError: hypotheses: got one str; expected a sequence with one item per segment
+    """
+    if isinstance(values, (str, bytes)):
+        raise InputError(
+            f"got one {type(values).__name__}; expected a sequence with one item per segment", side=side
+        )
+    if isinstance(values, np.ndarray):
+        return list(values)
+    try:
+        return list(values)
+    except TypeError:
+        raise InputError(f"got {_type_name(values)}; expected a sequence of segments", side=side) from None
+
+
+def _looks_like_reference_streams(references: list[Any], n_hyps: int) -> bool:
+    """True for sacreBLEU's layout: K reference streams of n segments each."""
+    return (
+        len(references) != n_hyps
+        and len(references) > 0
+        and all(
+            not isinstance(stream, str) and isinstance(stream, Sequence) and len(stream) == n_hyps
+            for stream in references
+        )
+    )
+
+
+def check_lengths(n_hyps: int, references: list[Any]) -> None:
+    """Reject count mismatches, recognising the transposed (stream) layout."""
+    if len(references) == n_hyps:
+        return
+    if _looks_like_reference_streams(references, n_hyps):
+        raise InputError(
+            f"references look like {len(references)} reference streams of {n_hyps} segments each "
+            "(sacreBLEU's layout); nlpeval expects one item per hypothesis: pass list(zip(*streams))",
+            side="references",
+        )
+    raise InputError(
+        f"{n_hyps} hypotheses but {len(references)} references; there must be one reference item "
+        "(a str or a list of str) per hypothesis",
+        side="references",
+    )
+
+
+def validate_text(
+    hypotheses: Sequence[str], references: Sequence[ReferenceItem]
+) -> tuple[list[str], list[list[str]]]:
+    """Validate text input and normalise references to one list per segment.
+
+    Parameters
+    ----------
+    hypotheses : sequence of str
+        One system output per segment.
+    references : sequence of (str or sequence of str)
+        One item per hypothesis: a reference, or a list of references (the
+        count may vary between segments but must be at least one).
+
+    Returns
+    -------
+    hypotheses : list of str
+    references : list of list of str
+
+    Raises
+    ------
+    InputError
+        Naming the offending segment: length mismatch, reference streams where
+        per-segment lists were expected, non-str items, a segment without references.
+
+    Examples
+    --------
+    >>> validate_text(["a", "b"], ["x", ["y", "z"]])
+    (['a', 'b'], [['x'], ['y', 'z']])
+    >>> validate_text(["a"], [[]])
+    Traceback (most recent call last):
+    ...
+    nlpeval.core.errors.InputError: references: segment 0: has no reference
+    """
+    hyps = as_segment_list(hypotheses, "hypotheses")
+    refs = as_segment_list(references, "references")
+    check_lengths(len(hyps), refs)
+    for index, hyp in enumerate(hyps):
+        if not isinstance(hyp, str):
+            raise InputError(f"is {_type_name(hyp)}, expected str", segment=index, side="hypotheses")
+    normalised: list[list[str]] = []
+    for index, item in enumerate(refs):
+        if isinstance(item, str):
+            normalised.append([item])
+            continue
+        if item is None or not isinstance(item, (Sequence, np.ndarray)):
+            raise InputError(
+                f"is {_type_name(item)}, expected a str or a list of str", segment=index, side="references"
+            )
+        seg_refs = list(item)
+        if not seg_refs:
+            raise InputError("has no reference", segment=index, side="references")
+        for position, ref in enumerate(seg_refs):
+            if not isinstance(ref, str):
+                raise InputError(
+                    f"is {_type_name(ref)}, expected str",
+                    segment=index,
+                    side="references",
+                    reference=position,
+                )
+        normalised.append(seg_refs)
+    return hyps, normalised
+
+
+def reference_counts(references: list[list[Any]]) -> np.ndarray:
+    """Number of references of each segment."""
+    return np.fromiter((len(r) for r in references), dtype=np.int64, count=len(references))

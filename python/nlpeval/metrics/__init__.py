@@ -1,0 +1,1 @@
+"""The metrics, one package or module each."""

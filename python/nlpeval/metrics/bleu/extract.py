@@ -1,0 +1,173 @@
+"""Turning BLEU input (text, token lists or token ids) into n-gram statistics rows.
+
+Shared by every BLEU flavor: the row layout is
+``hyp_len, ref_len_closest, ref_len_shortest, correct_1..N, total_1..N, nrefs_min, nrefs_max``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from nlpeval import _native
+from nlpeval.core.errors import InputError
+from nlpeval.core.stats import StatsSchema
+from nlpeval.core.validation import as_segment_list, check_lengths, reference_counts, validate_text
+from nlpeval.tokenizers import TokenizerSpec
+
+
+def bleu_schema(max_order: int) -> StatsSchema:
+    """The statistics fields of BLEU with n-grams up to ``max_order``."""
+    correct = [f"correct_{n}" for n in range(1, max_order + 1)]
+    total = [f"total_{n}" for n in range(1, max_order + 1)]
+    return StatsSchema.of(
+        "hyp_len", "ref_len_closest", "ref_len_shortest", *correct, *total, nrefs_min="min", nrefs_max="max"
+    )
+
+
+def _with_ref_counts(native_rows: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    return np.column_stack([native_rows, counts, counts])
+
+
+def text_rows(
+    hypotheses: Sequence[Any],
+    references: Sequence[Any],
+    *,
+    tokenizer: TokenizerSpec,
+    lowercase: bool,
+    max_order: int,
+) -> np.ndarray:
+    """Statistics rows of text input, tokenized as sacreBLEU does (lowercase, rstrip, tokenize)."""
+    hyps, refs = validate_text(hypotheses, references)
+    if lowercase:
+        hyps = [h.lower() for h in hyps]
+        refs = [[r.lower() for r in seg] for seg in refs]
+    if tokenizer.python is not None:
+        pre = tokenizer.python
+        hyps = [pre(h.rstrip()) for h in hyps]
+        refs = [[pre(r.rstrip()) for r in seg] for seg in refs]
+    rows = _native.bleu_stats(hyps, refs, tokenizer.native, max_order)
+    return _with_ref_counts(rows, reference_counts(refs))
+
+
+def _token_list(item: Any, side: str, segment: int, reference: int | None = None) -> list[str]:
+    if isinstance(item, str):
+        return item.split()
+    if isinstance(item, (list, tuple)) and all(isinstance(tok, str) for tok in item):
+        return list(item)
+    raise InputError(
+        f"is {type(item).__name__}, expected a str or a list of str tokens",
+        segment=segment,
+        side=side,
+        reference=reference,
+    )
+
+
+def token_rows(hypotheses: Sequence[Any], references: Sequence[Any], *, max_order: int) -> np.ndarray:
+    """Statistics rows of NLTK-style input: strings (split on whitespace) or token lists.
+
+    A hypothesis given as a str takes references as a str or a list of str (each
+    split on whitespace). A hypothesis given as a list of str tokens takes
+    references in NLTK's layout: a list of token lists. (A flat list of str next
+    to a token-list hypothesis is ambiguous and rejected.)
+    """
+    hyps = as_segment_list(hypotheses, "hypotheses")
+    refs = as_segment_list(references, "references")
+    check_lengths(len(hyps), refs)
+    hyp_tokens = [_token_list(h, "hypotheses", i) for i, h in enumerate(hyps)]
+    ref_tokens: list[list[list[str]]] = []
+    for index, (hyp, item) in enumerate(zip(hyps, refs)):
+        if isinstance(item, str):
+            ref_tokens.append([item.split()])
+            continue
+        if not isinstance(item, (list, tuple)) or not item:
+            raise InputError(
+                "expected a reference or a non-empty list of references", segment=index, side="references"
+            )
+        if not isinstance(hyp, str) and any(isinstance(r, str) for r in item):
+            raise InputError(
+                "the hypothesis is a token list, so the references must be a list of token lists "
+                "(NLTK's layout); got a list of str",
+                segment=index,
+                side="references",
+            )
+        ref_tokens.append([_token_list(r, "references", index, k) for k, r in enumerate(item)])
+    rows = _native.bleu_stats_tokens(hyp_tokens, ref_tokens, max_order)
+    return _with_ref_counts(rows, reference_counts(ref_tokens))
+
+
+def _id_sequence(item: Any, side: str, segment: int, reference: int | None, pad_id: int | None,
+                 eos_id: int | None) -> list[int]:
+    array = np.asarray(item)
+    if array.ndim != 1 or not (np.issubdtype(array.dtype, np.integer) or array.size == 0):
+        raise InputError(
+            f"expected a 1-D sequence of integer token ids; got shape {array.shape} of {array.dtype}",
+            segment=segment,
+            side=side,
+            reference=reference,
+        )
+    ids = array.astype(np.int64, copy=False)
+    if eos_id is not None:
+        stops = np.flatnonzero(ids == eos_id)
+        if stops.size:
+            ids = ids[: stops[0]]
+    if pad_id is not None:
+        ids = ids[ids != pad_id]
+    return ids.tolist()
+
+
+def is_token_id_input(hypotheses: Any) -> bool:
+    """True when hypotheses are integer sequences (lists, arrays, tensors) rather than text."""
+    if isinstance(hypotheses, str):
+        return False
+    try:
+        first = hypotheses[0]
+    except (TypeError, IndexError, KeyError):
+        return False
+    if isinstance(first, str):
+        return False
+    array = np.asarray(first) if not isinstance(first, list) or first else np.asarray([], dtype=np.int64)
+    return array.ndim == 1 and (np.issubdtype(array.dtype, np.integer) or array.size == 0) and (
+        not isinstance(first, list) or all(isinstance(t, (int, np.integer)) for t in first)
+    )
+
+
+def id_rows(
+    hypotheses: Any,
+    references: Any,
+    *,
+    max_order: int,
+    pad_id: int | None = None,
+    eos_id: int | None = None,
+) -> np.ndarray:
+    """Statistics rows of integer token ids.
+
+    ``references`` holds one item per hypothesis: an id sequence, or a list (or
+    2-D array) of id sequences. Each sequence is cut at its first ``eos_id`` and
+    stripped of every ``pad_id``.
+    """
+    hyps = as_segment_list(np.asarray(hypotheses) if _is_2d_array(hypotheses) else hypotheses, "hypotheses")
+    refs = as_segment_list(np.asarray(references) if _is_2d_array(references) else references, "references")
+    check_lengths(len(hyps), refs)
+    hyp_ids = [_id_sequence(h, "hypotheses", i, None, pad_id, eos_id) for i, h in enumerate(hyps)]
+    ref_ids: list[list[list[int]]] = []
+    for index, item in enumerate(refs):
+        array = item if isinstance(item, np.ndarray) else None
+        nested = (array is not None and array.ndim == 2) or (
+            isinstance(item, (list, tuple)) and item and not isinstance(item[0], (int, np.integer))
+        )
+        if nested:
+            seg = [_id_sequence(r, "references", index, k, pad_id, eos_id) for k, r in enumerate(item)]
+            if not seg:
+                raise InputError("has no reference", segment=index, side="references")
+            ref_ids.append(seg)
+        else:
+            ref_ids.append([_id_sequence(item, "references", index, None, pad_id, eos_id)])
+    rows = _native.bleu_stats_ids(hyp_ids, ref_ids, max_order)
+    return _with_ref_counts(rows, reference_counts(ref_ids))
+
+
+def _is_2d_array(value: Any) -> bool:
+    return hasattr(value, "ndim") and hasattr(value, "shape") and getattr(value, "ndim", 0) >= 2

@@ -1,0 +1,76 @@
+"""Pairwise sentence BLEU: every hypothesis against every candidate (MBR decoding)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from nlpeval import _native
+from nlpeval.core.validation import as_segment_list
+from nlpeval.core.errors import InputError
+from nlpeval.metrics.bleu.sacrebleu import SMOOTH_DEFAULTS, sacrebleu_values
+from nlpeval.tokenizers import resolve_tokenizer
+
+
+def _texts(values: Sequence[str], side: str) -> list[str]:
+    items = as_segment_list(values, side)
+    for index, item in enumerate(items):
+        if not isinstance(item, str):
+            raise InputError(f"is {type(item).__name__}, expected str", segment=index, side=side)
+    return items
+
+
+def pairwise_bleu(
+    hypotheses: Sequence[str],
+    candidates: Sequence[str],
+    *,
+    tokenize: str = "13a",
+    lowercase: bool = False,
+    smooth: str = "exp",
+    smooth_value: float | None = None,
+    max_order: int = 4,
+    spm_model: str | None = None,
+) -> np.ndarray:
+    """Sentence BLEU of every hypothesis against every candidate as its single reference.
+
+    Equals ``sacrebleu.sentence_bleu(hypotheses[i], [candidates[j]])`` (divided by
+    100) for every pair, but extracts each sentence's n-grams once, so an
+    ``n x m`` matrix costs one sorted merge per pair.
+
+    Parameters
+    ----------
+    hypotheses : sequence of str
+        Rows of the matrix.
+    candidates : sequence of str
+        Columns: each is used as the reference.
+    tokenize, lowercase, smooth, smooth_value, max_order, spm_model
+        As for :func:`nlpeval.bleu`.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(len(hypotheses), len(candidates))`` float array on the 0–1 scale.
+
+    Examples
+    --------
+    >>> m = pairwise_bleu(["a b c d", "a b"], ["a b c d", "x"])
+    >>> m.shape, float(m[0, 0])
+    ((2, 2), 1.0)
+    """
+    if smooth not in SMOOTH_DEFAULTS:
+        raise ValueError(f"unknown smooth {smooth!r}; choose one of {', '.join(SMOOTH_DEFAULTS)}")
+    spec = resolve_tokenizer(tokenize, spm_model=spm_model)
+    hyps = _texts(hypotheses, "hypotheses")
+    cands = _texts(candidates, "candidates")
+    if lowercase:
+        hyps = [h.lower() for h in hyps]
+        cands = [c.lower() for c in cands]
+    if spec.python is not None:
+        hyps = [spec.python(h.rstrip()) for h in hyps]
+        cands = [spec.python(c.rstrip()) for c in cands]
+    stats = _native.bleu_pairwise_stats(hyps, cands, spec.native, max_order)
+    scores, _, _ = sacrebleu_values(
+        stats, max_order=max_order, smooth=smooth, smooth_value=smooth_value, effective_order=True
+    )
+    return scores / 100.0

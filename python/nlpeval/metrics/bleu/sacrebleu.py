@@ -1,0 +1,219 @@
+"""BLEU as sacreBLEU 2.x computes it (the default flavor)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, ClassVar
+
+import numpy as np
+
+from nlpeval.core.metric import CorpusMetric
+from nlpeval.core.signature import Signature, nrefs_field
+from nlpeval.core.stats import Stats, StatsSchema
+from nlpeval.metrics.bleu.extract import bleu_schema, id_rows, is_token_id_input, text_rows
+from nlpeval.tokenizers import TokenizerSpec, resolve_tokenizer
+
+#: Default ``smooth_value`` per smoothing method (``None``: the method takes no value).
+SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1.0, "exp": None}
+
+#: sacreBLEU's floor for log(0).
+_LOG_ZERO = -9999999999.0
+
+
+def sacrebleu_values(
+    totals: np.ndarray,
+    *,
+    max_order: int,
+    smooth: str,
+    smooth_value: float | None,
+    effective_order: bool,
+    ref_len_column: int = 1,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """BLEU (0–100), precisions (0–100) and brevity penalty of statistics rows.
+
+    Vectorised over the leading axes of ``totals``; follows sacreBLEU's
+    ``BLEU.compute_bleu`` step by step (smoothing, effective order, the
+    ``my_log`` floor) so values agree to the last bit.
+    """
+    totals = np.asarray(totals, dtype=np.float64)
+    sys_len = totals[..., 0]
+    ref_len = totals[..., ref_len_column]
+    correct = totals[..., 3 : 3 + max_order].copy()
+    total = totals[..., 3 + max_order : 3 + 2 * max_order].copy()
+    value = SMOOTH_DEFAULTS[smooth] if smooth_value is None else smooth_value
+
+    with np.errstate(divide="ignore", invalid="ignore"):
+        bp = np.where(
+            sys_len < ref_len, np.where(sys_len > 0, np.exp(1.0 - ref_len / sys_len), 0.0), 1.0
+        )
+    shape = sys_len.shape
+    precisions = np.zeros((*shape, max_order))
+    any_correct = (correct != 0).any(axis=-1)
+    smooth_mteval = np.ones(shape)
+    eff_order = np.full(shape, max_order, dtype=np.float64)
+    alive = np.ones(shape, dtype=bool)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for n in range(max_order):
+            if smooth == "add-k" and n > 0:
+                correct[..., n] += value
+                total[..., n] += value
+            alive &= total[..., n] != 0
+            if effective_order:
+                eff_order = np.where(alive, n + 1, eff_order)
+            zero = alive & (correct[..., n] == 0)
+            if smooth == "exp":
+                smooth_mteval = np.where(zero, smooth_mteval * 2, smooth_mteval)
+                smoothed = 100.0 / (smooth_mteval * total[..., n])
+            elif smooth == "floor":
+                smoothed = 100.0 * value / total[..., n]
+            else:
+                smoothed = np.zeros(shape)
+            direct = 100.0 * correct[..., n] / total[..., n]
+            precisions[..., n] = np.where(alive, np.where(zero, smoothed, direct), 0.0)
+        logs = np.where(precisions > 0, np.log(np.where(precisions > 0, precisions, 1.0)), _LOG_ZERO)
+        used = np.arange(max_order) < eff_order[..., None]
+        mean_log = np.where(used, logs, 0.0).sum(axis=-1) / eff_order
+    score = np.where(any_correct, bp * np.exp(mean_log), 0.0)
+    precisions = np.where(any_correct[..., None], precisions, 0.0)
+    return score, precisions, bp
+
+
+@dataclass(frozen=True)
+class BLEU(CorpusMetric):
+    """BLEU exactly as sacreBLEU 2.x computes it.
+
+    Parameters
+    ----------
+    tokenize : str
+        ``13a`` (default), ``intl``, ``zh``, ``char``, ``none``, ``ja-mecab``, ``ko-mecab``,
+        ``spm``/``flores101``/``flores200`` (with ``spm_model``).
+    lowercase : bool
+        Lowercase before tokenizing.
+    smooth : {"exp", "floor", "add-k", "none"}
+        Smoothing (Chen & Cherry 2014 methods 3, 1, 2 and none).
+    smooth_value : float, optional
+        Value for ``floor`` (default 0.1) and ``add-k`` (default 1).
+    max_order : int
+        Largest n-gram order.
+    effective_order : bool
+        Ignore orders with no n-grams at all in the corpus score.
+    spm_model : str, optional
+        Local SentencePiece model for the ``spm`` family of tokenizers.
+
+    Examples
+    --------
+    >>> metric = BLEU()
+    >>> round(metric(["the cat sat on the mat"], ["the cat sat on a mat"]).score, 4)
+    0.5373
+    """
+
+    tokenize: str = "13a"
+    lowercase: bool = False
+    smooth: str = "exp"
+    smooth_value: float | None = None
+    max_order: int = 4
+    effective_order: bool = False
+    spm_model: str | None = None
+
+    name: ClassVar[str] = "bleu"
+    flavor: ClassVar[str] = "sacrebleu"
+
+    def __post_init__(self) -> None:
+        if self.smooth not in SMOOTH_DEFAULTS:
+            raise ValueError(f"unknown smooth {self.smooth!r}; choose one of {', '.join(SMOOTH_DEFAULTS)}")
+        if not isinstance(self.max_order, int) or self.max_order < 1:
+            raise ValueError(f"max_order must be a positive int; got {self.max_order!r}")
+
+    @cached_property
+    def _tokenizer(self) -> TokenizerSpec:
+        return resolve_tokenizer(self.tokenize, spm_model=self.spm_model)
+
+    @property
+    def schema(self) -> StatsSchema:
+        return bleu_schema(self.max_order)
+
+    def segment_stats(self, hypotheses: Sequence[Any], references: Sequence[Any]) -> Stats:
+        rows = text_rows(
+            hypotheses, references, tokenizer=self._tokenizer, lowercase=self.lowercase,
+            max_order=self.max_order,
+        )
+        return Stats(self.schema, rows)
+
+    def _values(self, totals: np.ndarray, *, effective_order: bool) -> tuple[np.ndarray, ...]:
+        return sacrebleu_values(
+            totals, max_order=self.max_order, smooth=self.smooth, smooth_value=self.smooth_value,
+            effective_order=effective_order,
+        )
+
+    def corpus_values(self, totals: np.ndarray) -> np.ndarray:
+        return self._values(totals, effective_order=self.effective_order)[0] / 100.0
+
+    def segment_values(self, stats: Stats) -> np.ndarray:
+        """Sentence BLEU of each segment, as ``sacrebleu.sentence_bleu`` (effective order on)."""
+        return self._values(stats.rows, effective_order=True)[0] / 100.0
+
+    def components(self, totals: np.ndarray) -> dict[str, Any]:
+        _, precisions, bp = self._values(totals, effective_order=self.effective_order)
+        hyp_len, ref_len = int(totals[0]), int(totals[1])
+        n = self.max_order
+        return {
+            "precisions": [float(p) / 100.0 for p in precisions],
+            "brevity_penalty": float(bp),
+            "length_ratio": hyp_len / ref_len if ref_len else 0.0,
+            "hyp_len": hyp_len,
+            "ref_len": ref_len,
+            "counts": [int(c) for c in totals[3 : 3 + n]],
+            "totals": [int(t) for t in totals[3 + n : 3 + 2 * n]],
+        }
+
+    def _smooth_field(self) -> str:
+        default = SMOOTH_DEFAULTS[self.smooth]
+        if default is None:
+            return self.smooth
+        value = default if self.smooth_value is None else self.smooth_value
+        return f"{self.smooth}[{value:.2f}]"
+
+    def signature(self, totals: np.ndarray) -> Signature:
+        schema = self.schema
+        return Signature.build(
+            nrefs=nrefs_field(int(totals[schema.index("nrefs_min")]), int(totals[schema.index("nrefs_max")])),
+            case="lc" if self.lowercase else "mixed",
+            eff=self.effective_order,
+            tok=self._tokenizer.signature if self._uses_text else "ids",
+            smooth=self._smooth_field(),
+            flavor=self.flavor,
+        )
+
+    _uses_text: ClassVar[bool] = True
+
+
+@dataclass(frozen=True)
+class TokenIdBLEU(BLEU):
+    """sacreBLEU's BLEU formula on integer token ids (no tokenization).
+
+    For scoring inside a training loop: hypotheses and references are id
+    sequences (lists, NumPy arrays, tensors), each cut at its first ``eos_id``
+    and stripped of ``pad_id``.
+
+    Examples
+    --------
+    >>> metric = TokenIdBLEU(max_order=2)
+    >>> round(metric([[1, 2, 3, 0, 0]], [[1, 2, 3]]).score, 4)
+    0.7165
+    >>> round(TokenIdBLEU(max_order=2, pad_id=0)([[1, 2, 3, 0, 0]], [[1, 2, 3]]).score, 4)
+    1.0
+    """
+
+    pad_id: int | None = None
+    eos_id: int | None = None
+
+    _uses_text: ClassVar[bool] = False
+
+    def segment_stats(self, hypotheses: Sequence[Any], references: Sequence[Any]) -> Stats:
+        rows = id_rows(hypotheses, references, max_order=self.max_order, pad_id=self.pad_id, eos_id=self.eos_id)
+        return Stats(self.schema, rows)
+
+
+__all__ = ["BLEU", "SMOOTH_DEFAULTS", "TokenIdBLEU", "is_token_id_input", "sacrebleu_values"]

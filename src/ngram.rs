@@ -1,0 +1,258 @@
+//! Word n-gram sufficient statistics for BLEU-style metrics.
+//!
+//! For every segment the kernel returns one row of integers:
+//! `[hyp_len, closest_ref_len, shortest_ref_len, correct_1..=N, total_1..=N]`
+//! where `correct_n` is the clipped n-gram match count (each hypothesis n-gram
+//! counted at most as often as it occurs in the reference that has most of it)
+//! and `total_n` the number of hypothesis n-grams. Formulas live in Python.
+
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+use std::hash::Hash;
+
+/// Number of leading length columns in a statistics row.
+pub const LENGTH_COLUMNS: usize = 3;
+
+/// Width of a statistics row for `max_order`.
+pub fn row_width(max_order: usize) -> usize {
+    LENGTH_COLUMNS + 2 * max_order
+}
+
+fn count_ngrams<T: Hash + Eq>(tokens: &[T], max_order: usize) -> FxHashMap<&[T], i64> {
+    let mut counts: FxHashMap<&[T], i64> = FxHashMap::default();
+    for n in 1..=max_order.min(tokens.len()) {
+        for window in tokens.windows(n) {
+            *counts.entry(window).or_insert(0) += 1;
+        }
+    }
+    counts
+}
+
+/// sacreBLEU's closest reference length: smallest |ref - hyp|, ties to the shorter.
+pub fn closest_length(hyp_len: usize, ref_lens: impl IntoIterator<Item = usize>) -> usize {
+    ref_lens
+        .into_iter()
+        .min_by_key(|&len| (len.abs_diff(hyp_len), len))
+        .unwrap_or(0)
+}
+
+/// Statistics of one hypothesis against its references, written into `row`.
+///
+/// Tokens are interned to ids over the hypothesis vocabulary; reference n-grams
+/// containing a token the hypothesis lacks can never match and are skipped, and
+/// each reference is counted only over the hypothesis n-grams.
+pub fn segment_stats<T: Hash + Eq, R: AsRef<[T]>>(
+    hyp: &[T],
+    refs: &[R],
+    max_order: usize,
+    row: &mut [i64],
+) {
+    const UNKNOWN: u32 = u32::MAX;
+    let mut vocab: FxHashMap<&T, u32> = FxHashMap::default();
+    let hyp_ids: Vec<u32> = hyp
+        .iter()
+        .map(|token| {
+            let next = vocab.len() as u32;
+            *vocab.entry(token).or_insert(next)
+        })
+        .collect();
+    // n-gram -> (hypothesis count, best reference count, count in the current reference)
+    let mut table: FxHashMap<&[u32], (i64, i64, i64)> = FxHashMap::default();
+    for n in 1..=max_order.min(hyp_ids.len()) {
+        for window in hyp_ids.windows(n) {
+            table.entry(window).or_insert((0, 0, 0)).0 += 1;
+        }
+    }
+    for reference in refs {
+        let ref_ids: Vec<u32> = reference
+            .as_ref()
+            .iter()
+            .map(|token| vocab.get(token).copied().unwrap_or(UNKNOWN))
+            .collect();
+        for n in 1..=max_order.min(ref_ids.len()) {
+            for window in ref_ids.windows(n) {
+                if let Some(entry) = table.get_mut(window) {
+                    entry.2 += 1;
+                }
+            }
+        }
+        for entry in table.values_mut() {
+            entry.1 = entry.1.max(entry.2);
+            entry.2 = 0;
+        }
+    }
+    let ref_lens = refs.iter().map(|r| r.as_ref().len());
+    row[0] = hyp.len() as i64;
+    row[1] = closest_length(hyp.len(), ref_lens.clone()) as i64;
+    row[2] = ref_lens.min().unwrap_or(0) as i64;
+    let (correct, total) = row[LENGTH_COLUMNS..].split_at_mut(max_order);
+    correct.fill(0);
+    total.fill(0);
+    for (ngram, (hyp_count, ref_count, _)) in table {
+        let order = ngram.len() - 1;
+        total[order] += hyp_count;
+        correct[order] += hyp_count.min(ref_count);
+    }
+}
+
+/// Statistics for a batch; `refs[i]` holds the references of segment `i`.
+/// Returns a row-major `(n, row_width)` buffer. Runs in parallel.
+pub fn batch_stats<T, H, R>(hyps: &[H], refs: &[Vec<R>], max_order: usize) -> Vec<i64>
+where
+    T: Hash + Eq + Sync,
+    H: AsRef<[T]> + Sync,
+    R: AsRef<[T]> + Sync,
+{
+    let width = row_width(max_order);
+    let mut out = vec![0i64; hyps.len() * width];
+    out.par_chunks_mut(width.max(1))
+        .zip(hyps.par_iter().zip(refs.par_iter()))
+        .for_each(|(row, (hyp, seg_refs))| {
+            segment_stats(hyp.as_ref(), seg_refs.as_slice(), max_order, row)
+        });
+    out
+}
+
+/// Per-sentence n-gram inventory for pairwise scoring: sorted `(ngram id, count)`
+/// pairs, with the order of each id kept in a shared table.
+struct Inventory {
+    ngrams: Vec<(u32, i64)>,
+    length: usize,
+}
+
+fn build_inventories<T: Hash + Eq>(
+    sentences: &[&[T]],
+    max_order: usize,
+    order_of_id: &mut Vec<u8>,
+) -> Vec<Inventory> {
+    let mut ids: FxHashMap<&[T], u32> = FxHashMap::default();
+    sentences
+        .iter()
+        .map(|tokens| {
+            let mut ngrams: Vec<(u32, i64)> = count_ngrams(tokens, max_order)
+                .into_iter()
+                .map(|(ngram, count)| {
+                    let next_id = ids.len() as u32;
+                    let id = *ids.entry(ngram).or_insert_with(|| {
+                        order_of_id.push((ngram.len() - 1) as u8);
+                        next_id
+                    });
+                    (id, count)
+                })
+                .collect();
+            ngrams.sort_unstable_by_key(|&(id, _)| id);
+            Inventory {
+                ngrams,
+                length: tokens.len(),
+            }
+        })
+        .collect()
+}
+
+/// Statistics of every hypothesis against every candidate (used as a single
+/// reference): a row-major `(n_hyps * n_cands, row_width)` buffer. Each
+/// sentence's n-grams are extracted once; a pair costs one sorted merge.
+pub fn pairwise_stats<T: Hash + Eq>(hyps: &[&[T]], cands: &[&[T]], max_order: usize) -> Vec<i64> {
+    let mut order_of_id = Vec::new();
+    let all: Vec<&[T]> = hyps.iter().chain(cands.iter()).copied().collect();
+    let inventories = build_inventories(&all, max_order, &mut order_of_id);
+    let (hyp_inv, cand_inv) = inventories.split_at(hyps.len());
+    let width = row_width(max_order);
+    let mut out = vec![0i64; hyps.len() * cands.len() * width];
+    if out.is_empty() {
+        return out;
+    }
+    out.par_chunks_mut(cands.len() * width)
+        .zip(hyp_inv.par_iter())
+        .for_each(|(block, hyp)| {
+            let mut totals = vec![0i64; max_order];
+            for &(id, count) in &hyp.ngrams {
+                totals[order_of_id[id as usize] as usize] += count;
+            }
+            for (row, cand) in block.chunks_mut(width).zip(cand_inv.iter()) {
+                row[0] = hyp.length as i64;
+                row[1] = cand.length as i64;
+                row[2] = cand.length as i64;
+                let (correct, total) = row[LENGTH_COLUMNS..].split_at_mut(max_order);
+                total.copy_from_slice(&totals);
+                let (mut i, mut j) = (0, 0);
+                while i < hyp.ngrams.len() && j < cand.ngrams.len() {
+                    let (hid, hcount) = hyp.ngrams[i];
+                    let (cid, ccount) = cand.ngrams[j];
+                    if hid < cid {
+                        i += 1;
+                    } else if cid < hid {
+                        j += 1;
+                    } else {
+                        correct[order_of_id[hid as usize] as usize] += hcount.min(ccount);
+                        i += 1;
+                        j += 1;
+                    }
+                }
+            }
+        });
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(text: &str) -> Vec<&str> {
+        text.split(' ').filter(|w| !w.is_empty()).collect()
+    }
+
+    #[test]
+    fn clipped_counts_of_the_worked_example() {
+        let hyp = words("the cat is running in the fields");
+        let refs = vec![words("the cat is walking in the garden")];
+        let mut row = vec![0; row_width(4)];
+        segment_stats(&hyp, &refs, 4, &mut row);
+        assert_eq!(row, vec![7, 7, 7, 5, 3, 1, 0, 7, 6, 5, 4]);
+    }
+
+    #[test]
+    fn repeated_words_are_clipped_by_the_best_reference() {
+        let hyp = words("the the the the the the the");
+        let refs = vec![words("the cat is walking in the garden"), words("the cat")];
+        let mut row = vec![0; row_width(2)];
+        segment_stats(&hyp, &refs, 2, &mut row);
+        assert_eq!(row, vec![7, 7, 2, 2, 0, 7, 6]);
+    }
+
+    #[test]
+    fn closest_length_prefers_shorter_on_ties() {
+        assert_eq!(closest_length(5, [3, 7, 9]), 3);
+        assert_eq!(closest_length(5, [6, 4]), 4);
+        assert_eq!(closest_length(0, Vec::<usize>::new()), 0);
+    }
+
+    #[test]
+    fn pairwise_equals_per_pair_statistics() {
+        let sentences = [
+            words("a b c d a b"),
+            words("a b d"),
+            words(""),
+            words("c d a b"),
+        ];
+        let refs: Vec<&[&str]> = sentences.iter().map(|s| s.as_slice()).collect();
+        let matrix = pairwise_stats(&refs, &refs, 3);
+        let width = row_width(3);
+        for (i, hyp) in sentences.iter().enumerate() {
+            for (j, cand) in sentences.iter().enumerate() {
+                let mut row = vec![0; width];
+                segment_stats(hyp, &[cand.clone()], 3, &mut row);
+                let start = (i * sentences.len() + j) * width;
+                assert_eq!(&matrix[start..start + width], row.as_slice());
+            }
+        }
+    }
+
+    #[test]
+    fn token_ids_work_like_words() {
+        let hyp: Vec<i64> = vec![1, 2, 3, 7, 5, 1, 1];
+        let refs = vec![vec![1i64, 2, 3, 4, 5, 1, 2]];
+        let stats = batch_stats::<i64, _, _>(&[hyp], &[refs], 4);
+        assert_eq!(stats, vec![7, 7, 7, 5, 3, 1, 0, 7, 6, 5, 4]);
+    }
+}

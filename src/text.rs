@@ -1,0 +1,334 @@
+//! Text handling shared by the kernels: Python-compatible whitespace and the
+//! sacreBLEU-compatible tokenizers (`13a`, `intl`, `zh`, `char`, `none`).
+//!
+//! Every rule here mirrors what Python's `str.split()` / `str.strip()` and the
+//! `re`/`regex` substitutions of the reference tokenizers do, because BLEU
+//! parity depends on producing exactly the same token sequence.
+
+use regex::Regex;
+use std::sync::OnceLock;
+
+/// `true` for exactly the characters Python's `str.isspace()` accepts.
+///
+/// This differs from `char::is_whitespace` (Unicode `White_Space`): Python also
+/// counts the information separators U+001C..U+001F.
+pub fn is_py_space(c: char) -> bool {
+    matches!(
+        c,
+        '\t' | '\n'
+            | '\u{0b}'
+            | '\u{0c}'
+            | '\r'
+            | '\u{1c}'..='\u{1f}'
+            | ' '
+            | '\u{85}'
+            | '\u{a0}'
+            | '\u{1680}'
+            | '\u{2000}'..='\u{200a}'
+            | '\u{2028}'
+            | '\u{2029}'
+            | '\u{202f}'
+            | '\u{205f}'
+            | '\u{3000}'
+    )
+}
+
+/// Python's `str.split()` without arguments.
+pub fn py_split(text: &str) -> impl Iterator<Item = &str> {
+    text.split(is_py_space).filter(|piece| !piece.is_empty())
+}
+
+/// Python's `' '.join(text.split())`.
+pub fn py_normalize_spaces(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for piece in py_split(text) {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(piece);
+    }
+    out
+}
+
+/// Python's `str.rstrip()`.
+pub fn py_rstrip(text: &str) -> &str {
+    text.trim_end_matches(is_py_space)
+}
+
+/// Python's `str.strip()`.
+pub fn py_strip(text: &str) -> &str {
+    text.trim_matches(is_py_space)
+}
+
+/// The tokenizers implemented natively.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tokenizer {
+    /// mteval-v13a, the WMT standard (sacreBLEU's default).
+    Mteval13a,
+    /// mteval-v14 international tokenization (Unicode punctuation and symbols).
+    International,
+    /// sacreBLEU's `zh`: Chinese characters split, the rest as `13a`.
+    Chinese,
+    /// Every non-space character is a token.
+    Character,
+    /// Whitespace split only.
+    WhitespaceOnly,
+}
+
+impl Tokenizer {
+    /// Looks a tokenizer up by its sacreBLEU name.
+    pub fn from_name(name: &str) -> Option<Tokenizer> {
+        match name {
+            "13a" => Some(Tokenizer::Mteval13a),
+            "intl" => Some(Tokenizer::International),
+            "zh" => Some(Tokenizer::Chinese),
+            "char" => Some(Tokenizer::Character),
+            "none" => Some(Tokenizer::WhitespaceOnly),
+            _ => None,
+        }
+    }
+
+    /// Tokenizes one segment the way sacreBLEU's BLEU does, including its
+    /// `rstrip()` of the input, and returns the text with single spaces between
+    /// tokens (split it with [`py_split`]; the tokens never contain spaces).
+    pub fn tokenize(self, segment: &str) -> String {
+        let segment = py_rstrip(segment);
+        match self {
+            Tokenizer::Mteval13a => tokenize_13a(segment),
+            Tokenizer::International => tokenize_intl(segment),
+            Tokenizer::Chinese => tokenize_zh(segment),
+            Tokenizer::Character => {
+                let mut out = String::with_capacity(segment.len() * 2);
+                for c in segment.chars().filter(|c| !is_py_space(*c)) {
+                    if !out.is_empty() {
+                        out.push(' ');
+                    }
+                    out.push(c);
+                }
+                out
+            }
+            Tokenizer::WhitespaceOnly => py_normalize_spaces(segment),
+        }
+    }
+}
+
+struct RegexRule {
+    pattern: Regex,
+    replacement: &'static str,
+}
+
+fn rules(table: &[(&str, &'static str)]) -> Vec<RegexRule> {
+    table
+        .iter()
+        .map(|(pattern, replacement)| RegexRule {
+            pattern: Regex::new(pattern).expect("tokenizer pattern compiles"),
+            replacement,
+        })
+        .collect()
+}
+
+fn apply_rules(rules: &[RegexRule], text: &str) -> String {
+    let mut current = text.to_owned();
+    for rule in rules {
+        if let std::borrow::Cow::Owned(changed) =
+            rule.pattern.replace_all(&current, rule.replacement)
+        {
+            current = changed;
+        }
+    }
+    py_normalize_spaces(&current)
+}
+
+/// 13a's first rule: ASCII punctuation and symbols except `'`, `-`, `.` and `,`
+/// (the class `[\{-\~\[-\` -\&\(-\+\:-\@\/]`).
+fn is_13a_symbol(b: u8) -> bool {
+    matches!(b, b'{'..=b'~' | b'['..=b'`' | b' '..=b'&' | b'('..=b'+' | b':'..=b'@' | b'/')
+}
+
+/// Applies a two-character rewrite rule left to right without overlaps, exactly
+/// as `re.sub` does for a pattern `(A)(B)`. Working on bytes is equivalent to
+/// working on characters here because every class involved is either ASCII or
+/// the complement of an ASCII class, and UTF-8 continuation bytes are never ASCII.
+fn rewrite_pairs(
+    input: &[u8],
+    first: impl Fn(u8) -> bool,
+    second: impl Fn(u8) -> bool,
+    emit: impl Fn(&mut Vec<u8>, u8, u8),
+) -> Vec<u8> {
+    let mut out = Vec::with_capacity(input.len() + input.len() / 4);
+    let mut i = 0;
+    while i < input.len() {
+        if i + 1 < input.len() && first(input[i]) && second(input[i + 1]) {
+            emit(&mut out, input[i], input[i + 1]);
+            i += 2;
+        } else {
+            out.push(input[i]);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The mteval-v13a rewrite rules on an already prepared line.
+fn mteval_rules(line: &str) -> String {
+    let mut spaced = Vec::with_capacity(line.len() + line.len() / 2);
+    for &b in line.as_bytes() {
+        if is_13a_symbol(b) {
+            spaced.extend_from_slice(&[b' ', b, b' ']);
+        } else {
+            spaced.push(b);
+        }
+    }
+    let is_digit = |b: u8| b.is_ascii_digit();
+    let is_period_comma = |b: u8| b == b'.' || b == b',';
+    // period and comma unless preceded by a digit: `([^0-9])([\.,])` -> `\1 \2 `
+    let step = rewrite_pairs(
+        &spaced,
+        |b| !is_digit(b),
+        is_period_comma,
+        |o, a, b| o.extend_from_slice(&[a, b' ', b, b' ']),
+    );
+    // period and comma unless followed by a digit: `([\.,])([^0-9])` -> ` \1 \2`
+    let step = rewrite_pairs(
+        &step,
+        is_period_comma,
+        |b| !is_digit(b),
+        |o, a, b| o.extend_from_slice(&[b' ', a, b' ', b]),
+    );
+    // dash when preceded by a digit: `([0-9])(-)` -> `\1 \2 `
+    let step = rewrite_pairs(
+        &step,
+        is_digit,
+        |b| b == b'-',
+        |o, a, b| o.extend_from_slice(&[a, b' ', b, b' ']),
+    );
+    let text = String::from_utf8(step).expect("byte rewrites keep UTF-8 intact");
+    py_normalize_spaces(&text)
+}
+
+fn tokenize_13a(segment: &str) -> String {
+    let mut line = segment
+        .replace("<skipped>", "")
+        .replace("-\n", "")
+        .replace('\n', " ");
+    if line.contains('&') {
+        line = line
+            .replace("&quot;", "\"")
+            .replace("&amp;", "&")
+            .replace("&lt;", "<")
+            .replace("&gt;", ">");
+    }
+    mteval_rules(&format!(" {line} "))
+}
+
+fn tokenize_intl(segment: &str) -> String {
+    static RULES: OnceLock<Vec<RegexRule>> = OnceLock::new();
+    let rules = RULES.get_or_init(|| {
+        rules(&[
+            (r"(\P{N})(\p{P})", "${1} ${2} "),
+            (r"(\p{P})(\P{N})", " ${1} ${2}"),
+            (r"(\p{S})", " ${1} "),
+        ])
+    });
+    apply_rules(rules, segment)
+}
+
+/// sacreBLEU's `zh` character ranges, compared the way its Python code does.
+///
+/// Two of its bounds are written as five hex digits after `\u` (which Python
+/// reads as a four-digit escape followed by a digit), so a single character `c`
+/// falls in `('\u2000' '0') <= c <= ('\u2a6d' '6')` exactly when
+/// U+2001 <= c <= U+2A6D, and likewise U+2F81..=U+2FA1. We reproduce that
+/// (the listed ranges U+2600..U+27BF lie inside the first and are omitted).
+fn is_zh_char(c: char) -> bool {
+    matches!(
+        c as u32,
+        0x3400..=0x4db5
+            | 0x4e00..=0x9fa5
+            | 0x9fa6..=0x9fbb
+            | 0xf900..=0xfa2d
+            | 0xfa30..=0xfa6a
+            | 0xfa70..=0xfad9
+            | 0x2001..=0x2a6d
+            | 0x2f81..=0x2fa1
+            | 0xff00..=0xffef
+            | 0x2e80..=0x2eff
+            | 0x3000..=0x303f
+            | 0x31c0..=0x31ef
+            | 0x2f00..=0x2fdf
+            | 0x2ff0..=0x2fff
+            | 0x3100..=0x312f
+            | 0x31a0..=0x31bf
+            | 0xfe10..=0xfe1f
+            | 0xfe30..=0xfe4f
+            | 0x3200..=0x32ff
+            | 0x3300..=0x33ff
+    )
+}
+
+fn tokenize_zh(segment: &str) -> String {
+    let stripped = py_strip(segment);
+    let mut spaced = String::with_capacity(stripped.len() * 2);
+    for c in stripped.chars() {
+        if is_zh_char(c) {
+            spaced.push(' ');
+            spaced.push(c);
+            spaced.push(' ');
+        } else {
+            spaced.push(c);
+        }
+    }
+    mteval_rules(&spaced)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn python_whitespace_includes_separators_but_not_zero_width_space() {
+        assert!(is_py_space('\u{1c}'));
+        assert!(is_py_space('\u{3000}'));
+        assert!(!is_py_space('\u{200b}'));
+        assert_eq!(
+            py_split(" a\u{a0}b\u{200b}c\t").collect::<Vec<_>>(),
+            vec!["a", "b\u{200b}c"]
+        );
+    }
+
+    #[test]
+    fn mteval_13a_matches_known_outputs() {
+        let tok = Tokenizer::Mteval13a;
+        assert_eq!(tok.tokenize("Hello, world."), "Hello , world .");
+        assert_eq!(
+            tok.tokenize("It costs $3.50, ok?"),
+            "It costs $ 3.50 , ok ?"
+        );
+        assert_eq!(tok.tokenize("1990-2000 &amp; more"), "1990 - 2000 & more");
+        assert_eq!(tok.tokenize("don't stop"), "don't stop");
+        assert_eq!(tok.tokenize("<skipped>"), "");
+    }
+
+    #[test]
+    fn intl_splits_unicode_punctuation_and_symbols() {
+        let tok = Tokenizer::International;
+        assert_eq!(
+            tok.tokenize("«Bonjour», dit-il… 3,5 €"),
+            "« Bonjour » , dit - il … 3,5 €"
+        );
+    }
+
+    #[test]
+    fn zh_splits_han_characters_and_keeps_the_quirky_ranges() {
+        let tok = Tokenizer::Chinese;
+        assert_eq!(tok.tokenize("我爱NLP。"), "我 爱 NLP 。");
+        assert!(is_zh_char('\u{2026}'));
+        assert!(!is_zh_char('\u{20000}'));
+    }
+
+    #[test]
+    fn char_and_none_tokenizers() {
+        assert_eq!(Tokenizer::Character.tokenize("ab c"), "a b c");
+        assert_eq!(Tokenizer::WhitespaceOnly.tokenize("  a \t b "), "a b");
+    }
+}
