@@ -241,7 +241,7 @@ mod tests {
         for (i, hyp) in sentences.iter().enumerate() {
             for (j, cand) in sentences.iter().enumerate() {
                 let mut row = vec![0; width];
-                segment_stats(hyp, &[cand.clone()], 3, &mut row);
+                segment_stats(hyp, std::slice::from_ref(cand), 3, &mut row);
                 let start = (i * sentences.len() + j) * width;
                 assert_eq!(&matrix[start..start + width], row.as_slice());
             }

@@ -89,14 +89,10 @@ class CorpusMetric(ABC):
             signature = signature.with_fields(bs=n_bootstrap, rs=seed)
         score = self.score_from_totals(totals, signature=signature)
         if segments or ci is not None:
-            score = replace(
-                score, segments=self.segment_values(stats) if segments else None, ci=ci
-            )
+            score = replace(score, segments=self.segment_values(stats) if segments else None, ci=ci)
         return score
 
-    def __call__(
-        self, hypotheses: Sequence[Any], references: Sequence[Any], *, segments: bool = False
-    ) -> Score:
+    def __call__(self, hypotheses: Sequence[Any], references: Sequence[Any], *, segments: bool = False) -> Score:
         return self.score_from_stats(self.segment_stats(hypotheses, references), segments=segments)
 
     def accumulator(self, *, keep_segments: bool = False) -> Accumulator:
@@ -104,4 +100,3 @@ class CorpusMetric(ABC):
         from nlpeval.core.accumulator import Accumulator
 
         return Accumulator(self, keep_segments=keep_segments)
-

@@ -70,7 +70,7 @@ class StatsSchema:
         except ValueError:
             raise KeyError(f"no field {name!r}; fields are {self.fields}") from None
 
-    def identity(self, dtype: np.dtype = np.dtype(np.int64)) -> np.ndarray:
+    def identity(self, dtype: np.dtype | type = np.int64) -> np.ndarray:
         """The totals of zero rows (the neutral element of :meth:`combine`)."""
         if np.issubdtype(dtype, np.floating):
             table = {"sum": 0.0, "min": np.inf, "max": -np.inf}
@@ -86,10 +86,7 @@ class StatsSchema:
             return np.broadcast_to(self.identity(rows.dtype), shape).copy()
         if all(m == "sum" for m in self.merge):
             return rows.sum(axis=axis)
-        parts = [
-            _REDUCERS[rule](np.take(rows, [col], axis=-1), axis=axis)
-            for col, rule in enumerate(self.merge)
-        ]
+        parts = [_REDUCERS[rule](np.take(rows, [col], axis=-1), axis=axis) for col, rule in enumerate(self.merge)]
         return np.concatenate(parts, axis=-1)
 
     def combine(self, left: np.ndarray, right: np.ndarray) -> np.ndarray:

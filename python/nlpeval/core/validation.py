@@ -34,9 +34,7 @@ def as_segment_list(values: Any, side: str) -> list[Any]:
     nlpeval.core.errors.InputError: hypotheses: got one str; expected a sequence with one item per segment
     """
     if isinstance(values, (str, bytes)):
-        raise InputError(
-            f"got one {type(values).__name__}; expected a sequence with one item per segment", side=side
-        )
+        raise InputError(f"got one {type(values).__name__}; expected a sequence with one item per segment", side=side)
     if isinstance(values, np.ndarray):
         return list(values)
     try:
@@ -74,9 +72,7 @@ def check_lengths(n_hyps: int, references: list[Any]) -> None:
     )
 
 
-def validate_text(
-    hypotheses: Sequence[str], references: Sequence[ReferenceItem]
-) -> tuple[list[str], list[list[str]]]:
+def validate_text(hypotheses: Sequence[str], references: Sequence[ReferenceItem]) -> tuple[list[str], list[list[str]]]:
     """Validate text input and normalise references to one list per segment.
 
     Parameters

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import warnings
-from typing import Literal, Union
+from typing import Literal
 
 import numpy as np
 
 from nlpeval.core.errors import UndefinedMetricWarning
 
 #: ``"warn"`` (use 0.0 and warn), ``"raise"``, or the number to use (0, 1 or ``np.nan``).
-ZeroDivision = Union[Literal["warn", "raise"], float]
+ZeroDivision = Literal["warn", "raise"] | float
 
 
 def check_zero_division(zero_division: ZeroDivision) -> ZeroDivision:
@@ -28,9 +28,7 @@ def check_zero_division(zero_division: ZeroDivision) -> ZeroDivision:
     if isinstance(zero_division, str):
         if zero_division in ("warn", "raise"):
             return zero_division
-    elif isinstance(zero_division, (int, float)) and (
-        zero_division in (0, 1) or np.isnan(zero_division)
-    ):
+    elif isinstance(zero_division, (int, float)) and (zero_division in (0, 1) or np.isnan(zero_division)):
         return zero_division
     raise ValueError(f'zero_division must be "warn", "raise", 0, 1 or nan; got {zero_division!r}')
 

@@ -24,9 +24,7 @@ def load_sentencepiece(name: str, model_path: str | os.PathLike[str] | None) -> 
     try:
         import sentencepiece
     except ImportError:
-        raise ImportError(
-            f"tokenizer {name!r} needs sentencepiece: pip install 'nlpeval[spm]'"
-        ) from None
+        raise ImportError(f"tokenizer {name!r} needs sentencepiece: pip install 'nlpeval[spm]'") from None
     processor = sentencepiece.SentencePieceProcessor()
     processor.Load(os.fspath(path))
 

@@ -40,12 +40,22 @@ def make_bleu(
             raise ValueError("weights are an option of flavor='nltk'; sacreBLEU weighs orders uniformly")
         if token_ids:
             return TokenIdBLEU(
-                lowercase=False, smooth=smooth, smooth_value=smooth_value, max_order=max_order,
-                effective_order=effective_order, pad_id=pad_id, eos_id=eos_id,
+                lowercase=False,
+                smooth=smooth,
+                smooth_value=smooth_value,
+                max_order=max_order,
+                effective_order=effective_order,
+                pad_id=pad_id,
+                eos_id=eos_id,
             )
         return BLEU(
-            tokenize=tokenize, lowercase=lowercase, smooth=smooth, smooth_value=smooth_value,
-            max_order=max_order, effective_order=effective_order, spm_model=spm_model,
+            tokenize=tokenize,
+            lowercase=lowercase,
+            smooth=smooth,
+            smooth_value=smooth_value,
+            max_order=max_order,
+            effective_order=effective_order,
+            spm_model=spm_model,
         )
     raise ValueError(f"unknown BLEU flavor {flavor!r}; choose one of {', '.join(FLAVORS)}")
 
@@ -124,9 +134,18 @@ def bleu(
     'nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|flavor:sacrebleu'
     """
     metric = make_bleu(
-        flavor=flavor, tokenize=tokenize, lowercase=lowercase, smooth=smooth, smooth_value=smooth_value,
-        max_order=max_order, effective_order=effective_order, weights=weights,
-        token_ids=is_token_id_input(hypotheses), pad_id=pad_id, eos_id=eos_id, spm_model=spm_model,
+        flavor=flavor,
+        tokenize=tokenize,
+        lowercase=lowercase,
+        smooth=smooth,
+        smooth_value=smooth_value,
+        max_order=max_order,
+        effective_order=effective_order,
+        weights=weights,
+        token_ids=is_token_id_input(hypotheses),
+        pad_id=pad_id,
+        eos_id=eos_id,
+        spm_model=spm_model,
     )
     stats = metric.segment_stats(hypotheses, references)
     return metric.score_from_stats(stats, segments=segments, n_bootstrap=n_bootstrap, seed=seed)

@@ -78,14 +78,12 @@ def token_rows(hypotheses: Sequence[Any], references: Sequence[Any], *, max_orde
     check_lengths(len(hyps), refs)
     hyp_tokens = [_token_list(h, "hypotheses", i) for i, h in enumerate(hyps)]
     ref_tokens: list[list[list[str]]] = []
-    for index, (hyp, item) in enumerate(zip(hyps, refs)):
+    for index, (hyp, item) in enumerate(zip(hyps, refs, strict=True)):
         if isinstance(item, str):
             ref_tokens.append([item.split()])
             continue
         if not isinstance(item, (list, tuple)) or not item:
-            raise InputError(
-                "expected a reference or a non-empty list of references", segment=index, side="references"
-            )
+            raise InputError("expected a reference or a non-empty list of references", segment=index, side="references")
         if not isinstance(hyp, str) and any(isinstance(r, str) for r in item):
             raise InputError(
                 "the hypothesis is a token list, so the references must be a list of token lists "
@@ -98,8 +96,9 @@ def token_rows(hypotheses: Sequence[Any], references: Sequence[Any], *, max_orde
     return _with_ref_counts(rows, reference_counts(ref_tokens))
 
 
-def _id_sequence(item: Any, side: str, segment: int, reference: int | None, pad_id: int | None,
-                 eos_id: int | None) -> list[int]:
+def _id_sequence(
+    item: Any, side: str, segment: int, reference: int | None, pad_id: int | None, eos_id: int | None
+) -> list[int]:
     array = np.asarray(item)
     if array.ndim != 1 or not (np.issubdtype(array.dtype, np.integer) or array.size == 0):
         raise InputError(
@@ -129,8 +128,10 @@ def is_token_id_input(hypotheses: Any) -> bool:
     if isinstance(first, str):
         return False
     array = np.asarray(first) if not isinstance(first, list) or first else np.asarray([], dtype=np.int64)
-    return array.ndim == 1 and (np.issubdtype(array.dtype, np.integer) or array.size == 0) and (
-        not isinstance(first, list) or all(isinstance(t, (int, np.integer)) for t in first)
+    return (
+        array.ndim == 1
+        and (np.issubdtype(array.dtype, np.integer) or array.size == 0)
+        and (not isinstance(first, list) or all(isinstance(t, (int, np.integer)) for t in first))
     )
 
 

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from nlpeval import _native
-from nlpeval.core.validation import as_segment_list
 from nlpeval.core.errors import InputError
+from nlpeval.core.validation import as_segment_list
 from nlpeval.metrics.bleu.sacrebleu import SMOOTH_DEFAULTS, sacrebleu_values
 from nlpeval.tokenizers import resolve_tokenizer
 

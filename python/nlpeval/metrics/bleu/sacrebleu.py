@@ -45,9 +45,7 @@ def sacrebleu_values(
     value = SMOOTH_DEFAULTS[smooth] if smooth_value is None else smooth_value
 
     with np.errstate(divide="ignore", invalid="ignore"):
-        bp = np.where(
-            sys_len < ref_len, np.where(sys_len > 0, np.exp(1.0 - ref_len / sys_len), 0.0), 1.0
-        )
+        bp = np.where(sys_len < ref_len, np.where(sys_len > 0, np.exp(1.0 - ref_len / sys_len), 0.0), 1.0)
     shape = sys_len.shape
     precisions = np.zeros((*shape, max_order))
     any_correct = (correct != 0).any(axis=-1)
@@ -136,14 +134,20 @@ class BLEU(CorpusMetric):
 
     def segment_stats(self, hypotheses: Sequence[Any], references: Sequence[Any]) -> Stats:
         rows = text_rows(
-            hypotheses, references, tokenizer=self._tokenizer, lowercase=self.lowercase,
+            hypotheses,
+            references,
+            tokenizer=self._tokenizer,
+            lowercase=self.lowercase,
             max_order=self.max_order,
         )
         return Stats(self.schema, rows)
 
     def _values(self, totals: np.ndarray, *, effective_order: bool) -> tuple[np.ndarray, ...]:
         return sacrebleu_values(
-            totals, max_order=self.max_order, smooth=self.smooth, smooth_value=self.smooth_value,
+            totals,
+            max_order=self.max_order,
+            smooth=self.smooth,
+            smooth_value=self.smooth_value,
             effective_order=effective_order,
         )
 

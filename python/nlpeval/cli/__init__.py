@@ -1,0 +1,1 @@
+"""The ``nlpeval`` command line."""

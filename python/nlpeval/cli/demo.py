@@ -1,0 +1,49 @@
+"""``nlpeval demo``: score the bundled sample systems with every text metric and print a table."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from importlib import resources
+from typing import Any
+
+from nlpeval.cli.formats import FORMATS
+
+#: metrics the demo shows (each must be known to ``nlpeval score -m``)
+DEMO_METRICS = ("bleu",)
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "demo",
+        help="score bundled sample data (no network, no downloads)",
+        description="Score two sample English systems against a reference, all bundled with nlpeval.",
+    )
+    parser.add_argument("--format", "-f", choices=FORMATS, default="text")
+    parser.set_defaults(run=run)
+
+
+def run(options: argparse.Namespace) -> int:
+    from nlpeval.cli.main import main as cli_main
+
+    folder = resources.files("nlpeval") / "data" / "demo"
+    with resources.as_file(folder) as path:
+        print(f"nlpeval demo: two sample systems scored against one reference (20 segments, in {path})\n")
+        previous = os.getcwd()
+        os.chdir(path)
+        try:
+            return cli_main(
+                [
+                    "score",
+                    "-r",
+                    "ref.en",
+                    "-m",
+                    ",".join(DEMO_METRICS),
+                    "--format",
+                    options.format,
+                    "system-a.en",
+                    "system-b.en",
+                ]
+            )
+        finally:
+            os.chdir(previous)

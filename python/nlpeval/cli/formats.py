@@ -1,0 +1,179 @@
+"""Render a score table as text, JSON, CSV, Markdown or LaTeX.
+
+The table model (systems x metrics of :class:`~nlpeval.Score`) is kept apart
+from the renderers. Text-like formats show scores x100 with two decimals, as
+the MT community prints them; JSON and CSV keep the exact 0–1 values.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from nlpeval.core.score import Score
+
+FORMATS = ("text", "json", "csv", "markdown", "latex")
+
+
+@dataclass
+class SystemScores:
+    """One system's row: its name and a score per metric (in column order)."""
+
+    name: str
+    scores: dict[str, Score] = field(default_factory=dict)
+
+
+@dataclass
+class ScoreTable:
+    """Systems x metrics, with each metric's column label and display scale."""
+
+    metrics: list[str]
+    labels: dict[str, str]
+    scales: dict[str, float]
+    systems: list[SystemScores]
+
+    def display(self, metric: str, score: Score) -> str:
+        text = f"{score.score * self.scales[metric]:.2f}"
+        if score.ci is not None:
+            text += f" (±{score.ci.half_width * self.scales[metric]:.2f})"
+        return text
+
+    def signatures(self) -> dict[str, str]:
+        """Signature per metric (from the first system that has one)."""
+        out: dict[str, str] = {}
+        for system in self.systems:
+            for metric, score in system.scores.items():
+                out.setdefault(metric, score.signature)
+        return out
+
+
+def _rows(table: ScoreTable) -> tuple[list[str], list[list[str]]]:
+    header = ["system", *(table.labels[m] for m in table.metrics)]
+    rows = [[s.name, *(table.display(m, s.scores[m]) for m in table.metrics)] for s in table.systems]
+    return header, rows
+
+
+def render_text(table: ScoreTable, *, segments: bool = False) -> str:
+    header, rows = _rows(table)
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    lines = [
+        "  ".join(
+            cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths, strict=True))
+        ).rstrip()
+        for row in [header, *rows]
+    ]
+    lines.append("")
+    for metric, signature in table.signatures().items():
+        lines.append(f"{table.labels[metric]}: {signature}")
+    if segments:
+        lines.append("")
+        lines.append("system\tmetric\tsegment\tscore")
+        for system in table.systems:
+            for metric in table.metrics:
+                values = system.scores[metric].segments
+                for index, value in enumerate([] if values is None else values.tolist()):
+                    lines.append(f"{system.name}\t{metric}\t{index + 1}\t{value:.6f}")
+    return "\n".join(lines) + "\n"
+
+
+def render_json(table: ScoreTable, *, segments: bool = False) -> str:
+    payload = {
+        "systems": [
+            {"name": s.name, "scores": {m: s.scores[m].to_dict() for m in table.metrics}} for s in table.systems
+        ]
+    }
+    return json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
+
+
+def render_csv(table: ScoreTable, *, segments: bool = False) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    if segments:
+        writer.writerow(["system", "metric", "segment", "score"])
+        for system in table.systems:
+            for metric in table.metrics:
+                values = system.scores[metric].segments
+                for index, value in enumerate([] if values is None else values.tolist()):
+                    writer.writerow([system.name, metric, index + 1, repr(value)])
+        return buffer.getvalue()
+    writer.writerow(["system", *table.metrics, *(f"{m}_signature" for m in table.metrics)])
+    for system in table.systems:
+        writer.writerow(
+            [
+                system.name,
+                *(repr(system.scores[m].score) for m in table.metrics),
+                *(system.scores[m].signature for m in table.metrics),
+            ]
+        )
+    return buffer.getvalue()
+
+
+def render_markdown(table: ScoreTable, *, segments: bool = False) -> str:
+    header, rows = _rows(table)
+    escape = _markdown_escape
+    lines = [
+        "| " + " | ".join(escape(h) for h in header) + " |",
+        "|" + "|".join([":---"] + ["---:"] * (len(header) - 1)) + "|",
+    ]
+    lines += ["| " + " | ".join(escape(c) for c in row) + " |" for row in rows]
+    lines.append("")
+    lines += [f"- {escape(table.labels[m])}: `{sig}`" for m, sig in table.signatures().items()]
+    return "\n".join(lines) + "\n"
+
+
+def _markdown_escape(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+_LATEX_SPECIAL = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
+
+
+def _latex_escape(text: str) -> str:
+    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in text)
+
+
+def render_latex(table: ScoreTable, *, segments: bool = False) -> str:
+    header, rows = _rows(table)
+    lines = [
+        r"\begin{tabular}{l" + "r" * (len(header) - 1) + "}",
+        r"\toprule",
+        " & ".join(_latex_escape(h) for h in header) + r" \\",
+        r"\midrule",
+    ]
+    lines += [" & ".join(_latex_escape(c) for c in row) + r" \\" for row in rows]
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    lines += [f"% {table.labels[m]}: {sig}" for m, sig in table.signatures().items()]
+    return "\n".join(lines) + "\n"
+
+
+RENDERERS = {
+    "text": render_text,
+    "json": render_json,
+    "csv": render_csv,
+    "markdown": render_markdown,
+    "latex": render_latex,
+}
+
+
+def render(table: ScoreTable, fmt: str, *, segments: bool = False) -> str:
+    """The table in format ``fmt`` (one of :data:`FORMATS`)."""
+    return RENDERERS[fmt](table, segments=segments)
+
+
+def metric_list(text: str) -> Sequence[str]:
+    """Split a ``-m`` value such as ``bleu,chrf`` into names."""
+    return [name.strip() for name in text.split(",") if name.strip()]

@@ -1,0 +1,97 @@
+"""Reading segment files (UTF-8, one segment per line) and writing outputs atomically."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import BinaryIO
+
+from nlpeval.cli.main import UsageError
+
+DEFAULT_CHUNK = 20_000
+
+
+@dataclass
+class SegmentFile:
+    """A segment file being read: its display name and lines read so far."""
+
+    path: str
+    handle: BinaryIO
+    lines_read: int = 0
+
+    @property
+    def name(self) -> str:
+        return "<stdin>" if self.path == "-" else self.path
+
+    def read_chunk(self, size: int) -> list[str]:
+        """Up to ``size`` decoded lines (without the newline); empty at the end."""
+        lines: list[str] = []
+        for raw in self.handle:
+            self.lines_read += 1
+            if raw.endswith(b"\n"):
+                raw = raw[:-1]
+            try:
+                lines.append(raw.decode("utf-8"))
+            except UnicodeDecodeError as exc:
+                raise UsageError(
+                    f"{self.name}:{self.lines_read}: invalid UTF-8 ({exc.reason} at byte {exc.start})"
+                ) from None
+            if len(lines) >= size:
+                break
+        return lines
+
+    def count_rest(self) -> int:
+        """Read to the end, returning the total number of lines."""
+        for _ in self.handle:
+            self.lines_read += 1
+        return self.lines_read
+
+
+@contextlib.contextmanager
+def open_segments(path: str) -> Iterator[SegmentFile]:
+    """Open a segment file (``-`` is stdin) for chunked reading."""
+    if path == "-":
+        yield SegmentFile(path, sys.stdin.buffer)
+        return
+    try:
+        handle = open(path, "rb")  # noqa: SIM115 - closed below
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror}") from None
+    with handle:
+        yield SegmentFile(path, handle)
+
+
+def read_all(path: str) -> list[str]:
+    """All lines of a segment file."""
+    with open_segments(path) as seg_file:
+        lines: list[str] = []
+        while chunk := seg_file.read_chunk(DEFAULT_CHUNK):
+            lines.extend(chunk)
+    return lines
+
+
+def write_atomically(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` via a temporary file and a rename: never half-written."""
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".nlpeval-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def emit(text: str, output: str | None) -> None:
+    """Print ``text`` or write it atomically to ``output``."""
+    if output:
+        write_atomically(output, text)
+    else:
+        sys.stdout.write(text)
+        sys.stdout.flush()

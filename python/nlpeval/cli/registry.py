@@ -1,0 +1,50 @@
+"""Metric names accepted by ``nlpeval score -m`` and how each is built from the options."""
+
+from __future__ import annotations
+
+import argparse
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import import_module
+
+from nlpeval.cli.main import UsageError
+from nlpeval.core.metric import CorpusMetric
+
+
+@dataclass(frozen=True)
+class MetricEntry:
+    """A CLI metric: its column label, display scale and factory.
+
+    ``factory`` is ``"module:function"``; the function takes the metric name as
+    typed and the parsed options and returns a configured :class:`CorpusMetric`.
+    """
+
+    label: str
+    factory: str
+    scale: float = 100.0
+
+    def build(self, name: str, options: argparse.Namespace) -> CorpusMetric:
+        module, function = self.factory.split(":")
+        make: Callable[[str, argparse.Namespace], CorpusMetric] = getattr(import_module(module), function)
+        return make(name, options)
+
+
+#: exact names
+METRICS: dict[str, MetricEntry] = {
+    "bleu": MetricEntry("BLEU", "nlpeval.cli.factories:bleu"),
+}
+
+#: name patterns (full match), for families such as ``rouge3`` or ``rougeW-1.2``
+PATTERNS: list[tuple[str, MetricEntry]] = []
+
+
+def resolve(name: str) -> MetricEntry:
+    """The entry for a ``-m`` name, or a usage error listing the known names."""
+    if name in METRICS:
+        return METRICS[name]
+    for pattern, entry in PATTERNS:
+        if re.fullmatch(pattern, name):
+            return entry
+    known = ", ".join([*METRICS, *(p for p, _ in PATTERNS)])
+    raise UsageError(f"unknown metric {name!r}; known: {known}")

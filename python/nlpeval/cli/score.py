@@ -1,0 +1,152 @@
+"""``nlpeval score``: corpus (and segment) scores of systems against references, streamed in chunks."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+from typing import Any
+
+from nlpeval.cli.formats import FORMATS
+from nlpeval.cli.io import DEFAULT_CHUNK
+from nlpeval.cli.main import UsageError
+
+TOKENIZER_CHOICES = ("13a", "intl", "zh", "char", "none", "ja-mecab", "ko-mecab", "spm", "flores101", "flores200")
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "score",
+        help="score systems against references",
+        description="Score one or more system files against one or more reference files "
+        "(one segment per line, UTF-8; '-' reads stdin). Several -r files are several references.",
+    )
+    parser.add_argument("systems", nargs="+", metavar="SYS", help="system output file(s)")
+    parser.add_argument(
+        "-r",
+        "--ref",
+        action="append",
+        required=True,
+        metavar="REF",
+        help="reference file (repeat for several references)",
+    )
+    parser.add_argument("-m", "--metrics", default="bleu", help="comma-separated metrics, e.g. bleu,chrf,ter")
+    parser.add_argument("--format", "-f", choices=FORMATS, default="text", help="output format")
+    parser.add_argument("--segments", action="store_true", help="also report per-segment scores")
+    parser.add_argument(
+        "--bootstrap",
+        type=int,
+        default=0,
+        metavar="N",
+        help="add a 95%% bootstrap confidence interval from N resamples",
+    )
+    parser.add_argument("--seed", type=int, default=12345, help="bootstrap seed (default 12345)")
+    parser.add_argument(
+        "--chunk-size",
+        type=int,
+        default=DEFAULT_CHUNK,
+        metavar="LINES",
+        help="lines read at a time; memory is bounded by this, not the file size",
+    )
+    parser.add_argument("-o", "--output", metavar="FILE", help="write the result to FILE (atomically)")
+    bleu = parser.add_argument_group("BLEU options")
+    bleu.add_argument("--tokenize", "-tok", choices=TOKENIZER_CHOICES, default=None, help="tokenizer (default 13a)")
+    bleu.add_argument("--lowercase", "-lc", action="store_true", help="case-insensitive scoring")
+    bleu.add_argument("--smooth", default="exp", choices=("exp", "floor", "add-k", "none"))
+    bleu.add_argument("--smooth-value", type=float, default=None)
+    bleu.add_argument("--max-order", type=int, default=4)
+    bleu.add_argument("--effective-order", action="store_true")
+    bleu.add_argument("--bleu-flavor", default="sacrebleu")
+    bleu.add_argument("--spm-model", metavar="PATH", help="local SentencePiece model for spm/flores tokenizers")
+    parser.set_defaults(run=run)
+
+
+def _progress(total_hint: str) -> Any:
+    """A progress bar on a terminal, nothing when stderr is piped."""
+    if not sys.stderr.isatty():
+        return None
+    from tqdm import tqdm
+
+    return tqdm(desc=total_hint, unit=" lines", leave=False, file=sys.stderr)
+
+
+def _locate(error: Exception, system: str, refs: list[str], offset: int) -> UsageError:
+    """Turn an InputError about a chunk into ``file:line: message``."""
+    from nlpeval.core.errors import InputError
+
+    if not isinstance(error, InputError) or error.segment is None:
+        return UsageError(str(error))
+    line = offset + error.segment + 1
+    path = refs[error.reference or 0] if error.side == "references" else system
+    return UsageError(f"{'<stdin>' if path == '-' else path}:{line}: {error.message}")
+
+
+def score_system(system: str, refs: list[str], metrics: dict[str, Any], options: argparse.Namespace) -> dict:
+    """Stream one system file and its references through every metric; return name -> Score."""
+    from nlpeval.cli.io import open_segments
+    from nlpeval.core.errors import InputError
+
+    keep_rows = options.segments or options.bootstrap > 0
+    accumulators = {name: metric.accumulator(keep_segments=keep_rows) for name, metric in metrics.items()}
+    progress = _progress(system)
+    with contextlib.ExitStack() as stack:
+        sys_file = stack.enter_context(open_segments(system))
+        ref_files = [stack.enter_context(open_segments(path)) for path in refs]
+        offset = 0
+        while True:
+            hyps = sys_file.read_chunk(options.chunk_size)
+            ref_chunks = [ref_file.read_chunk(options.chunk_size) for ref_file in ref_files]
+            if any(len(chunk) != len(hyps) for chunk in ref_chunks):
+                counts = [f.count_rest() for f in (sys_file, *ref_files)]
+                names = [f.name for f in (sys_file, *ref_files)]
+                detail = ", ".join(f"{name} has {count}" for name, count in zip(names, counts, strict=True))
+                raise UsageError(f"segment counts differ: {detail} lines")
+            if not hyps:
+                break
+            references = [list(seg) for seg in zip(*ref_chunks, strict=True)]
+            for accumulator in accumulators.values():
+                try:
+                    accumulator.update(hyps, references)
+                except InputError as exc:
+                    raise _locate(exc, system, refs, offset) from None
+            offset += len(hyps)
+            if progress is not None:
+                progress.update(len(hyps))
+    if progress is not None:
+        progress.close()
+    if offset == 0:
+        raise UsageError(f"{sys_file.name} is empty: there is nothing to score")
+    results = {}
+    for name, accumulator in accumulators.items():
+        if options.bootstrap > 0 or options.segments:
+            results[name] = accumulator.metric.score_from_stats(
+                accumulator.stats(), segments=options.segments, n_bootstrap=options.bootstrap, seed=options.seed
+            )
+        else:
+            results[name] = accumulator.compute()
+    return results
+
+
+def run(options: argparse.Namespace) -> int:
+    from nlpeval.cli.formats import ScoreTable, SystemScores, metric_list, render
+    from nlpeval.cli.io import emit
+    from nlpeval.cli.registry import resolve
+
+    if options.chunk_size < 1:
+        raise UsageError("--chunk-size must be at least 1")
+    if sum(path == "-" for path in [*options.systems, *options.ref]) > 1:
+        raise UsageError("stdin ('-') can be used for only one file")
+    names = metric_list(options.metrics)
+    if not names:
+        raise UsageError("no metric given to -m")
+    entries = {name: resolve(name) for name in names}
+    metrics = {name: entry.build(name, options) for name, entry in entries.items()}
+    systems = [SystemScores(path, score_system(path, options.ref, metrics, options)) for path in options.systems]
+    table = ScoreTable(
+        metrics=names,
+        labels={name: entry.label if name == entry.label.lower() else name for name, entry in entries.items()},
+        scales={name: entry.scale for name, entry in entries.items()},
+        systems=systems,
+    )
+    emit(render(table, options.format, segments=options.segments), options.output)
+    return 0
