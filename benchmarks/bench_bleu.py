@@ -1,0 +1,55 @@
+"""BLEU: corpus, sentence level and the pairwise matrix, against sacreBLEU."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from harness import Case, wmt17_systems
+
+
+def cases(data: Path) -> list[Case]:
+    import sacrebleu
+
+    import nlpeval
+
+    reference, systems = wmt17_systems()
+    outputs = list(systems.values())
+    one = systems["online-B.0"]
+    pool = one[:1000]
+    cands = reference[:1000]
+
+    def corpus_ref() -> None:
+        for hyp in outputs:
+            sacrebleu.corpus_bleu(hyp, [reference])
+
+    def corpus_ours() -> None:
+        for hyp in outputs:
+            nlpeval.bleu(hyp, reference)
+
+    def sentence_ref() -> None:
+        for hyp, ref in zip(one, reference, strict=True):
+            sacrebleu.sentence_bleu(hyp, [ref])
+
+    def sentence_ours() -> None:
+        nlpeval.bleu(one, reference, segments=True)
+
+    def pairwise_ref() -> None:
+        for hyp in pool:
+            for cand in cands:
+                sacrebleu.sentence_bleu(hyp, [cand])
+
+    def pairwise_ours() -> None:
+        nlpeval.pairwise_bleu(pool, cands)
+
+    return [
+        Case("corpus BLEU, 16 WMT17 systems", f"sacrebleu {sacrebleu.__version__}", corpus_ref, corpus_ours, 20),
+        Case("sentence BLEU, 3,004 pairs", f"sacrebleu {sacrebleu.__version__}", sentence_ref, sentence_ours, 20),
+        Case(
+            "pairwise sentence BLEU, 1,000 x 1,000",
+            f"sacrebleu {sacrebleu.__version__} loop",
+            pairwise_ref,
+            pairwise_ours,
+            50,
+            repeat=1,
+        ),
+    ]

@@ -1,0 +1,59 @@
+"""Side-by-side timing of nlpeval against a reference tool, in the same process and run.
+
+Each ``benchmarks/bench_*.py`` module defines ``cases(data: Path) -> list[Case]``;
+``benchmarks/run.py`` discovers them, times both sides alternately and prints
+the speed-up ratios (machines are noisy: ratios, not absolute times, compare).
+"""
+
+from __future__ import annotations
+
+import gc
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+
+
+@dataclass
+class Case:
+    """One benchmark: the same work done by the reference tool and by nlpeval."""
+
+    name: str
+    reference_tool: str
+    run_reference: Callable[[], object]
+    run_nlpeval: Callable[[], object]
+    target: float | None = None
+    repeat: int = 3
+
+    def measure(self) -> tuple[float, float]:
+        """Best-of-``repeat`` seconds for (reference, nlpeval), alternating the two."""
+        self.run_nlpeval()  # warm up lazy imports and caches on our side only once
+        best_ref = best_ours = float("inf")
+        for _ in range(self.repeat):
+            for which in ("reference", "ours"):
+                gc.collect()
+                start = time.perf_counter()
+                (self.run_reference if which == "reference" else self.run_nlpeval)()
+                elapsed = time.perf_counter() - start
+                if which == "reference":
+                    best_ref = min(best_ref, elapsed)
+                else:
+                    best_ours = min(best_ours, elapsed)
+        return best_ref, best_ours
+
+
+def read_lines(path: Path) -> list[str]:
+    """Lines of a UTF-8 segment file without newlines."""
+    return path.read_text(encoding="utf-8").split("\n")[:-1]
+
+
+def wmt17_systems() -> tuple[list[str], dict[str, list[str]]]:
+    """The WMT17 en-de reference and the 16 system outputs."""
+    folder = DATA / "wmt17-en-de"
+    reference = read_lines(folder / "reference.de")
+    systems = {
+        p.name.removesuffix(".de"): read_lines(p) for p in sorted(folder.glob("*.de")) if p.name != "reference.de"
+    }
+    return reference, systems

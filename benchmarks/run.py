@@ -1,0 +1,93 @@
+"""Run every benchmark case and print (or write) the ratio table.
+
+Usage: ``python benchmarks/run.py [--only TEXT] [--write BENCHMARKS.md]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import importlib.util
+import os
+import platform
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from harness import DATA, Case  # noqa: E402
+
+
+def discover() -> list[Case]:
+    cases: list[Case] = []
+    for path in sorted(HERE.glob("bench_*.py")):
+        spec = importlib.util.spec_from_file_location(path.stem, path)
+        assert spec and spec.loader
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        cases.extend(module.cases(DATA))
+    return cases
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--only", help="run cases whose name contains TEXT")
+    parser.add_argument("--write", metavar="FILE", help="also write the Markdown table to FILE")
+    args = parser.parse_args()
+    if not DATA.is_dir():
+        print(f"benchmark data not found at {DATA}", file=sys.stderr)
+        return 2
+    rows = []
+    failed = []
+    for case in discover():
+        if args.only and args.only.lower() not in case.name.lower():
+            continue
+        ref_s, ours_s = case.measure()
+        ratio = ref_s / ours_s
+        ok = case.target is None or ratio >= case.target
+        if not ok:
+            failed.append(case.name)
+        target = f">= {case.target:g}x" if case.target else "-"
+        rows.append(
+            (
+                case.name,
+                case.reference_tool,
+                f"{ref_s:.3f}",
+                f"{ours_s:.4f}",
+                f"{ratio:.1f}x",
+                target,
+                "yes" if ok else "NO",
+            )
+        )
+        print(
+            f"{case.name}: {case.reference_tool} {ref_s:.3f}s, nlpeval {ours_s:.4f}s -> {ratio:.1f}x ({target})",
+            flush=True,
+        )
+    header = ("case", "reference tool", "reference s", "nlpeval s", "speed-up", "target", "met")
+    table = ["| " + " | ".join(header) + " |", "|" + "|".join(["---"] * len(header)) + "|"]
+    table += ["| " + " | ".join(row) + " |" for row in rows]
+    text = (
+        f"Measured {datetime.date.today().isoformat()} on {machine()}; best of 3 runs per side, "
+        "both sides in the same process, alternating.\n\n" + "\n".join(table) + "\n"
+    )
+    print("\n" + text)
+    if args.write:
+        Path(args.write).write_text(text, encoding="utf-8")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
