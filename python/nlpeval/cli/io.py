@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
 
-from nlpeval.cli.main import UsageError
+from nlpeval.cli.errors import UsageError
 
 DEFAULT_CHUNK = 20_000
 

@@ -11,16 +11,14 @@ import sys
 from collections.abc import Sequence
 from importlib import import_module
 
+from nlpeval.cli.errors import UsageError
+
 #: sub-command -> module with ``add_parser(subparsers)`` and ``run(args) -> int``.
 #: Command modules import their heavy dependencies inside ``run`` so start-up stays fast.
 COMMANDS = {
     "score": "nlpeval.cli.score",
     "demo": "nlpeval.cli.demo",
 }
-
-
-class UsageError(Exception):
-    """A problem with the command line or its input files (exit code 2)."""
 
 
 def build_parser() -> argparse.ArgumentParser:

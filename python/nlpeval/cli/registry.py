@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import import_module
 
-from nlpeval.cli.main import UsageError
+from nlpeval.cli.errors import UsageError
 from nlpeval.core.metric import CorpusMetric
 
 

@@ -7,9 +7,9 @@ import contextlib
 import sys
 from typing import Any
 
+from nlpeval.cli.errors import UsageError
 from nlpeval.cli.formats import FORMATS
 from nlpeval.cli.io import DEFAULT_CHUNK
-from nlpeval.cli.main import UsageError
 
 TOKENIZER_CHOICES = ("13a", "intl", "zh", "char", "none", "ja-mecab", "ko-mecab", "spm", "flores101", "flores200")
 

@@ -1,0 +1,35 @@
+"""Every public docstring Example runs and gives what it shows."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import pkgutil
+
+import pytest
+
+import nlpeval
+
+#: modules whose import needs an optional extra that may be absent
+OPTIONAL = ("nlpeval.tokenizers.mecab", "nlpeval.tokenizers.sentencepiece")
+
+
+def _modules() -> list[str]:
+    names = []
+    for info in pkgutil.walk_packages(nlpeval.__path__, prefix="nlpeval."):
+        if info.name.endswith(("_core", "__main__")) or info.name.startswith("nlpeval.cli"):
+            continue
+        names.append(info.name)
+    return sorted(names)
+
+
+@pytest.mark.parametrize("module_name", _modules())
+def test_docstring_examples(module_name: str) -> None:
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError:
+        if module_name.startswith(OPTIONAL):
+            pytest.skip(f"{module_name} needs an optional extra")
+        raise
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE, verbose=False)
+    assert result.failed == 0, f"{result.failed} docstring example(s) failed in {module_name}"
