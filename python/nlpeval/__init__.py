@@ -31,6 +31,8 @@ _LAZY = {
     "BLEU": "nlpeval.metrics.bleu",
     "TokenIdBLEU": "nlpeval.metrics.bleu",
     "make_bleu": "nlpeval.metrics.bleu",
+    "NltkBLEU": "nlpeval.metrics.bleu",
+    "HfBLEU": "nlpeval.metrics.bleu",
     "pairwise_bleu": "nlpeval.metrics.bleu.pairwise",
     "bootstrap_interval": "nlpeval.significance.bootstrap",
 }
@@ -43,7 +45,7 @@ if TYPE_CHECKING:
     from nlpeval.core.score import ConfidenceInterval, Score
     from nlpeval.core.signature import Signature
     from nlpeval.core.stats import Stats, StatsSchema
-    from nlpeval.metrics.bleu import BLEU, TokenIdBLEU, bleu, make_bleu
+    from nlpeval.metrics.bleu import BLEU, HfBLEU, NltkBLEU, TokenIdBLEU, bleu, make_bleu
     from nlpeval.metrics.bleu.pairwise import pairwise_bleu
     from nlpeval.significance.bootstrap import bootstrap_interval
 

@@ -8,7 +8,8 @@ from nlpeval.core.metric import CorpusMetric
 
 
 def bleu(name: str, options: argparse.Namespace) -> CorpusMetric:
-    """BLEU with ``--tokenize``, ``--lowercase``, ``--smooth``… (sacreBLEU flavor unless ``--bleu-flavor``)."""
+    """BLEU with ``--tokenize``, ``--lowercase``, ``--smooth``… (sacreBLEU flavor unless ``--bleu-flavor``;
+    ``nltk`` takes ``--bleu-weights`` and ``--auto-reweigh``)."""
     from nlpeval.metrics.bleu import make_bleu
 
     return make_bleu(
@@ -19,5 +20,7 @@ def bleu(name: str, options: argparse.Namespace) -> CorpusMetric:
         smooth_value=options.smooth_value,
         max_order=options.max_order,
         effective_order=options.effective_order,
+        weights=options.bleu_weights,
+        auto_reweigh=options.auto_reweigh,
         spm_model=options.spm_model,
     )

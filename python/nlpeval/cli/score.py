@@ -52,13 +52,40 @@ def add_parser(subparsers: Any) -> None:
     bleu = parser.add_argument_group("BLEU options")
     bleu.add_argument("--tokenize", "-tok", choices=TOKENIZER_CHOICES, default=None, help="tokenizer (default 13a)")
     bleu.add_argument("--lowercase", "-lc", action="store_true", help="case-insensitive scoring")
-    bleu.add_argument("--smooth", default="exp", choices=("exp", "floor", "add-k", "none"))
+    bleu.add_argument(
+        "--smooth",
+        default="exp",
+        choices=("exp", "floor", "add-k", "none", *(f"method{i}" for i in range(8))),
+        help="sacrebleu: exp (default), floor, add-k, none; nltk: method0 (default) to method7; "
+        "hf: add-k (add-one) or none (default)",
+    )
     bleu.add_argument("--smooth-value", type=float, default=None)
     bleu.add_argument("--max-order", type=int, default=4)
     bleu.add_argument("--effective-order", action="store_true")
-    bleu.add_argument("--bleu-flavor", default="sacrebleu")
+    bleu.add_argument(
+        "--bleu-flavor",
+        default="sacrebleu",
+        choices=("sacrebleu", "nltk", "hf"),
+        help="sacrebleu (default), nltk (NLTK corpus_bleu, whitespace tokens) or hf (HF evaluate / Google NMT)",
+    )
+    bleu.add_argument(
+        "--bleu-weights",
+        type=_weights,
+        default=None,
+        metavar="W1,W2,...",
+        help="n-gram weights for --bleu-flavor nltk, e.g. 0.5,0.5",
+    )
+    bleu.add_argument("--auto-reweigh", action="store_true", help="NLTK's auto_reweigh (--bleu-flavor nltk)")
     bleu.add_argument("--spm-model", metavar="PATH", help="local SentencePiece model for spm/flores tokenizers")
     parser.set_defaults(run=run)
+
+
+def _weights(text: str) -> tuple[float, ...]:
+    """``--bleu-weights``: comma-separated numbers."""
+    try:
+        return tuple(float(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected comma-separated numbers, e.g. 0.5,0.5; got {text!r}") from None
 
 
 def _progress(total_hint: str) -> Any:

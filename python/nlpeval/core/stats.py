@@ -14,10 +14,25 @@ from typing import Literal
 
 import numpy as np
 
-MergeRule = Literal["sum", "min", "max"]
+MergeRule = Literal["sum", "min", "max", "last"]
 
-_REDUCERS = {"sum": np.sum, "min": np.min, "max": np.max}
-_IDENTITY = {"sum": 0, "min": np.iinfo(np.int64).max, "max": np.iinfo(np.int64).min}
+#: Missing-value marker of the ``last`` rule (its identity element).
+_NO_INT = np.iinfo(np.int64).min
+
+
+def _last(values: np.ndarray, axis: int) -> np.ndarray:
+    """The last entry along ``axis`` that is not the missing marker (``last`` merge rule)."""
+    values = np.moveaxis(np.asarray(values), axis, -1)
+    present = ~np.isnan(values) if np.issubdtype(values.dtype, np.floating) else values != _NO_INT
+    width = values.shape[-1]
+    position = width - 1 - np.argmax(present[..., ::-1], axis=-1)
+    picked = np.take_along_axis(values, position[..., None], axis=-1)[..., 0]
+    missing = np.nan if np.issubdtype(values.dtype, np.floating) else _NO_INT
+    return np.where(present.any(axis=-1), picked, missing)
+
+
+_REDUCERS = {"sum": np.sum, "min": np.min, "max": np.max, "last": _last}
+_IDENTITY = {"sum": 0, "min": np.iinfo(np.int64).max, "max": np.iinfo(np.int64).min, "last": _NO_INT}
 
 
 @dataclass(frozen=True)
@@ -28,8 +43,11 @@ class StatsSchema:
     ----------
     fields : tuple of str
         Field names, in column order.
-    merge : tuple of {"sum", "min", "max"}
-        Merge rule per field.
+    merge : tuple of {"sum", "min", "max", "last"}
+        Merge rule per field. ``last`` keeps the value of the last segment (for
+        metrics such as NLTK's BLEU smoothing methods 5-7 that look at the final
+        segment of the corpus); it is associative but order-sensitive: in
+        :meth:`combine` and ``Accumulator.merge`` the right-hand side comes later.
 
     Examples
     --------
@@ -73,7 +91,7 @@ class StatsSchema:
     def identity(self, dtype: np.dtype | type = np.int64) -> np.ndarray:
         """The totals of zero rows (the neutral element of :meth:`combine`)."""
         if np.issubdtype(dtype, np.floating):
-            table = {"sum": 0.0, "min": np.inf, "max": -np.inf}
+            table = {"sum": 0.0, "min": np.inf, "max": -np.inf, "last": np.nan}
             return np.array([table[m] for m in self.merge], dtype=dtype)
         return np.array([_IDENTITY[m] for m in self.merge], dtype=dtype)
 
@@ -90,7 +108,7 @@ class StatsSchema:
         return np.concatenate(parts, axis=-1)
 
     def combine(self, left: np.ndarray, right: np.ndarray) -> np.ndarray:
-        """Merge two totals vectors (associative and commutative)."""
+        """Merge two totals vectors (associative; commutative unless a field merges by ``last``)."""
         return self.reduce(np.stack([np.asarray(left), np.asarray(right)]), axis=0)
 
     def resampled_totals(self, rows: np.ndarray, indices: np.ndarray) -> np.ndarray:

@@ -6,7 +6,8 @@ Shared by every BLEU flavor: the row layout is
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import itertools
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -52,9 +53,15 @@ def text_rows(
     return _with_ref_counts(rows, reference_counts(refs))
 
 
-def _token_list(item: Any, side: str, segment: int, reference: int | None = None) -> list[str]:
+#: Turns raw strings into space-separated tokens (a batch at a time).
+Pretokenizer = Callable[[list[str]], list[str]]
+
+
+def _token_list(
+    item: Any, side: str, segment: int, reference: int | None = None, pretokenize: Pretokenizer | None = None
+) -> list[str]:
     if isinstance(item, str):
-        return item.split()
+        return (pretokenize([item])[0] if pretokenize is not None else item).split()
     if isinstance(item, (list, tuple)) and all(isinstance(tok, str) for tok in item):
         return list(item)
     raise InputError(
@@ -65,22 +72,43 @@ def _token_list(item: Any, side: str, segment: int, reference: int | None = None
     )
 
 
-def token_rows(hypotheses: Sequence[Any], references: Sequence[Any], *, max_order: int) -> np.ndarray:
+def _is_text_item(item: Any) -> bool:
+    return isinstance(item, str) or (isinstance(item, (list, tuple)) and all(isinstance(r, str) for r in item))
+
+
+def token_rows(
+    hypotheses: Sequence[Any],
+    references: Sequence[Any],
+    *,
+    max_order: int,
+    pretokenize: Pretokenizer | None = None,
+) -> np.ndarray:
     """Statistics rows of NLTK-style input: strings (split on whitespace) or token lists.
 
     A hypothesis given as a str takes references as a str or a list of str (each
     split on whitespace). A hypothesis given as a list of str tokens takes
     references in NLTK's layout: a list of token lists. (A flat list of str next
-    to a token-list hypothesis is ambiguous and rejected.)
+    to a token-list hypothesis is ambiguous and rejected.) ``pretokenize``, if
+    given, maps every str to space-separated tokens first (batched).
     """
     hyps = as_segment_list(hypotheses, "hypotheses")
     refs = as_segment_list(references, "references")
     check_lengths(len(hyps), refs)
-    hyp_tokens = [_token_list(h, "hypotheses", i) for i, h in enumerate(hyps)]
+    if all(isinstance(h, str) for h in hyps) and all(_is_text_item(r) for r in refs):
+        text_hyps, text_refs = validate_text(hyps, refs)
+        if pretokenize is not None:
+            text_hyps = pretokenize(text_hyps)
+            flat = pretokenize([r for seg in text_refs for r in seg])
+            starts = np.cumsum([0, *(len(seg) for seg in text_refs)])
+            text_refs = [flat[a:b] for a, b in itertools.pairwise(starts)]
+        # the native "none" tokenizer is exactly str.split()
+        rows = _native.bleu_stats(text_hyps, text_refs, "none", max_order)
+        return _with_ref_counts(rows, reference_counts(text_refs))
+    hyp_tokens = [_token_list(h, "hypotheses", i, None, pretokenize) for i, h in enumerate(hyps)]
     ref_tokens: list[list[list[str]]] = []
     for index, (hyp, item) in enumerate(zip(hyps, refs, strict=True)):
         if isinstance(item, str):
-            ref_tokens.append([item.split()])
+            ref_tokens.append([_token_list(item, "references", index, None, pretokenize)])
             continue
         if not isinstance(item, (list, tuple)) or not item:
             raise InputError("expected a reference or a non-empty list of references", segment=index, side="references")
@@ -91,7 +119,7 @@ def token_rows(hypotheses: Sequence[Any], references: Sequence[Any], *, max_orde
                 segment=index,
                 side="references",
             )
-        ref_tokens.append([_token_list(r, "references", index, k) for k, r in enumerate(item)])
+        ref_tokens.append([_token_list(r, "references", index, k, pretokenize) for k, r in enumerate(item)])
     rows = _native.bleu_stats_tokens(hyp_tokens, ref_tokens, max_order)
     return _with_ref_counts(rows, reference_counts(ref_tokens))
 
