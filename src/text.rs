@@ -181,42 +181,52 @@ fn mteval_rules(line: &str) -> String {
     }
     let is_digit = |b: u8| b.is_ascii_digit();
     let is_period_comma = |b: u8| b == b'.' || b == b',';
-    // period and comma unless preceded by a digit: `([^0-9])([\.,])` -> `\1 \2 `
-    let step = rewrite_pairs(
-        &spaced,
-        |b| !is_digit(b),
-        is_period_comma,
-        |o, a, b| o.extend_from_slice(&[a, b' ', b, b' ']),
-    );
-    // period and comma unless followed by a digit: `([\.,])([^0-9])` -> ` \1 \2`
-    let step = rewrite_pairs(
-        &step,
-        is_period_comma,
-        |b| !is_digit(b),
-        |o, a, b| o.extend_from_slice(&[b' ', a, b' ', b]),
-    );
-    // dash when preceded by a digit: `([0-9])(-)` -> `\1 \2 `
-    let step = rewrite_pairs(
-        &step,
-        is_digit,
-        |b| b == b'-',
-        |o, a, b| o.extend_from_slice(&[a, b' ', b, b' ']),
-    );
+    let mut step = spaced;
+    if step.iter().any(|&b| is_period_comma(b)) {
+        // period and comma unless preceded by a digit: `([^0-9])([\.,])` -> `\1 \2 `
+        step = rewrite_pairs(
+            &step,
+            |b| !is_digit(b),
+            is_period_comma,
+            |o, a, b| o.extend_from_slice(&[a, b' ', b, b' ']),
+        );
+        // period and comma unless followed by a digit: `([\.,])([^0-9])` -> ` \1 \2`
+        step = rewrite_pairs(
+            &step,
+            is_period_comma,
+            |b| !is_digit(b),
+            |o, a, b| o.extend_from_slice(&[b' ', a, b' ', b]),
+        );
+    }
+    if step.contains(&b'-') {
+        // dash when preceded by a digit: `([0-9])(-)` -> `\1 \2 `
+        step = rewrite_pairs(
+            &step,
+            is_digit,
+            |b| b == b'-',
+            |o, a, b| o.extend_from_slice(&[a, b' ', b, b' ']),
+        );
+    }
     let text = String::from_utf8(step).expect("byte rewrites keep UTF-8 intact");
     py_normalize_spaces(&text)
 }
 
 fn tokenize_13a(segment: &str) -> String {
-    let mut line = segment
-        .replace("<skipped>", "")
-        .replace("-\n", "")
-        .replace('\n', " ");
+    // mteval's language-independent part; each rewrite only when it can apply.
+    let mut line = std::borrow::Cow::Borrowed(segment);
+    if line.contains("<skipped>") {
+        line = line.replace("<skipped>", "").into();
+    }
+    if line.contains('\n') {
+        line = line.replace("-\n", "").replace('\n', " ").into();
+    }
     if line.contains('&') {
         line = line
             .replace("&quot;", "\"")
             .replace("&amp;", "&")
             .replace("&lt;", "<")
-            .replace("&gt;", ">");
+            .replace("&gt;", ">")
+            .into();
     }
     mteval_rules(&format!(" {line} "))
 }
