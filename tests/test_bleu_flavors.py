@@ -450,3 +450,14 @@ def test_cli_bleu_flavors(tmp_path: Path, capsys):
         == 2
     )
     assert "weights is not an option" in capsys.readouterr().err
+
+
+def test_hf_whitespace_tokenizer_is_str_split():
+    hyps, refs = textgen.corpus(33, n=80, max_refs=3)
+    split = nlpeval.bleu(hyps, refs, flavor="hf", tokenize="none", segments=True)
+    tokens = nlpeval.bleu(
+        [h.split() for h in hyps], [[r.split() for r in seg] for seg in refs], flavor="hf", segments=True
+    )
+    assert split.to_dict()["bleu"] == tokens.score and split.signature.replace("tok:none", "tok:13a") != split.signature
+    assert split.segments.tolist() == tokens.segments.tolist()
+    assert split.score != nlpeval.bleu(hyps, refs, flavor="hf").score  # 13a splits punctuation

@@ -72,8 +72,13 @@ def _token_list(
     )
 
 
-def _is_text_item(item: Any) -> bool:
-    return isinstance(item, str) or (isinstance(item, (list, tuple)) and all(isinstance(r, str) for r in item))
+def _as_text(hyps: list[Any], refs: list[Any]) -> tuple[list[str], list[list[str]]] | None:
+    """The validated text of all-string input, or None when some item is a token list (or invalid:
+    the token-list path then names the problem)."""
+    try:
+        return validate_text(hyps, refs)
+    except InputError:
+        return None
 
 
 def token_rows(
@@ -94,8 +99,9 @@ def token_rows(
     hyps = as_segment_list(hypotheses, "hypotheses")
     refs = as_segment_list(references, "references")
     check_lengths(len(hyps), refs)
-    if all(isinstance(h, str) for h in hyps) and all(_is_text_item(r) for r in refs):
-        text_hyps, text_refs = validate_text(hyps, refs)
+    text = _as_text(hyps, refs)
+    if text is not None:
+        text_hyps, text_refs = text
         if pretokenize is not None:
             text_hyps = pretokenize(text_hyps)
             flat = pretokenize([r for seg in text_refs for r in seg])
