@@ -35,6 +35,9 @@ _LAZY = {
     "HfBLEU": "nlpeval.metrics.bleu",
     "pairwise_bleu": "nlpeval.metrics.bleu.pairwise",
     "bootstrap_interval": "nlpeval.significance.bootstrap",
+    "paired_bootstrap": "nlpeval.significance.paired",
+    "approximate_randomization": "nlpeval.significance.paired",
+    "PairedTestResult": "nlpeval.significance.paired",
 }
 
 __all__ = ["InputError", "UndefinedMetricWarning", "__version__", *_LAZY]
@@ -48,6 +51,7 @@ if TYPE_CHECKING:
     from nlpeval.metrics.bleu import BLEU, HfBLEU, NltkBLEU, TokenIdBLEU, bleu, make_bleu
     from nlpeval.metrics.bleu.pairwise import pairwise_bleu
     from nlpeval.significance.bootstrap import bootstrap_interval
+    from nlpeval.significance.paired import PairedTestResult, approximate_randomization, paired_bootstrap
 
 
 def __getattr__(name: str) -> Any:

@@ -24,6 +24,8 @@ class SystemScores:
 
     name: str
     scores: dict[str, Score] = field(default_factory=dict)
+    #: p-value per metric of a paired test against the baseline (the first system)
+    p_values: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass
@@ -35,10 +37,12 @@ class ScoreTable:
     scales: dict[str, float]
     systems: list[SystemScores]
 
-    def display(self, metric: str, score: Score) -> str:
+    def display(self, metric: str, score: Score, p_value: float | None = None) -> str:
         text = f"{score.score * self.scales[metric]:.2f}"
         if score.ci is not None:
             text += f" (±{score.ci.half_width * self.scales[metric]:.2f})"
+        if p_value is not None:
+            text += f" (p = {p_value:.4f})"
         return text
 
     def signatures(self) -> dict[str, str]:
@@ -52,7 +56,7 @@ class ScoreTable:
 
 def _rows(table: ScoreTable) -> tuple[list[str], list[list[str]]]:
     header = ["system", *(table.labels[m] for m in table.metrics)]
-    rows = [[s.name, *(table.display(m, s.scores[m]) for m in table.metrics)] for s in table.systems]
+    rows = [[s.name, *(table.display(m, s.scores[m], s.p_values.get(m)) for m in table.metrics)] for s in table.systems]
     return header, rows
 
 
@@ -82,10 +86,20 @@ def render_text(table: ScoreTable, *, segments: bool = False) -> str:
 def render_json(table: ScoreTable, *, segments: bool = False) -> str:
     payload = {
         "systems": [
-            {"name": s.name, "scores": {m: s.scores[m].to_dict() for m in table.metrics}} for s in table.systems
+            {
+                "name": s.name,
+                "scores": {m: _with_p_value(s.scores[m].to_dict(), s.p_values.get(m)) for m in table.metrics},
+            }
+            for s in table.systems
         ]
     }
     return json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
+
+
+def _with_p_value(entry: dict, p_value: float | None) -> dict:
+    if p_value is not None:
+        entry["p_value"] = p_value
+    return entry
 
 
 def render_csv(table: ScoreTable, *, segments: bool = False) -> str:

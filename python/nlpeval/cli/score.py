@@ -40,7 +40,25 @@ def add_parser(subparsers: Any) -> None:
         metavar="N",
         help="add a 95%% bootstrap confidence interval from N resamples",
     )
-    parser.add_argument("--seed", type=int, default=12345, help="bootstrap seed (default 12345)")
+    parser.add_argument("--seed", type=int, default=12345, help="seed of bootstrap and paired tests (default 12345)")
+    paired = parser.add_mutually_exclusive_group()
+    paired.add_argument(
+        "--paired-bs",
+        action="store_true",
+        help="paired bootstrap test of every system against the first (the baseline)",
+    )
+    paired.add_argument(
+        "--paired-ar",
+        action="store_true",
+        help="paired approximate randomization test of every system against the first",
+    )
+    parser.add_argument(
+        "--paired-n",
+        type=int,
+        default=0,
+        metavar="N",
+        help="resamples (bootstrap, default 1000) or trials (randomization, default 10000)",
+    )
     parser.add_argument(
         "--chunk-size",
         type=int,
@@ -108,12 +126,17 @@ def _locate(error: Exception, system: str, refs: list[str], offset: int) -> Usag
     return UsageError(f"{'<stdin>' if path == '-' else path}:{line}: {error.message}")
 
 
+def _keeps_rows(options: argparse.Namespace) -> bool:
+    """Per-segment rows are needed for segment scores, bootstrap intervals and paired tests."""
+    return options.segments or options.bootstrap > 0 or options.paired_bs or options.paired_ar
+
+
 def score_system(system: str, refs: list[str], metrics: dict[str, Any], options: argparse.Namespace) -> dict:
-    """Stream one system file and its references through every metric; return name -> Score."""
+    """Stream one system file and its references through every metric; return name -> Accumulator."""
     from nlpeval.cli.io import open_segments
     from nlpeval.core.errors import InputError
 
-    keep_rows = options.segments or options.bootstrap > 0
+    keep_rows = _keeps_rows(options)
     accumulators = {name: metric.accumulator(keep_segments=keep_rows) for name, metric in metrics.items()}
     progress = _progress(system)
     with contextlib.ExitStack() as stack:
@@ -143,6 +166,11 @@ def score_system(system: str, refs: list[str], metrics: dict[str, Any], options:
         progress.close()
     if offset == 0:
         raise UsageError(f"{sys_file.name} is empty: there is nothing to score")
+    return accumulators
+
+
+def finish(accumulators: dict[str, Any], options: argparse.Namespace) -> dict:
+    """Scores (name -> Score) of one system's accumulators."""
     results = {}
     for name, accumulator in accumulators.items():
         if options.bootstrap > 0 or options.segments:
@@ -152,6 +180,26 @@ def score_system(system: str, refs: list[str], metrics: dict[str, Any], options:
         else:
             results[name] = accumulator.compute()
     return results
+
+
+def paired_p_values(baseline: dict[str, Any], system: dict[str, Any], options: argparse.Namespace) -> dict:
+    """p-value per metric of ``system`` against ``baseline`` (``--paired-bs`` / ``--paired-ar``)."""
+    from nlpeval.significance.paired import approximate_randomization, paired_bootstrap
+
+    p_values = {}
+    for name, accumulator in system.items():
+        metric = accumulator.metric
+        base_stats, sys_stats = baseline[name].stats(), accumulator.stats()
+        if options.paired_bs:
+            result = paired_bootstrap(
+                metric, base_stats, sys_stats, n_resamples=options.paired_n or 1000, seed=options.seed
+            )
+        else:
+            result = approximate_randomization(
+                metric, base_stats, sys_stats, n_trials=options.paired_n or 10000, seed=options.seed
+            )
+        p_values[name] = result.p_value
+    return p_values
 
 
 def run(options: argparse.Namespace) -> int:
@@ -168,7 +216,13 @@ def run(options: argparse.Namespace) -> int:
         raise UsageError("no metric given to -m")
     entries = {name: resolve(name) for name in names}
     metrics = {name: entry.build(name, options) for name, entry in entries.items()}
-    systems = [SystemScores(path, score_system(path, options.ref, metrics, options)) for path in options.systems]
+    if (options.paired_bs or options.paired_ar) and len(options.systems) < 2:
+        raise UsageError("paired tests need at least two systems; the first is the baseline")
+    accumulated = [score_system(path, options.ref, metrics, options) for path in options.systems]
+    systems = [SystemScores(path, finish(acc, options)) for path, acc in zip(options.systems, accumulated, strict=True)]
+    if options.paired_bs or options.paired_ar:
+        for system, acc in zip(systems[1:], accumulated[1:], strict=True):
+            system.p_values = paired_p_values(accumulated[0], acc, options)
     table = ScoreTable(
         metrics=names,
         labels={name: entry.label if name == entry.label.lower() else name for name, entry in entries.items()},

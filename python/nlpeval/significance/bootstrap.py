@@ -75,14 +75,26 @@ def bootstrap_interval(
         raise ValueError("cannot bootstrap an empty test set")
     indices = resample_indices(len(stats), n_resamples, seed)
     totals = stats.schema.resampled_totals(stats.rows, indices)
-    values = np.sort(np.asarray(metric.corpus_values(totals), dtype=np.float64))
-    tail = (1.0 - level) / 2.0
-    lower_index = int(n_resamples * tail)
+    return percentile_interval(metric.corpus_values(totals), level=level, seed=seed)
+
+
+def percentile_interval(values: np.ndarray, *, level: float = 0.95, seed: int | None = None) -> ConfidenceInterval:
+    """Percentile interval of resampled scores (sacreBLEU's rule: drop ``n * (1 - level) / 2`` on each side).
+
+    Examples
+    --------
+    >>> ci = percentile_interval(np.arange(40.0))
+    >>> ci.low, ci.high, ci.mean
+    (1.0, 38.0, 19.5)
+    """
+    ordered = np.sort(np.asarray(values, dtype=np.float64))
+    n_resamples = len(ordered)
+    lower_index = int(n_resamples * (1.0 - level) / 2.0)
     upper_index = n_resamples - lower_index - 1
     return ConfidenceInterval(
-        low=float(values[lower_index]),
-        high=float(values[upper_index]),
-        mean=float(values.mean()),
+        low=float(ordered[lower_index]),
+        high=float(ordered[upper_index]),
+        mean=float(ordered.mean()),
         level=level,
         n_resamples=n_resamples,
         seed=seed,
