@@ -2,12 +2,16 @@
 //! kernel lives in its own module with its own unit tests.
 
 pub mod ngram;
+pub mod rouge;
+pub mod rouge_text;
 pub mod text;
 
 use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use rayon::prelude::*;
+use rouge::{Doc, Interner, Kind};
+use rouge_text::RougeTokenizer;
 use text::{py_split, Tokenizer};
 
 fn tokenizer_from(name: &str) -> PyResult<Tokenizer> {
@@ -119,6 +123,198 @@ fn bleu_pairwise_stats<'py>(
     PyArray1::from_vec(py, flat).reshape([n, m, ngram::row_width(max_order)])
 }
 
+fn rouge_kinds(kinds: &[(String, f64)]) -> PyResult<Vec<Kind>> {
+    kinds
+        .iter()
+        .map(|(code, param)| {
+            Kind::from_code(code, *param).ok_or_else(|| {
+                PyValueError::new_err(format!("unknown ROUGE kernel {code:?} ({param})"))
+            })
+        })
+        .collect()
+}
+
+fn rouge_array<'py>(
+    py: Python<'py>,
+    flat: Vec<f64>,
+    n_kinds: usize,
+) -> PyResult<Bound<'py, PyArray3<f64>>> {
+    let rows = flat.len() / (3 * n_kinds.max(1));
+    PyArray1::from_vec(py, flat).reshape([rows, n_kinds, 3])
+}
+
+/// Tokens of each text with a ROUGE tokenizer (`rouge-score` or `unicode`).
+#[pyfunction]
+fn rouge_tokenize(
+    py: Python<'_>,
+    texts: Vec<String>,
+    tokenizer: &str,
+    stem: bool,
+) -> PyResult<Vec<Vec<String>>> {
+    let tok = RougeTokenizer::from_name(tokenizer)
+        .ok_or_else(|| PyValueError::new_err(format!("unknown ROUGE tokenizer {tokenizer:?}")))?;
+    Ok(py.detach(|| texts.par_iter().map(|t| tok.tokenize(t, stem)).collect()))
+}
+
+/// NLTK's Porter stemmer (NLTK_EXTENSIONS) on lowercase ASCII words.
+#[pyfunction]
+fn porter_stem(py: Python<'_>, words: Vec<String>) -> Vec<String> {
+    py.detach(|| {
+        words
+            .par_iter()
+            .map(|w| rouge_text::porter_stem(w))
+            .collect()
+    })
+}
+
+fn sentence_ids<'a>(sents: &'a [Vec<String>], interner: &mut Interner<&'a str>) -> Vec<Vec<u32>> {
+    sents
+        .iter()
+        .map(|s| s.iter().map(|w| interner.id(w.as_str())).collect())
+        .collect()
+}
+
+/// Splits on '\n' (when `split_lines`) and tokenizes each piece.
+fn tokenize_lines(text: &str, tok: RougeTokenizer, split_lines: bool) -> Vec<Vec<String>> {
+    if split_lines {
+        text.split('\n')
+            .filter(|line| !line.is_empty())
+            .map(|line| tok.tokenize(line, false))
+            .collect()
+    } else {
+        vec![tok.tokenize(text, false)]
+    }
+}
+
+/// ROUGE statistics of text: `(pairs, kinds, 3)` floats `[hits, hyp count, ref count]`,
+/// one pair per (segment, reference) in order.
+#[pyfunction]
+fn rouge_stats_text<'py>(
+    py: Python<'py>,
+    hyps: Vec<String>,
+    refs: Vec<Vec<String>>,
+    tokenizer: &str,
+    stem: bool,
+    kinds: Vec<(String, f64)>,
+    split_lines: bool,
+) -> PyResult<Bound<'py, PyArray3<f64>>> {
+    let tok = RougeTokenizer::from_name(tokenizer)
+        .ok_or_else(|| PyValueError::new_err(format!("unknown ROUGE tokenizer {tokenizer:?}")))?;
+    let kinds_parsed = rouge_kinds(&kinds)?;
+    let flat = py.detach(|| {
+        let hyp_tokens: Vec<Vec<Vec<String>>> = hyps
+            .par_iter()
+            .map(|h| tokenize_lines(h, tok, split_lines))
+            .collect();
+        let ref_tokens: Vec<Vec<Vec<Vec<String>>>> = refs
+            .par_iter()
+            .map(|rs| {
+                rs.iter()
+                    .map(|r| tokenize_lines(r, tok, split_lines))
+                    .collect()
+            })
+            .collect();
+        // one vocabulary for the batch, so each distinct word is stemmed once
+        let mut interner: Interner<&str> = Interner::default();
+        let mut vocab: Vec<&str> = Vec::new();
+        let hyp_ids: Vec<Vec<Vec<u32>>> = hyp_tokens
+            .iter()
+            .map(|s| sentence_ids(s, &mut interner))
+            .collect();
+        let ref_ids: Vec<Vec<Vec<Vec<u32>>>> = ref_tokens
+            .iter()
+            .map(|rs| rs.iter().map(|s| sentence_ids(s, &mut interner)).collect())
+            .collect();
+        let mapping: Option<Vec<u32>> = if stem {
+            vocab.resize(interner.len(), "");
+            for (word, id) in interner.iter() {
+                vocab[id as usize] = word;
+            }
+            let stems: Vec<String> = vocab
+                .par_iter()
+                .map(|w| {
+                    if w.len() > 3 && w.bytes().all(|b| b.is_ascii_alphanumeric()) {
+                        rouge_text::porter_stem(w)
+                    } else {
+                        (*w).to_owned()
+                    }
+                })
+                .collect();
+            let mut stem_ids: Interner<&str> = Interner::default();
+            Some(stems.iter().map(|s| stem_ids.id(s.as_str())).collect())
+        } else {
+            None
+        };
+        let map_doc = |sents: Vec<Vec<u32>>| -> Doc {
+            match &mapping {
+                Some(m) => Doc::from_sentences(
+                    sents
+                        .into_iter()
+                        .map(|s| s.into_iter().map(|t| m[t as usize]).collect())
+                        .collect(),
+                ),
+                None => Doc::from_sentences(sents),
+            }
+        };
+        let segments: Vec<(Doc, Vec<Doc>)> = hyp_ids
+            .into_iter()
+            .zip(ref_ids)
+            .map(|(h, rs)| (map_doc(h), rs.into_iter().map(&map_doc).collect()))
+            .collect();
+        rouge::batch_stats(&segments, &kinds_parsed)
+    });
+    rouge_array(py, flat, kinds_parsed.len())
+}
+
+fn id_doc(sents: Vec<Vec<i64>>, flat: Vec<i64>, interner: &mut Interner<i64>) -> Doc {
+    Doc {
+        sents: sents
+            .into_iter()
+            .map(|s| s.into_iter().map(|t| interner.id(t)).collect())
+            .collect(),
+        flat: flat.into_iter().map(|t| interner.id(t)).collect(),
+    }
+}
+
+/// ROUGE statistics of token ids given by sentence plus flat tokens (for n-grams,
+/// skip-bigrams and the clipping of union-LCS hits): `(pairs, kinds, 3)` floats.
+#[pyfunction]
+fn rouge_stats_ids<'py>(
+    py: Python<'py>,
+    hyp_sents: Vec<Vec<Vec<i64>>>,
+    hyp_flat: Vec<Vec<i64>>,
+    ref_sents: Vec<Vec<Vec<Vec<i64>>>>,
+    ref_flat: Vec<Vec<Vec<i64>>>,
+    kinds: Vec<(String, f64)>,
+) -> PyResult<Bound<'py, PyArray3<f64>>> {
+    let kinds_parsed = rouge_kinds(&kinds)?;
+    let n = hyp_sents.len();
+    if hyp_flat.len() != n || ref_sents.len() != n || ref_flat.len() != n {
+        return Err(PyValueError::new_err(
+            "rouge_stats_ids: inputs differ in length",
+        ));
+    }
+    let flat = py.detach(|| {
+        let segments: Vec<(Doc, Vec<Doc>)> = hyp_sents
+            .into_par_iter()
+            .zip(hyp_flat)
+            .zip(ref_sents.into_par_iter().zip(ref_flat))
+            .map(|((hs, hf), (rs, rf))| {
+                let mut interner = Interner::default();
+                let hyp = id_doc(hs, hf, &mut interner);
+                let refs = rs
+                    .into_iter()
+                    .zip(rf)
+                    .map(|(s, f)| id_doc(s, f, &mut interner))
+                    .collect();
+                (hyp, refs)
+            })
+            .collect();
+        rouge::batch_stats(&segments, &kinds_parsed)
+    });
+    rouge_array(py, flat, kinds_parsed.len())
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tokenize, m)?)?;
@@ -126,5 +322,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(bleu_stats_tokens, m)?)?;
     m.add_function(wrap_pyfunction!(bleu_stats_ids, m)?)?;
     m.add_function(wrap_pyfunction!(bleu_pairwise_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(rouge_tokenize, m)?)?;
+    m.add_function(wrap_pyfunction!(porter_stem, m)?)?;
+    m.add_function(wrap_pyfunction!(rouge_stats_text, m)?)?;
+    m.add_function(wrap_pyfunction!(rouge_stats_ids, m)?)?;
     Ok(())
 }

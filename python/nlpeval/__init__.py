@@ -38,6 +38,10 @@ _LAZY = {
     "paired_bootstrap": "nlpeval.significance.paired",
     "approximate_randomization": "nlpeval.significance.paired",
     "PairedTestResult": "nlpeval.significance.paired",
+    "rouge": "nlpeval.metrics.rouge",
+    "Rouge": "nlpeval.metrics.rouge",
+    "RougeScore": "nlpeval.metrics.rouge",
+    "make_rouge": "nlpeval.metrics.rouge",
 }
 
 __all__ = ["InputError", "UndefinedMetricWarning", "__version__", *_LAZY]
@@ -50,6 +54,7 @@ if TYPE_CHECKING:
     from nlpeval.core.stats import Stats, StatsSchema
     from nlpeval.metrics.bleu import BLEU, HfBLEU, NltkBLEU, TokenIdBLEU, bleu, make_bleu
     from nlpeval.metrics.bleu.pairwise import pairwise_bleu
+    from nlpeval.metrics.rouge import Rouge, RougeScore, make_rouge, rouge
     from nlpeval.significance.bootstrap import bootstrap_interval
     from nlpeval.significance.paired import PairedTestResult, approximate_randomization, paired_bootstrap
 

@@ -19,3 +19,7 @@ bleu_stats = _core.bleu_stats
 bleu_stats_tokens = _core.bleu_stats_tokens
 bleu_stats_ids = _core.bleu_stats_ids
 bleu_pairwise_stats = _core.bleu_pairwise_stats
+rouge_tokenize = _core.rouge_tokenize
+porter_stem = _core.porter_stem
+rouge_stats_text = _core.rouge_stats_text
+rouge_stats_ids = _core.rouge_stats_ids

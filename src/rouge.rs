@@ -1,0 +1,596 @@
+//! ROUGE co-occurrence statistics: n-grams, LCS (sentence level, bit-parallel),
+//! union LCS over sentences (summary level), weighted LCS and skip-bigrams.
+//!
+//! A document is a list of sentences of token ids plus a flat token list (the
+//! tokens that n-grams and skip-bigrams are counted over, and that clip the
+//! union-LCS hits). Every kernel returns, for one hypothesis/reference pair,
+//! `[hits, hypothesis count, reference count]` as `f64` (weighted LCS hits are
+//! fractional). Precision, recall and F are computed in Python.
+
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+
+/// A tokenized text: sentences (for summary-level LCS) and flat tokens.
+#[derive(Clone, Debug, Default)]
+pub struct Doc {
+    pub sents: Vec<Vec<u32>>,
+    pub flat: Vec<u32>,
+}
+
+impl Doc {
+    /// A document whose flat tokens are its sentences concatenated.
+    pub fn from_sentences(sents: Vec<Vec<u32>>) -> Doc {
+        let flat = sents.iter().flatten().copied().collect();
+        Doc { sents, flat }
+    }
+}
+
+/// Which unigrams ROUGE-SU adds to the skip-bigrams.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Unigrams {
+    /// ROUGE-S: none.
+    None,
+    /// Every token (Lin 2004's begin-of-sentence marker).
+    All,
+    /// Every token but the last (what ROUGE-1.5.5.pl counts).
+    AllButLast,
+}
+
+/// One ROUGE statistic.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Kind {
+    /// ROUGE-N over the flat tokens.
+    Ngram(usize),
+    /// LCS of the flat token sequences.
+    Lcs,
+    /// Union LCS of every reference sentence against all hypothesis sentences,
+    /// hits clipped by the flat unigram counts (rouge-score's Lsum, ROUGE-1.5.5's L).
+    LcsSummary,
+    /// Weighted LCS of the flat sequences (Lin 2004): hits are the DP value.
+    Wlcs(f64),
+    /// ROUGE-1.5.5's ROUGE-W: union weighted LCS over sentences, hits summed
+    /// over runs of consecutive model positions; the reference count is the sum
+    /// of the weighted sentence lengths.
+    WlcsSummaryPerl(f64),
+    /// Skip-bigrams with at most `max_gap` tokens in between (`None`: no limit).
+    Skip {
+        max_gap: Option<usize>,
+        unigrams: Unigrams,
+    },
+}
+
+impl Kind {
+    /// Parses the kernel codes used by the Python layer: `n`, `l`, `lsum`,
+    /// `w`, `wperl`, `s`, `su`, `superl` with their numeric parameter
+    /// (n, weight, or maximum gap with a negative value meaning no limit).
+    pub fn from_code(code: &str, param: f64) -> Option<Kind> {
+        let gap = if param < 0.0 {
+            None
+        } else {
+            Some(param as usize)
+        };
+        Some(match code {
+            "n" if param >= 1.0 => Kind::Ngram(param as usize),
+            "l" => Kind::Lcs,
+            "lsum" => Kind::LcsSummary,
+            "w" if param > 0.0 => Kind::Wlcs(param),
+            "wperl" if param > 0.0 => Kind::WlcsSummaryPerl(param),
+            "s" => Kind::Skip {
+                max_gap: gap,
+                unigrams: Unigrams::None,
+            },
+            "su" => Kind::Skip {
+                max_gap: gap,
+                unigrams: Unigrams::All,
+            },
+            "superl" => Kind::Skip {
+                max_gap: gap,
+                unigrams: Unigrams::AllButLast,
+            },
+            _ => return None,
+        })
+    }
+}
+
+fn ngram_counts(tokens: &[u32], n: usize) -> FxHashMap<&[u32], u32> {
+    let mut counts: FxHashMap<&[u32], u32> = FxHashMap::default();
+    if n > 0 && tokens.len() >= n {
+        for window in tokens.windows(n) {
+            *counts.entry(window).or_insert(0) += 1;
+        }
+    }
+    counts
+}
+
+/// Clipped n-gram matches of two token sequences.
+pub fn ngram_hits(hyp: &[u32], reference: &[u32], n: usize) -> u64 {
+    let hyp_counts = ngram_counts(hyp, n);
+    let ref_counts = ngram_counts(reference, n);
+    let (small, large) = if hyp_counts.len() <= ref_counts.len() {
+        (&hyp_counts, &ref_counts)
+    } else {
+        (&ref_counts, &hyp_counts)
+    };
+    small
+        .iter()
+        .map(|(gram, &count)| count.min(large.get(gram).copied().unwrap_or(0)) as u64)
+        .sum()
+}
+
+fn ngram_total(len: usize, n: usize) -> usize {
+    (len + 1).saturating_sub(n)
+}
+
+/// Length of the longest common subsequence (Hyyrö's bit-parallel algorithm).
+pub fn lcs_length(a: &[u32], b: &[u32]) -> usize {
+    if a.is_empty() || b.is_empty() {
+        return 0;
+    }
+    let (a, b) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    let words = a.len().div_ceil(64);
+    // match masks of `a`, indexed by a dense id of the tokens of `a`
+    let mut slot: FxHashMap<u32, usize> = FxHashMap::default();
+    let mut masks: Vec<u64> = Vec::new();
+    for (pos, token) in a.iter().enumerate() {
+        let next = slot.len();
+        let index = *slot.entry(*token).or_insert(next);
+        if index == next {
+            masks.resize(masks.len() + words, 0);
+        }
+        masks[index * words + pos / 64] |= 1u64 << (pos % 64);
+    }
+    let mut v = vec![u64::MAX; words];
+    for token in b {
+        let Some(&index) = slot.get(token) else {
+            continue;
+        };
+        let pm = &masks[index * words..(index + 1) * words];
+        let mut carry = false;
+        for (vk, &mk) in v.iter_mut().zip(pm) {
+            let u = *vk & mk;
+            let (sum, c1) = vk.overflowing_add(u);
+            let (sum, c2) = sum.overflowing_add(carry as u64);
+            carry = c1 || c2;
+            *vk = sum | (*vk & !mk);
+        }
+    }
+    let mut zeros = 0;
+    for (k, vk) in v.iter().enumerate() {
+        let bits = if k + 1 == words && a.len() % 64 != 0 {
+            a.len() % 64
+        } else {
+            64
+        };
+        let mask = if bits == 64 {
+            u64::MAX
+        } else {
+            (1u64 << bits) - 1
+        };
+        zeros += (!vk & mask).count_ones() as usize;
+    }
+    zeros
+}
+
+/// Marks the reference positions of one LCS of `reference` and `hyp`, chosen
+/// as rouge-score's `_backtrack_norec` and ROUGE-1.5.5's `markLCS` do (a match
+/// goes diagonal; otherwise up unless left is strictly longer).
+fn mark_lcs(reference: &[u32], hyp: &[u32], table: &mut Vec<u32>, mask: &mut [bool]) {
+    let (m, n) = (reference.len(), hyp.len());
+    if m == 0 || n == 0 {
+        return;
+    }
+    let width = n + 1;
+    table.clear();
+    table.resize((m + 1) * width, 0);
+    for i in 1..=m {
+        for j in 1..=n {
+            table[i * width + j] = if reference[i - 1] == hyp[j - 1] {
+                table[(i - 1) * width + j - 1] + 1
+            } else {
+                table[(i - 1) * width + j].max(table[i * width + j - 1])
+            };
+        }
+    }
+    let (mut i, mut j) = (m, n);
+    while i > 0 && j > 0 {
+        if reference[i - 1] == hyp[j - 1] {
+            i -= 1;
+            j -= 1;
+            mask[i] = true;
+        } else if table[i * width + j - 1] > table[(i - 1) * width + j] {
+            j -= 1;
+        } else {
+            i -= 1;
+        }
+    }
+}
+
+/// The same marking for the weighted LCS of ROUGE-1.5.5 (`wlcs_inner`).
+fn mark_wlcs(
+    reference: &[u32],
+    hyp: &[u32],
+    weights: &[f64],
+    score: &mut Vec<f64>,
+    run: &mut Vec<usize>,
+    mask: &mut [bool],
+) {
+    let (m, n) = (reference.len(), hyp.len());
+    if m == 0 || n == 0 {
+        return;
+    }
+    wlcs_table(reference, hyp, weights, score, run);
+    let width = n + 1;
+    let (mut i, mut j) = (m, n);
+    while i > 0 && j > 0 {
+        if reference[i - 1] == hyp[j - 1] {
+            i -= 1;
+            j -= 1;
+            mask[i] = true;
+        } else if score[(i - 1) * width + j] >= score[i * width + j - 1] {
+            i -= 1;
+        } else {
+            j -= 1;
+        }
+    }
+}
+
+/// Fills the weighted-LCS DP tables; returns the final value.
+fn wlcs_table(
+    reference: &[u32],
+    hyp: &[u32],
+    weights: &[f64],
+    score: &mut Vec<f64>,
+    run: &mut Vec<usize>,
+) -> f64 {
+    let (m, n) = (reference.len(), hyp.len());
+    let width = n + 1;
+    score.clear();
+    score.resize((m + 1) * width, 0.0);
+    run.clear();
+    run.resize((m + 1) * width, 0);
+    for i in 1..=m {
+        for j in 1..=n {
+            let here = i * width + j;
+            if reference[i - 1] == hyp[j - 1] {
+                let diag = (i - 1) * width + j - 1;
+                let k = run[diag];
+                // evaluated left to right as the Perl does: (c + f(k+1)) - f(k)
+                score[here] = score[diag] + weights[k + 1] - weights[k];
+                run[here] = k + 1;
+            } else {
+                let up = score[(i - 1) * width + j];
+                let left = score[i * width + j - 1];
+                score[here] = if up >= left { up } else { left };
+                run[here] = 0;
+            }
+        }
+    }
+    score[m * width + n]
+}
+
+fn unigram_counts(tokens: &[u32]) -> FxHashMap<u32, i64> {
+    let mut counts: FxHashMap<u32, i64> = FxHashMap::default();
+    for &t in tokens {
+        *counts.entry(t).or_insert(0) += 1;
+    }
+    counts
+}
+
+/// Summary-level union-LCS hits of `reference` against `hyp` (both by sentence),
+/// clipped by the unigram counts of their flat tokens.
+pub fn union_lcs_hits(hyp: &Doc, reference: &Doc) -> u64 {
+    let mut hyp_counts = unigram_counts(&hyp.flat);
+    let mut ref_counts = unigram_counts(&reference.flat);
+    let mut table = Vec::new();
+    let mut hits = 0u64;
+    for sentence in &reference.sents {
+        let mut mask = vec![false; sentence.len()];
+        for hyp_sentence in &hyp.sents {
+            mark_lcs(sentence, hyp_sentence, &mut table, &mut mask);
+        }
+        for (pos, &token) in sentence.iter().enumerate() {
+            if mask[pos] && clip(token, &mut hyp_counts, &mut ref_counts) {
+                hits += 1;
+            }
+        }
+    }
+    hits
+}
+
+fn clip(
+    token: u32,
+    hyp_counts: &mut FxHashMap<u32, i64>,
+    ref_counts: &mut FxHashMap<u32, i64>,
+) -> bool {
+    match (hyp_counts.get_mut(&token), ref_counts.get_mut(&token)) {
+        (Some(h), Some(r)) if *h > 0 && *r > 0 => {
+            *h -= 1;
+            *r -= 1;
+            true
+        }
+        _ => false,
+    }
+}
+
+/// ROUGE-1.5.5's weighted union-LCS: (hits, sum of weighted reference sentence lengths).
+pub fn union_wlcs_perl(hyp: &Doc, reference: &Doc, weights: &[f64]) -> (f64, f64) {
+    let mut hyp_counts = unigram_counts(&hyp.flat);
+    let mut ref_counts = unigram_counts(&reference.flat);
+    let (mut score, mut run) = (Vec::new(), Vec::new());
+    let mut hits = 0.0;
+    let mut base = 0.0;
+    for sentence in &reference.sents {
+        let len = sentence.len();
+        base += weights[len];
+        let mut mask = vec![false; len];
+        for hyp_sentence in &hyp.sents {
+            mark_wlcs(
+                sentence,
+                hyp_sentence,
+                weights,
+                &mut score,
+                &mut run,
+                &mut mask,
+            );
+        }
+        let mut run_len = 0usize;
+        for pos in 0..len {
+            if mask[pos] && clip(sentence[pos], &mut hyp_counts, &mut ref_counts) {
+                run_len += 1;
+                if (pos + 1 < len && !mask[pos + 1]) || pos + 1 == len {
+                    hits += weights[run_len];
+                    run_len = 0;
+                }
+            }
+        }
+    }
+    (hits, base)
+}
+
+fn skip_key(a: u32, b: u32) -> u64 {
+    ((a as u64) << 32) | b as u64
+}
+
+const UNIGRAM: u32 = u32::MAX;
+
+fn skip_counts(
+    tokens: &[u32],
+    max_gap: Option<usize>,
+    unigrams: Unigrams,
+) -> (FxHashMap<u64, u32>, u64) {
+    let mut counts: FxHashMap<u64, u32> = FxHashMap::default();
+    let mut total = 0u64;
+    let len = tokens.len();
+    for i in 0..len {
+        let add_unigram = match unigrams {
+            Unigrams::None => false,
+            Unigrams::All => true,
+            Unigrams::AllButLast => i + 1 < len,
+        };
+        if add_unigram {
+            *counts.entry(skip_key(tokens[i], UNIGRAM)).or_insert(0) += 1;
+            total += 1;
+        }
+        let end = match max_gap {
+            Some(gap) => len.min(i + gap + 2),
+            None => len,
+        };
+        for j in (i + 1)..end {
+            *counts.entry(skip_key(tokens[i], tokens[j])).or_insert(0) += 1;
+            total += 1;
+        }
+    }
+    (counts, total)
+}
+
+/// Skip-bigram (and unigram) hits with counts: (hits, hyp total, reference total).
+pub fn skip_stats(
+    hyp: &[u32],
+    reference: &[u32],
+    max_gap: Option<usize>,
+    unigrams: Unigrams,
+) -> (u64, u64, u64) {
+    let (hyp_counts, hyp_total) = skip_counts(hyp, max_gap, unigrams);
+    let (ref_counts, ref_total) = skip_counts(reference, max_gap, unigrams);
+    let hits = ref_counts
+        .iter()
+        .map(|(key, &count)| count.min(hyp_counts.get(key).copied().unwrap_or(0)) as u64)
+        .sum();
+    (hits, hyp_total, ref_total)
+}
+
+/// `weights[k] = k^w` for every length up to `max_len`.
+pub fn power_table(weight: f64, max_len: usize) -> Vec<f64> {
+    (0..=max_len + 1).map(|k| (k as f64).powf(weight)).collect()
+}
+
+/// `[hits, hyp count, ref count]` of one pair for one statistic.
+pub fn pair_stats(hyp: &Doc, reference: &Doc, kind: Kind) -> [f64; 3] {
+    let (hl, rl) = (hyp.flat.len(), reference.flat.len());
+    match kind {
+        Kind::Ngram(n) => [
+            ngram_hits(&hyp.flat, &reference.flat, n) as f64,
+            ngram_total(hl, n) as f64,
+            ngram_total(rl, n) as f64,
+        ],
+        Kind::Lcs => [
+            lcs_length(&reference.flat, &hyp.flat) as f64,
+            hl as f64,
+            rl as f64,
+        ],
+        Kind::LcsSummary => {
+            let ref_len: usize = reference.sents.iter().map(Vec::len).sum();
+            [
+                union_lcs_hits(hyp, reference) as f64,
+                hl as f64,
+                ref_len as f64,
+            ]
+        }
+        Kind::Wlcs(weight) => {
+            if hl == 0 || rl == 0 {
+                return [0.0, hl as f64, rl as f64];
+            }
+            let weights = power_table(weight, hl.max(rl));
+            let (mut score, mut run) = (Vec::new(), Vec::new());
+            let value = wlcs_table(&reference.flat, &hyp.flat, &weights, &mut score, &mut run);
+            [value, hl as f64, rl as f64]
+        }
+        Kind::WlcsSummaryPerl(weight) => {
+            let longest = hyp
+                .sents
+                .iter()
+                .chain(reference.sents.iter())
+                .map(Vec::len)
+                .max()
+                .unwrap_or(0);
+            let weights = power_table(weight, longest);
+            let (hits, base) = union_wlcs_perl(hyp, reference, &weights);
+            [hits, hl as f64, base]
+        }
+        Kind::Skip { max_gap, unigrams } => {
+            let (hits, h, r) = skip_stats(&hyp.flat, &reference.flat, max_gap, unigrams);
+            [hits as f64, h as f64, r as f64]
+        }
+    }
+}
+
+/// Statistics of a batch: `segments[i] = (hyp, refs)`; the output is row-major
+/// `(total pairs, kinds, 3)`, the pairs of each segment in reference order.
+pub fn batch_stats(segments: &[(Doc, Vec<Doc>)], kinds: &[Kind]) -> Vec<f64> {
+    let per_segment: Vec<Vec<f64>> = segments
+        .par_iter()
+        .map(|(hyp, refs)| {
+            let mut out = Vec::with_capacity(refs.len() * kinds.len() * 3);
+            for reference in refs {
+                for &kind in kinds {
+                    out.extend_from_slice(&pair_stats(hyp, reference, kind));
+                }
+            }
+            out
+        })
+        .collect();
+    per_segment.concat()
+}
+
+/// Interns tokens to dense ids (shared by a hypothesis and its references).
+#[derive(Default)]
+pub struct Interner<K> {
+    ids: FxHashMap<K, u32>,
+}
+
+impl<K: std::hash::Hash + Eq> Interner<K> {
+    pub fn id(&mut self, key: K) -> u32 {
+        let next = self.ids.len() as u32;
+        *self.ids.entry(key).or_insert(next)
+    }
+
+    /// Number of distinct keys seen.
+    pub fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    /// True before the first key.
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+
+    /// Every key with its id.
+    pub fn iter(&self) -> impl Iterator<Item = (&K, u32)> {
+        self.ids.iter().map(|(k, &v)| (k, v))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ids(text: &str, interner: &mut Interner<String>) -> Vec<u32> {
+        text.split_whitespace()
+            .map(|w| interner.id(w.to_owned()))
+            .collect()
+    }
+
+    fn naive_lcs(a: &[u32], b: &[u32]) -> usize {
+        let mut t = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+        for i in 1..=a.len() {
+            for j in 1..=b.len() {
+                t[i][j] = if a[i - 1] == b[j - 1] {
+                    t[i - 1][j - 1] + 1
+                } else {
+                    t[i - 1][j].max(t[i][j - 1])
+                };
+            }
+        }
+        t[a.len()][b.len()]
+    }
+
+    #[test]
+    fn seed_example_rouge2_and_rougel() {
+        let mut it = Interner::default();
+        let hyp = Doc::from_sentences(vec![ids("the big cat sitting on the rug", &mut it)]);
+        let reference = Doc::from_sentences(vec![ids("the cat sits on the mat", &mut it)]);
+        assert_eq!(
+            pair_stats(&hyp, &reference, Kind::Ngram(2)),
+            [1.0, 6.0, 5.0]
+        );
+        assert_eq!(pair_stats(&hyp, &reference, Kind::Lcs), [4.0, 7.0, 6.0]);
+        assert_eq!(
+            pair_stats(&hyp, &reference, Kind::LcsSummary),
+            [4.0, 7.0, 6.0]
+        );
+    }
+
+    #[test]
+    fn bit_parallel_lcs_equals_the_dp_on_long_sequences() {
+        let mut state = 12345u64;
+        let mut next = || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((state >> 33) % 7) as u32
+        };
+        for len in [1usize, 5, 63, 64, 65, 130, 300] {
+            let a: Vec<u32> = (0..len).map(|_| next()).collect();
+            let b: Vec<u32> = (0..len + 7).map(|_| next()).collect();
+            assert_eq!(lcs_length(&a, &b), naive_lcs(&a, &b), "len {len}");
+        }
+    }
+
+    #[test]
+    fn union_lcs_of_the_rouge_paper_example() {
+        // Lin (2004), section 3.2: r = w1..w5, c1 = w1 w2 w6 w7 w8, c2 = w1 w3 w8 w9 w5
+        let r = vec![1, 2, 3, 4, 5];
+        let hyp = Doc::from_sentences(vec![vec![1, 2, 6, 7, 8], vec![1, 3, 8, 9, 5]]);
+        let reference = Doc::from_sentences(vec![r]);
+        assert_eq!(union_lcs_hits(&hyp, &reference), 4);
+    }
+
+    #[test]
+    fn skip_bigrams_respect_the_gap() {
+        let hyp = [1, 2, 3];
+        let (hits, h, r) = skip_stats(&hyp, &hyp, None, Unigrams::None);
+        assert_eq!((hits, h, r), (3, 3, 3));
+        let (_, h, _) = skip_stats(&hyp, &hyp, Some(0), Unigrams::None);
+        assert_eq!(h, 2);
+        let (_, h, _) = skip_stats(&hyp, &hyp, None, Unigrams::All);
+        assert_eq!(h, 6);
+        let (_, h, _) = skip_stats(&hyp, &hyp, None, Unigrams::AllButLast);
+        assert_eq!(h, 5);
+    }
+
+    #[test]
+    fn weighted_lcs_rewards_consecutive_matches() {
+        let weights = power_table(2.0, 10);
+        let (mut s, mut r) = (Vec::new(), Vec::new());
+        let consecutive = wlcs_table(&[1, 2, 3, 4], &[1, 2, 3, 4], &weights, &mut s, &mut r);
+        let spread = wlcs_table(
+            &[1, 2, 3, 4],
+            &[1, 9, 2, 9, 3, 9, 4],
+            &weights,
+            &mut s,
+            &mut r,
+        );
+        assert_eq!(consecutive, 16.0);
+        assert_eq!(spread, 4.0);
+    }
+}
