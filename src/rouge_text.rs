@@ -126,7 +126,7 @@ fn is_consonant(word: &[u8], mut i: usize) -> bool {
             negate = !negate;
             i -= 1;
         }
-        return (!is_vowel(word[i])) != negate;
+        return is_vowel(word[i]) == negate;
     }
     true
 }

@@ -24,3 +24,26 @@ def bleu(name: str, options: argparse.Namespace) -> CorpusMetric:
         auto_reweigh=options.auto_reweigh,
         spm_model=options.spm_model,
     )
+
+
+def rouge(name: str, options: argparse.Namespace) -> CorpusMetric:
+    """One ROUGE type with ``--stemmer``, ``--rouge-flavor``, ``--remove-stopwords``, ``--rouge-data-dir``…
+
+    The table shows F; ``--segments`` lists per-segment F.
+    """
+    from nlpeval.metrics.rouge import make_rouge
+
+    return make_rouge(
+        name,
+        flavor=None if options.rouge_flavor == "default" else options.rouge_flavor,
+        stemmer=options.stemmer,
+        multi_ref=options.rouge_multi_ref,
+        alpha=options.rouge_alpha,
+        aggregate=options.rouge_aggregate,
+        remove_stopwords=options.remove_stopwords,
+        word_limit=options.word_limit,
+        byte_limit=options.byte_limit,
+        data_dir=options.rouge_data_dir,
+        sentence_splitter=None if options.sentence_splitter == "newline" else options.sentence_splitter,
+        segment_columns="f",
+    )

@@ -36,7 +36,13 @@ METRICS: dict[str, MetricEntry] = {
 }
 
 #: name patterns (full match), for families such as ``rouge3`` or ``rougeW-1.2``
-PATTERNS: list[tuple[str, MetricEntry]] = []
+PATTERNS: list[tuple[str, MetricEntry]] = [
+    # rouge1..rouge9, rougeL, rougeLsum, rougeW-1.2, rougeS4, rougeSU4, rougeS*, rougeSU* (F on the table)
+    (
+        r"rouge[1-9]|rougeL|rougeLsum|rougeW-\d+(?:\.\d+)?|rougeSU?(?:\d+|\*)",
+        MetricEntry("ROUGE", "nlpeval.cli.factories:rouge"),
+    ),
+]
 
 
 def resolve(name: str) -> MetricEntry:

@@ -95,6 +95,37 @@ def add_parser(subparsers: Any) -> None:
     )
     bleu.add_argument("--auto-reweigh", action="store_true", help="NLTK's auto_reweigh (--bleu-flavor nltk)")
     bleu.add_argument("--spm-model", metavar="PATH", help="local SentencePiece model for spm/flores tokenizers")
+    rouge = parser.add_argument_group("ROUGE options (rouge1..9, rougeL, rougeLsum, rougeW-1.2, rougeS4, rougeSU4)")
+    rouge.add_argument("--stemmer", action="store_true", help="Porter stemming (ROUGE-1.5.5 -m for rouge155)")
+    rouge.add_argument(
+        "--rouge-flavor",
+        default="default",
+        choices=("default", "rouge-score", "rouge155"),
+        help="default (rouge-score's numbers, Unicode-aware tokens), rouge-score, or rouge155 (Perl ROUGE-1.5.5)",
+    )
+    rouge.add_argument(
+        "--rouge-multi-ref",
+        default=None,
+        choices=("max", "average", "best"),
+        help="combine references: max F (rouge-score), average (-f A) or best (-f B)",
+    )
+    rouge.add_argument("--rouge-alpha", type=float, default=0.5, help="F = PR/((1-a)P + aR) (ROUGE-1.5.5 -p)")
+    rouge.add_argument("--rouge-aggregate", default="macro", choices=("macro", "micro"), help="corpus average")
+    rouge.add_argument("--remove-stopwords", action="store_true", help="rouge155: drop its stopwords (-s)")
+    rouge.add_argument("--word-limit", type=int, default=None, metavar="N", help="rouge155: first N words (-l)")
+    rouge.add_argument("--byte-limit", type=int, default=None, metavar="N", help="rouge155: first N bytes (-b)")
+    rouge.add_argument(
+        "--rouge-data-dir",
+        default=None,
+        metavar="DIR",
+        help="rouge155: ROUGE-1.5.5's data directory (-e; default $NLPEVAL_ROUGE_DATA)",
+    )
+    rouge.add_argument(
+        "--sentence-splitter",
+        default="newline",
+        choices=("newline", "simple", "nltk"),
+        help="sentences for rougeLsum (one line is one segment, so 'newline' makes Lsum equal L)",
+    )
     parser.set_defaults(run=run)
 
 

@@ -21,6 +21,13 @@ from nlpeval.metrics.rouge.metric import FLAVORS, Rouge
 from nlpeval.metrics.rouge.result import RougeScore
 from nlpeval.metrics.rouge.types import TYPE_PATTERN, RougeType
 
+try:
+    from nlpeval.metrics.rouge import rouge155 as _rouge155  # noqa: F401
+
+    _HAS_ROUGE155 = True
+except ImportError:  # pragma: no cover - until the Perl flavor lands
+    _HAS_ROUGE155 = False
+
 #: The types :func:`rouge` computes by default.
 DEFAULT_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 
@@ -51,6 +58,7 @@ def make_rouge(
     token_ids: bool = False,
     pad_id: int | None = None,
     eos_id: int | None = None,
+    segment_columns: str = "prf",
 ) -> Rouge:
     """The configured metric object of one ROUGE type (see :func:`rouge` for the options).
 
@@ -66,6 +74,8 @@ def make_rouge(
     flavor = flavor or "default"
     alpha = _alpha(alpha, beta)
     if flavor == "rouge155":
+        if not _HAS_ROUGE155:
+            raise ValueError("flavor='rouge155' is not available in this build yet")
         if token_ids:
             raise ValueError("flavor='rouge155' scores text the way the Perl reads it; token ids need another flavor")
         from nlpeval.metrics.rouge.rouge155 import Rouge155
@@ -82,6 +92,7 @@ def make_rouge(
             word_limit=word_limit,
             byte_limit=byte_limit,
             data_dir=data_dir,
+            segment_columns=segment_columns,
         )
     if remove_stopwords or word_limit is not None or byte_limit is not None or data_dir is not None:
         raise ValueError(
@@ -99,6 +110,7 @@ def make_rouge(
         token_ids=token_ids,
         pad_id=pad_id,
         eos_id=eos_id,
+        segment_columns=segment_columns,
     )
 
 

@@ -67,6 +67,7 @@ class Rouge(CorpusMetric):
     token_ids: bool = False
     pad_id: int | None = None
     eos_id: int | None = None
+    segment_columns: str = "prf"
 
     flavor_name: ClassVar[str] = "rouge"
 
@@ -84,6 +85,8 @@ class Rouge(CorpusMetric):
             raise ValueError("rouge-score combines references by the maximum F only (multi_ref='max')")
         if not isinstance(self.alpha, (int, float)) or not 0.0 <= float(self.alpha) <= 1.0:
             raise ValueError(f"alpha must be between 0 and 1; got {self.alpha!r}")
+        if self.segment_columns not in ("prf", "f"):
+            raise ValueError(f"segment_columns must be 'prf' or 'f'; got {self.segment_columns!r}")
         if self.aggregate not in AGGREGATES:
             raise ValueError(f"aggregate must be 'macro' or 'micro'; got {self.aggregate!r}")
         check_zero_division(self.zero_division)
@@ -159,7 +162,10 @@ class Rouge(CorpusMetric):
         return self._values(totals)[..., 2]
 
     def segment_values(self, stats: Stats) -> np.ndarray:
-        """Per-segment ``[precision, recall, fmeasure]``: an ``(n, 3)`` array."""
+        """Per-segment ``[precision, recall, fmeasure]``: an ``(n, 3)`` array (with
+        ``segment_columns="f"``, as the CLI uses, the F column only)."""
+        if self.segment_columns == "f":
+            return np.asarray(stats.rows[:, 2], dtype=np.float64)
         return np.asarray(stats.rows[:, 0:3], dtype=np.float64)
 
     def components(self, totals: np.ndarray) -> dict[str, Any]:
