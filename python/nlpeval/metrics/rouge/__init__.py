@@ -6,7 +6,8 @@
   ROUGE-W/S/SU follow Lin (2004).
 * ``rouge-score`` — Google's rouge-score 0.1.2, bit for bit (its ASCII-only tokenizer,
   NLTK's Porter stemmer, ``score_multi``'s maximum F over references).
-* ``rouge155`` — the Perl ROUGE-1.5.5 with its switches (see :mod:`.rouge155`).
+* ``rouge155`` — the Perl ROUGE-1.5.5 with its switches, its printed numbers to the
+  last digit (see :mod:`nlpeval.metrics.rouge.rouge155`).
 """
 
 from __future__ import annotations
@@ -20,13 +21,6 @@ from nlpeval.metrics.bleu.extract import is_token_id_input
 from nlpeval.metrics.rouge.metric import FLAVORS, Rouge
 from nlpeval.metrics.rouge.result import RougeScore
 from nlpeval.metrics.rouge.types import TYPE_PATTERN, RougeType
-
-try:
-    from nlpeval.metrics.rouge import rouge155 as _rouge155  # noqa: F401
-
-    _HAS_ROUGE155 = True
-except ImportError:  # pragma: no cover - until the Perl flavor lands
-    _HAS_ROUGE155 = False
 
 #: The types :func:`rouge` computes by default.
 DEFAULT_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
@@ -74,8 +68,6 @@ def make_rouge(
     flavor = flavor or "default"
     alpha = _alpha(alpha, beta)
     if flavor == "rouge155":
-        if not _HAS_ROUGE155:
-            raise ValueError("flavor='rouge155' is not available in this build yet")
         if token_ids:
             raise ValueError("flavor='rouge155' scores text the way the Perl reads it; token ids need another flavor")
         from nlpeval.metrics.rouge.rouge155 import Rouge155
