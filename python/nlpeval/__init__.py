@@ -42,16 +42,34 @@ _LAZY = {
     "Rouge": "nlpeval.metrics.rouge",
     "RougeScore": "nlpeval.metrics.rouge",
     "make_rouge": "nlpeval.metrics.rouge",
+    "perplexity": "nlpeval.lm.logprobs",
+    "Perplexity": "nlpeval.lm.logprobs",
+    "PerplexityAccumulator": "nlpeval.lm.logprobs",
+    "model_perplexity": "nlpeval.lm.causal",
+    "ConfusionMatrix": "nlpeval.classification.matrix",
+    "ConfusionMatrixAccumulator": "nlpeval.classification.matrix",
+    "ClassificationReport": "nlpeval.classification.report",
+    "cross_entropy": "nlpeval.classification.probabilistic",
+    "kl_divergence": "nlpeval.classification.probabilistic",
 }
 
-__all__ = ["InputError", "UndefinedMetricWarning", "__version__", *_LAZY]
+#: sub-packages reachable as attributes without an explicit import (``nlpeval.classification``)
+_SUBMODULES = ("classification", "regression", "lm")
+
+__all__ = ["InputError", "UndefinedMetricWarning", "__version__", *_LAZY, *_SUBMODULES]
 
 if TYPE_CHECKING:
+    from nlpeval import classification, lm, regression
+    from nlpeval.classification.matrix import ConfusionMatrix, ConfusionMatrixAccumulator
+    from nlpeval.classification.probabilistic import cross_entropy, kl_divergence
+    from nlpeval.classification.report import ClassificationReport
     from nlpeval.core.accumulator import Accumulator
     from nlpeval.core.metric import CorpusMetric
     from nlpeval.core.score import ConfidenceInterval, Score
     from nlpeval.core.signature import Signature
     from nlpeval.core.stats import Stats, StatsSchema
+    from nlpeval.lm.causal import model_perplexity
+    from nlpeval.lm.logprobs import Perplexity, PerplexityAccumulator, perplexity
     from nlpeval.metrics.bleu import BLEU, HfBLEU, NltkBLEU, TokenIdBLEU, bleu, make_bleu
     from nlpeval.metrics.bleu.pairwise import pairwise_bleu
     from nlpeval.metrics.rouge import Rouge, RougeScore, make_rouge, rouge
@@ -60,6 +78,8 @@ if TYPE_CHECKING:
 
 
 def __getattr__(name: str) -> Any:
+    if name in _SUBMODULES:
+        return import_module(f"nlpeval.{name}")
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'nlpeval' has no attribute {name!r}")

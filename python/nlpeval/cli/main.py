@@ -18,6 +18,8 @@ from nlpeval.cli.errors import UsageError
 COMMANDS = {
     "score": "nlpeval.cli.score",
     "demo": "nlpeval.cli.demo",
+    "classify": "nlpeval.cli.classify",
+    "perplexity": "nlpeval.cli.perplexity",
 }
 
 

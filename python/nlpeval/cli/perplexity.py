@@ -1,0 +1,149 @@
+"""``nlpeval perplexity``: corpus and mean perplexity from log-probabilities, or of texts under a local LM."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import math
+from typing import Any
+
+from nlpeval.cli.formats import FORMATS
+from nlpeval.cli.main import UsageError
+
+_BASES = {"e": math.e, "2": 2.0, "10": 10.0}
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "perplexity",
+        help="perplexity from per-token log-probabilities or a local causal language model",
+        description="Corpus perplexity exp(total NLL / total tokens), the mean (geometric) per-sequence "
+        "perplexity, and optionally each sequence's. Either --logprobs FILE (one sequence of space-separated "
+        "log-probabilities per line) or --model DIR --text FILE (a local Hugging Face causal LM; needs "
+        "'nlpeval[lm]'; nothing is downloaded).",
+    )
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--logprobs", metavar="FILE", help="per-token log-probabilities, one sequence per line")
+    source.add_argument("--model", metavar="DIR", help="local causal language model directory")
+    parser.add_argument("--text", metavar="FILE", help="texts to score with --model, one per line")
+    parser.add_argument("--base", choices=tuple(_BASES), default="e", help="logarithm base of --logprobs")
+    parser.add_argument("--batch-size", type=int, default=8, help="windows per forward pass (--model)")
+    parser.add_argument("--device", help="torch device for --model, e.g. cpu or cuda")
+    parser.add_argument("--max-length", type=int, help="window length (default: the model's context)")
+    parser.add_argument("--stride", type=int, help="tokens between window starts (default: half the window)")
+    parser.add_argument("--segments", action="store_true", help="also report each sequence's perplexity")
+    parser.add_argument("--format", "-f", choices=FORMATS, default="text", help="output format")
+    parser.add_argument("-o", "--output", metavar="FILE", help="write the result to FILE (atomically)")
+    parser.set_defaults(run=run)
+
+
+def _read_logprobs(path: str) -> list[list[float]]:
+    from nlpeval.cli.io import read_all
+
+    name = "<stdin>" if path == "-" else path
+    sequences = []
+    for index, line in enumerate(read_all(path)):
+        fields = line.split()
+        if not fields:
+            raise UsageError(f"{name}:{index + 1}: no log-probabilities (empty line)")
+        try:
+            sequences.append([float(field) for field in fields])
+        except ValueError:
+            bad = next(f for f in fields if not _is_float(f))
+            raise UsageError(f"{name}:{index + 1}: not a number: {bad!r}") from None
+    if not sequences:
+        raise UsageError(f"{name} is empty: there is nothing to score")
+    return sequences
+
+
+def _is_float(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _render(score: Any, fmt: str, segments: bool) -> str:
+    ppl, mean = score.score, score.components["mean_perplexity"]
+    if fmt == "json":
+        payload: dict[str, Any] = {"score": ppl, "mean_perplexity": mean}
+        if segments:
+            payload["segments"] = score.segments.tolist()
+        return json.dumps({"perplexity": payload}, indent=2) + "\n"
+    comps = score.components
+    if fmt == "csv":
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        if segments:
+            writer.writerow(["sequence", "perplexity"])
+            writer.writerows([i + 1, repr(v)] for i, v in enumerate(score.segments.tolist()))
+        else:
+            writer.writerow(["perplexity", "mean_perplexity", "tokens", "sequences", "signature"])
+            writer.writerow([repr(ppl), repr(mean), comps["tokens"], comps["sequences"], score.signature])
+        return buffer.getvalue()
+    rows = [
+        ("perplexity (corpus)", f"{ppl:.4f}"),
+        ("mean perplexity (geometric, per sequence)", f"{mean:.4f}"),
+        ("tokens", str(comps["tokens"])),
+        ("sequences", str(comps["sequences"])),
+    ]
+    if fmt == "markdown":
+        lines = [
+            "| metric | value |",
+            "|:---|---:|",
+            *(f"| {k} | {v} |" for k, v in rows),
+            "",
+            f"- `{score.signature}`",
+        ]
+    elif fmt == "latex":
+        lines = [r"\begin{tabular}{lr}", r"\toprule", r"metric & value \\", r"\midrule"]
+        lines += [f"{k} & {v} \\\\" for k, v in rows]
+        lines += [r"\bottomrule", r"\end{tabular}", f"% {score.signature}"]
+    else:
+        width = max(len(k) for k, _ in rows)
+        lines = [f"{k.ljust(width)}  {v}" for k, v in rows] + ["", score.signature]
+    if segments and fmt == "text":
+        lines += ["", "sequence\tperplexity"]
+        lines += [f"{i + 1}\t{v:.6f}" for i, v in enumerate(score.segments.tolist())]
+    return "\n".join(lines) + "\n"
+
+
+def run(options: argparse.Namespace) -> int:
+    from nlpeval.cli.io import emit, read_all
+    from nlpeval.core.errors import InputError
+
+    try:
+        if options.logprobs:
+            if options.text:
+                raise UsageError("--text goes with --model, not --logprobs")
+            from nlpeval.lm.logprobs import perplexity
+
+            source = options.logprobs
+            score = perplexity(_read_logprobs(source), base=_BASES[options.base], segments=options.segments)
+        else:
+            if not options.text:
+                raise UsageError("--model needs --text FILE")
+            from nlpeval.lm.causal import model_perplexity
+
+            source = options.text
+            texts = read_all(source)
+            if not texts:
+                raise UsageError(f"{source} is empty: there is nothing to score")
+            score = model_perplexity(
+                options.model,
+                texts,
+                batch_size=options.batch_size,
+                device=options.device,
+                max_length=options.max_length,
+                stride=options.stride,
+                segments=options.segments,
+            )
+    except InputError as exc:
+        if exc.segment is None:
+            raise
+        raise UsageError(f"{'<stdin>' if source == '-' else source}:{exc.segment + 1}: {exc.message}") from None
+    emit(_render(score, options.format, options.segments), options.output)
+    return 0
