@@ -1,6 +1,7 @@
 //! Python bindings of the nlpeval kernels (`nlpeval._core`). Glue only: every
 //! kernel lives in its own module with its own unit tests.
 
+pub mod edit;
 pub mod ngram;
 pub mod rouge;
 pub mod rouge_text;
@@ -315,6 +316,104 @@ fn rouge_stats_ids<'py>(
     rouge_array(py, flat, kinds_parsed.len())
 }
 
+/// Tokens of one side of an edit-distance pair (`unit`: `word` or `char`).
+#[derive(Clone, Copy)]
+enum EditUnit {
+    Word,
+    Char,
+}
+
+fn edit_unit(unit: &str) -> PyResult<EditUnit> {
+    match unit {
+        "word" => Ok(EditUnit::Word),
+        "char" => Ok(EditUnit::Char),
+        _ => Err(PyValueError::new_err(format!(
+            "unknown edit unit {unit:?}; use 'word' or 'char'"
+        ))),
+    }
+}
+
+fn edit_ops(hyp: &str, reference: &str, unit: EditUnit) -> Vec<edit::Op> {
+    match unit {
+        EditUnit::Word => edit::align(&edit::jiwer_words(reference), &edit::jiwer_words(hyp)),
+        EditUnit::Char => edit::align(&edit::jiwer_chars(reference), &edit::jiwer_chars(hyp)),
+    }
+}
+
+/// Edit statistics of (hypothesis, reference) pairs of raw text:
+/// `(n, 6)` integers (hits, substitutions, deletions, insertions, reference length, hypothesis length).
+#[pyfunction]
+fn edit_stats<'py>(
+    py: Python<'py>,
+    hyps: Vec<String>,
+    refs: Vec<String>,
+    unit: &str,
+) -> PyResult<Bound<'py, PyArray2<i64>>> {
+    let unit = edit_unit(unit)?;
+    if hyps.len() != refs.len() {
+        return Err(PyValueError::new_err(
+            "edit_stats needs one reference per hypothesis",
+        ));
+    }
+    let n = hyps.len();
+    let flat = py.detach(|| {
+        hyps.par_iter()
+            .zip(refs.par_iter())
+            .flat_map_iter(|(h, r)| edit::row(&edit_ops(h, r, unit)))
+            .collect()
+    });
+    to_array2(py, flat, n, edit::ROW_WIDTH)
+}
+
+/// One aligned pair: reference tokens, hypothesis tokens, operation codes.
+type AlignedTokens = (Vec<String>, Vec<String>, Vec<u8>);
+
+/// Alignments of (hypothesis, reference) pairs of raw text: per pair the reference
+/// tokens, the hypothesis tokens and one operation code per aligned position
+/// (0 equal, 1 substitute, 2 delete, 3 insert).
+#[pyfunction]
+fn edit_align(
+    py: Python<'_>,
+    hyps: Vec<String>,
+    refs: Vec<String>,
+    unit: &str,
+) -> PyResult<Vec<AlignedTokens>> {
+    let unit = edit_unit(unit)?;
+    if hyps.len() != refs.len() {
+        return Err(PyValueError::new_err(
+            "edit_align needs one reference per hypothesis",
+        ));
+    }
+    Ok(py.detach(|| {
+        hyps.par_iter()
+            .zip(refs.par_iter())
+            .map(|(h, r)| {
+                let (r_tokens, h_tokens): (Vec<String>, Vec<String>) = match unit {
+                    EditUnit::Word => (
+                        edit::jiwer_words(r)
+                            .into_iter()
+                            .map(str::to_owned)
+                            .collect(),
+                        edit::jiwer_words(h)
+                            .into_iter()
+                            .map(str::to_owned)
+                            .collect(),
+                    ),
+                    EditUnit::Char => (
+                        edit::jiwer_chars(r).into_iter().map(String::from).collect(),
+                        edit::jiwer_chars(h).into_iter().map(String::from).collect(),
+                    ),
+                };
+                let ops = edit_ops(h, r, unit)
+                    .into_iter()
+                    .map(|op| op as u8)
+                    .collect();
+                (r_tokens, h_tokens, ops)
+            })
+            .collect()
+    }))
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tokenize, m)?)?;
@@ -326,5 +425,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(porter_stem, m)?)?;
     m.add_function(wrap_pyfunction!(rouge_stats_text, m)?)?;
     m.add_function(wrap_pyfunction!(rouge_stats_ids, m)?)?;
+    m.add_function(wrap_pyfunction!(edit_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(edit_align, m)?)?;
     Ok(())
 }

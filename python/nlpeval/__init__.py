@@ -51,6 +51,18 @@ _LAZY = {
     "ClassificationReport": "nlpeval.classification.report",
     "cross_entropy": "nlpeval.classification.probabilistic",
     "kl_divergence": "nlpeval.classification.probabilistic",
+    "wer": "nlpeval.metrics.wer",
+    "mer": "nlpeval.metrics.wer",
+    "wil": "nlpeval.metrics.wer",
+    "wip": "nlpeval.metrics.wer",
+    "cer": "nlpeval.metrics.wer",
+    "WER": "nlpeval.metrics.wer",
+    "MER": "nlpeval.metrics.wer",
+    "WIL": "nlpeval.metrics.wer",
+    "WIP": "nlpeval.metrics.wer",
+    "CER": "nlpeval.metrics.wer",
+    "edit_alignment": "nlpeval.metrics.wer",
+    "EditAlignment": "nlpeval.metrics.wer",
 }
 
 #: sub-packages reachable as attributes without an explicit import (``nlpeval.classification``)
@@ -73,6 +85,7 @@ if TYPE_CHECKING:
     from nlpeval.metrics.bleu import BLEU, HfBLEU, NltkBLEU, TokenIdBLEU, bleu, make_bleu
     from nlpeval.metrics.bleu.pairwise import pairwise_bleu
     from nlpeval.metrics.rouge import Rouge, RougeScore, make_rouge, rouge
+    from nlpeval.metrics.wer import CER, MER, WER, WIL, WIP, EditAlignment, cer, edit_alignment, mer, wer, wil, wip
     from nlpeval.significance.bootstrap import bootstrap_interval
     from nlpeval.significance.paired import PairedTestResult, approximate_randomization, paired_bootstrap
 

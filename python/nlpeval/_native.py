@@ -23,3 +23,5 @@ rouge_tokenize = _core.rouge_tokenize
 porter_stem = _core.porter_stem
 rouge_stats_text = _core.rouge_stats_text
 rouge_stats_ids = _core.rouge_stats_ids
+edit_stats = _core.edit_stats
+edit_align = _core.edit_align

@@ -47,3 +47,14 @@ def rouge(name: str, options: argparse.Namespace) -> CorpusMetric:
         sentence_splitter=None if options.sentence_splitter == "newline" else options.sentence_splitter,
         segment_columns="f",
     )
+
+
+def edit_rate(name: str, options: argparse.Namespace) -> CorpusMetric:
+    """WER, CER, MER, WIL or WIP (jiwer flavor) with ``--lowercase`` and the WER/CER normalisation options."""
+    from nlpeval.cli.align import normalization_kwargs
+    from nlpeval.metrics.wer import make_edit_metric
+
+    kwargs = normalization_kwargs(options)
+    if name == "cer" and kwargs.pop("split_unspaced"):
+        raise ValueError("--split-unspaced is an option of the word metrics; cer already scores characters")
+    return make_edit_metric(name, **kwargs)

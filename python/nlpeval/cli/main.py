@@ -20,6 +20,7 @@ COMMANDS = {
     "demo": "nlpeval.cli.demo",
     "classify": "nlpeval.cli.classify",
     "perplexity": "nlpeval.cli.perplexity",
+    "align": "nlpeval.cli.align",
 }
 
 

@@ -33,6 +33,11 @@ class MetricEntry:
 #: exact names
 METRICS: dict[str, MetricEntry] = {
     "bleu": MetricEntry("BLEU", "nlpeval.cli.factories:bleu"),
+    "wer": MetricEntry("WER", "nlpeval.cli.factories:edit_rate"),
+    "cer": MetricEntry("CER", "nlpeval.cli.factories:edit_rate"),
+    "mer": MetricEntry("MER", "nlpeval.cli.factories:edit_rate"),
+    "wil": MetricEntry("WIL", "nlpeval.cli.factories:edit_rate"),
+    "wip": MetricEntry("WIP", "nlpeval.cli.factories:edit_rate"),
 }
 
 #: name patterns (full match), for families such as ``rouge3`` or ``rougeW-1.2``

@@ -126,6 +126,9 @@ def add_parser(subparsers: Any) -> None:
         choices=("newline", "simple", "nltk"),
         help="sentences for rougeLsum (one line is one segment, so 'newline' makes Lsum equal L)",
     )
+    from nlpeval.cli.align import add_normalization_options
+
+    add_normalization_options(parser.add_argument_group("WER/CER/MER/WIL/WIP options"), lowercase=False)
     parser.set_defaults(run=run)
 
 
