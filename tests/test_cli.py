@@ -167,3 +167,33 @@ def test_demo_runs_offline() -> None:
     result = run_cli("demo")
     assert result.returncode == 0, result.stderr
     assert "system-a.en" in result.stdout and "BLEU" in result.stdout
+
+
+def test_json_output_is_strict_when_values_are_undefined(tmp_path: Path, capsys) -> None:
+    ref = write(tmp_path / "ref", ["a b c d e", "f g h i j"])
+    # NLTK's method6 is undefined for a segment with unigram matches but no trigram match
+    system = write(tmp_path / "sys", ["a b c d", "f x g"])
+    assert (
+        main(
+            [
+                "score",
+                "-r",
+                ref,
+                "-m",
+                "bleu",
+                "--bleu-flavor",
+                "nltk",
+                "--smooth",
+                "method6",
+                "--segments",
+                "-f",
+                "json",
+                system,
+            ]
+        )
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert "NaN" not in out
+    segments = json.loads(out)["systems"][0]["scores"]["bleu"]["segments"]
+    assert None in segments

@@ -17,7 +17,7 @@ OPTIONAL = ("nlpeval.tokenizers.mecab", "nlpeval.tokenizers.sentencepiece")
 def _modules() -> list[str]:
     names = []
     for info in pkgutil.walk_packages(nlpeval.__path__, prefix="nlpeval."):
-        if info.name.endswith(("_core", "__main__")) or info.name.startswith("nlpeval.cli"):
+        if info.name.endswith(("_core", "__main__")):
             continue
         names.append(info.name)
     return sorted(names)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -93,7 +94,28 @@ def render_json(table: ScoreTable, *, segments: bool = False) -> str:
             for s in table.systems
         ]
     }
-    return json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
+    return to_json(payload)
+
+
+def _finite_or_null(value: object) -> object:
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {key: _finite_or_null(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite_or_null(item) for item in value]
+    return value
+
+
+def to_json(payload: object) -> str:
+    """Strict JSON (undefined values such as NaN become ``null``), indented, with a final newline.
+
+    Examples
+    --------
+    >>> to_json({"score": float("nan"), "parts": [1.5, float("inf")]})
+    '{\\n  "score": null,\\n  "parts": [\\n    1.5,\\n    null\\n  ]\\n}\\n'
+    """
+    return json.dumps(_finite_or_null(payload), ensure_ascii=False, indent=2, allow_nan=False) + "\n"
 
 
 def _with_p_value(entry: dict, p_value: float | None) -> dict:
