@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
 import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -73,20 +75,17 @@ class SegmentAlignment:
             out.append(AlignedPair(op, ref, hyp))
         return out
 
-    @property
+    @cached_property
     def chunks(self) -> list[AlignmentChunk]:
         """Maximal runs of one operation (rapidfuzz's opcodes, jiwer's alignment chunks)."""
         out: list[AlignmentChunk] = []
         i = j = 0
-        k = 0
-        while k < len(self.ops):
-            op = self.ops[k]
-            i0, j0 = i, j
-            while k < len(self.ops) and self.ops[k] == op:
-                i += op != "insert"
-                j += op != "delete"
-                k += 1
-            out.append(AlignmentChunk(op, i0, i, j0, j))
+        for op, run in itertools.groupby(self.ops):
+            n = sum(1 for _ in run)
+            di = 0 if op == "insert" else n
+            dj = 0 if op == "delete" else n
+            out.append(AlignmentChunk(op, i, i + di, j, j + dj))
+            i, j = i + di, j + dj
         return out
 
     def count(self, op: str) -> int:
@@ -126,35 +125,48 @@ def _comparison(segment: SegmentAlignment, *, words: bool, line_width: int | Non
     """The REF/HYP/operation lines of one segment, laid out as jiwer's ``visualize_alignment``."""
     sep = " " if words else ""
     measure = _display_width if wide else len
-    ref_line, hyp_line, op_line = "REF: ", "HYP: ", "     "
-    done = ""
-    for chunk in segment.chunks:
-        refs = list(segment.reference[chunk.ref_start_idx : chunk.ref_end_idx])
-        hyps = list(segment.hypothesis[chunk.hyp_start_idx : chunk.hyp_end_idx])
-        if chunk.type == "delete":
-            hyps = ["*"] * len(refs)
-        elif chunk.type == "insert":
-            refs = ["*"] * len(hyps)
-        mark = _VIEW_CHAR[chunk.type]
-        for ref, hyp in zip(refs, hyps, strict=False):
-            width = max(measure(ref), measure(hyp), 1)
-            if line_width is not None and measure(ref_line) + width > line_width:
-                if words:
-                    done += f"{ref_line[:-1]}\n{hyp_line[:-1]}\n{op_line[:-1]}\n\n"
-                else:
-                    done += f"{ref_line}\n{hyp_line}\n{op_line}\n\n"
-                ref_line, hyp_line, op_line = "REF: ", "HYP: ", "     "
-            # jiwer widens a "*" on the reference side first (even a real "*" token)
-            if ref == "*":
-                ref = "*" * width
-            elif hyp == "*":
-                hyp = "*" * width
-            ref_line += _pad(ref, width, wide) + sep
-            hyp_line += _pad(hyp, width, wide) + sep
-            op_line += _pad(mark, width, wide) + sep
-    if words:
-        return done + f"{ref_line[:-1]}\n{hyp_line[:-1]}\n{op_line[:-1]}\n"
-    return done + f"{ref_line}\n{hyp_line}\n{op_line}\n"
+    reference, hypothesis = segment.reference, segment.hypothesis
+    blocks: list[str] = []
+    refs: list[str] = []
+    hyps: list[str] = []
+    marks: list[str] = []
+    used = 5  # width of the reference line so far ("REF: ")
+
+    def block() -> str:
+        lines = ["REF: " + "".join(refs), "HYP: " + "".join(hyps), "     " + "".join(marks)]
+        return "\n".join(line[:-1] if words else line for line in lines) + "\n"
+
+    i = j = 0
+    for op in segment.ops:
+        if op == "insert":
+            ref, hyp = "*", hypothesis[j]
+            j += 1
+        elif op == "delete":
+            ref, hyp = reference[i], "*"
+            i += 1
+        else:
+            ref, hyp = reference[i], hypothesis[j]
+            i, j = i + 1, j + 1
+        width = max(measure(ref), measure(hyp), 1)
+        if line_width is not None and used + width > line_width:
+            blocks.append(block() + "\n")
+            refs, hyps, marks, used = [], [], [], 5
+        # jiwer widens a "*" on the reference side first (even a real "*" token)
+        if ref == "*":
+            ref = "*" * width
+        elif hyp == "*":
+            hyp = "*" * width
+        if wide:
+            refs.append(_pad(ref, width, wide) + sep)
+            hyps.append(_pad(hyp, width, wide) + sep)
+            marks.append(_pad(_VIEW_CHAR[op], width, wide) + sep)
+        else:
+            refs.append(f"{ref:>{width}}{sep}")
+            hyps.append(f"{hyp:>{width}}{sep}")
+            marks.append(f"{_VIEW_CHAR[op]:>{width}}{sep}")
+        used += width + len(sep)
+    blocks.append(block())
+    return "".join(blocks)
 
 
 @dataclass(frozen=True)
@@ -231,13 +243,14 @@ class EditAlignment:
             ``len()``, which is the default here.
         """
         words = self.unit == "word"
-        out = ""
+        parts: list[str] = []
         for index, seg in enumerate(self.segments):
             if skip_correct and seg.is_correct:
                 continue
-            out += f"=== SENTENCE {index + 1} ===\n\n"
-            out += _comparison(seg, words=words, line_width=line_width, wide=wide_chars)
-            out += "\n"
+            parts.append(f"=== SENTENCE {index + 1} ===\n\n")
+            parts.append(_comparison(seg, words=words, line_width=line_width, wide=wide_chars))
+            parts.append("\n")
+        out = "".join(parts)
         if not show_measures:
             return out[:-1]
         counts = self.counts()
@@ -319,23 +332,23 @@ class EditAlignment:
             ("INSERTIONS", "insertions", show_insertions),
             ("DELETIONS", "deletions", show_deletions),
         )
-        out = ""
+        sections: list[str] = []
         for title, key, show in shown:
             if not show:
                 continue
-            if out:
-                out += "\n"
-            out += f"=== {title} ===\n"
             rows = tables[key]
+            lines = [f"=== {title} ===\n"]
             if not rows:
-                out += "none"
-                continue
-            width = max(len(k) if isinstance(k, str) else max(len(part) for part in k) for k, _ in rows)
-            for item, count in rows:
-                if isinstance(item, tuple):
-                    out += f"{item[0]: <{width}} --> {item[1]:<{width}} = {count}x\n"
-                else:
-                    out += f"{item:<{width}} = {count}x\n"
+                lines.append("none")
+            else:
+                width = max(len(k) if isinstance(k, str) else max(len(part) for part in k) for k, _ in rows)
+                for item, count in rows:
+                    if isinstance(item, tuple):
+                        lines.append(f"{item[0]: <{width}} --> {item[1]:<{width}} = {count}x\n")
+                    else:
+                        lines.append(f"{item:<{width}} = {count}x\n")
+            sections.append("".join(lines))
+        out = "\n".join(sections)
         return out[:-1] if out.endswith("\n") else out
 
     def to_dict(self) -> dict[str, Any]:
