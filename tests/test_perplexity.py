@@ -153,3 +153,143 @@ def test_cli_errors_name_file_and_line(tmp_path, capsys):
     assert f"{path}:2: no log-probabilities" in capsys.readouterr().err
     assert cli_main(["perplexity", "--model", str(tmp_path / "missing")]) == 2
     assert "--model needs --text" in capsys.readouterr().err
+
+
+# ----------------------------------------------------------------------------- a local causal LM (extra "lm")
+
+
+@pytest.fixture(scope="module")
+def tiny_lm(tmp_path_factory):
+    """A tiny randomly initialised GPT-2 and a word-level tokenizer, saved to a local folder by the test."""
+    torch = pytest.importorskip("torch", reason="the optional 'lm' extra (torch) is not installed")
+    transformers = pytest.importorskip("transformers", reason="the optional 'lm' extra is not installed")
+    from tokenizers import Tokenizer, models, pre_tokenizers
+
+    words = [
+        "the",
+        "a",
+        "cat",
+        "dog",
+        "sat",
+        "on",
+        "mat",
+        "and",
+        "ran",
+        "fast",
+        "slow",
+        "red",
+        "blue",
+        "big",
+        "small",
+        "house",
+        "tree",
+        "it",
+        "is",
+        "was",
+    ]
+    vocab = {"[UNK]": 0, "[PAD]": 1, **{w: i + 2 for i, w in enumerate(words)}}
+    core = Tokenizer(models.WordLevel(vocab, unk_token="[UNK]"))
+    core.pre_tokenizer = pre_tokenizers.Whitespace()
+    tokenizer = transformers.PreTrainedTokenizerFast(tokenizer_object=core, unk_token="[UNK]", pad_token="[PAD]")
+    torch.manual_seed(0)
+    config = transformers.GPT2Config(vocab_size=len(vocab), n_positions=16, n_embd=16, n_layer=2, n_head=2)
+    model = transformers.GPT2LMHeadModel(config).eval()
+    folder = tmp_path_factory.mktemp("tiny-gpt2")
+    model.save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    rng = np.random.default_rng(0)
+    texts = [" ".join(rng.choice(words, int(n))) for n in (1, 2, 5, 16, 17, 40, 3)]
+    return torch, model, tokenizer, folder, texts
+
+
+def _guide_nll(torch, model, ids, max_length, stride):
+    """The transformers perplexity guide's sliding-window loop for one text, counting the scored tokens exactly."""
+    nll_sum, n_tokens, prev_end = 0.0, 0, 0
+    seq_len = ids.shape[1]
+    for begin in range(0, seq_len, stride):
+        end = min(begin + max_length, seq_len)
+        trg_len = end - prev_end
+        input_ids = ids[:, begin:end]
+        target_ids = input_ids.clone()
+        target_ids[:, :-trg_len] = -100
+        with torch.no_grad():
+            loss = model(input_ids, labels=target_ids).loss
+        scored = int((target_ids[:, 1:] != -100).sum())
+        if scored:
+            nll_sum += float(loss) * scored
+            n_tokens += scored
+        prev_end = end
+        if end == seq_len:
+            break
+    return nll_sum, n_tokens
+
+
+@pytest.mark.parametrize(("max_length", "stride"), [(16, 8), (16, 16), (16, 1), (7, 3), (None, None)])
+def test_model_perplexity_matches_the_guide(tiny_lm, max_length, stride):
+    torch, model, tokenizer, _, texts = tiny_lm
+    texts = [t for t in texts if len(t.split()) >= 2]
+    window = max_length or 16
+    step = stride or window // 2
+    nll = tokens = 0.0
+    per_text = []
+    for text in texts:
+        ids = torch.tensor([tokenizer(text)["input_ids"]])
+        n, k = _guide_nll(torch, model, ids, window, step)
+        nll += n
+        tokens += k
+        per_text.append(math.exp(n / k))
+    score = nlpeval.model_perplexity(
+        model, texts, tokenizer=tokenizer, max_length=max_length, stride=stride, batch_size=3, segments=True
+    )
+    # the guide's loss is float32; our per-token values are float32 log-softmax too
+    assert score.score == pytest.approx(math.exp(nll / tokens), rel=1e-5)
+    np.testing.assert_allclose(score.segments, per_text, rtol=1e-5)
+    assert score.components["tokens"] == tokens
+    assert f"ctx:{window}" in score.signature and f"stride:{step}" in score.signature
+
+
+def test_model_logprobs_are_exact_in_float64(tiny_lm):
+    """Batched, padded windows give each token the log-probability of its window, to 1e-12 in float64."""
+    torch, model, tokenizer, _, texts = tiny_lm
+    double = type(model)(model.config).double().eval()
+    double.load_state_dict({k: v.double() for k, v in model.state_dict().items()})
+    from nlpeval.lm import token_logprobs
+
+    batched = token_logprobs(double, texts, tokenizer=tokenizer, max_length=8, stride=3, batch_size=4)
+    for text, got in zip(texts, batched, strict=True):
+        ids = tokenizer(text)["input_ids"]
+        expected, prev_end = [], 0
+        for begin in range(0, len(ids), 3):
+            end = min(begin + 8, len(ids))
+            window = torch.tensor([ids[begin:end]])
+            with torch.no_grad():
+                logp = torch.log_softmax(double(window).logits[0].double(), dim=-1)
+            for pos in range(max(1, prev_end - begin), end - begin):
+                expected.append(float(logp[pos - 1, ids[begin + pos]]))
+            prev_end = end
+            if end == len(ids):
+                break
+        assert len(got) == len(ids) - 1
+        np.testing.assert_allclose(got, expected, rtol=0, atol=1e-12)
+
+
+def test_model_from_a_local_folder_and_cli(tiny_lm, tmp_path, capsys):
+    _, model, tokenizer, folder, texts = tiny_lm
+    long_texts = [t for t in texts if len(t.split()) >= 2]
+    from_folder = nlpeval.model_perplexity(str(folder), long_texts, max_length=16, stride=8)
+    in_memory = nlpeval.model_perplexity(model, long_texts, tokenizer=tokenizer, max_length=16, stride=8)
+    assert from_folder.score == pytest.approx(in_memory.score, rel=1e-12)
+    text_file = tmp_path / "texts.txt"
+    text_file.write_text("\n".join(long_texts) + "\n", encoding="utf-8")
+    args = ["perplexity", "--model", str(folder), "--text", str(text_file), "--stride", "8", "--format", "json"]
+    assert cli_main(args) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["perplexity"]["score"] == pytest.approx(from_folder.score, rel=1e-12)
+    assert out["perplexity"]["mean_perplexity"] == pytest.approx(from_folder.components["mean_perplexity"], rel=1e-12)
+    # a one-token text has nothing to predict: an error naming its line
+    text_file.write_text(long_texts[0] + "\ncat\n", encoding="utf-8")
+    assert cli_main(["perplexity", "--model", str(folder), "--text", str(text_file)]) == 2
+    assert f"{text_file}:2: has no log-probabilities" in capsys.readouterr().err
+    # a hub name is never looked up
+    with pytest.raises(FileNotFoundError, match="never downloads"):
+        nlpeval.model_perplexity("gpt2", long_texts)

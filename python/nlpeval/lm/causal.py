@@ -189,9 +189,12 @@ def _score_tokens(
             for row, (i, b, e, _) in enumerate(batch):
                 ids[row, : e - b] = torch.tensor(sequences[i][b:e], dtype=torch.long)
                 mask[row, : e - b] = 1
-            logits = model(input_ids=ids.to(model_device), attention_mask=mask.to(model_device)).logits
-            logprobs = torch.log_softmax(logits[:, :-1].float(), dim=-1)
-            picked = logprobs.gather(-1, ids[:, 1:].to(model_device).unsqueeze(-1)).squeeze(-1).double().cpu().numpy()
+            logits = model(input_ids=ids.to(model_device), attention_mask=mask.to(model_device)).logits[:, :-1]
+            if logits.dtype != torch.float64:
+                logits = logits.float()  # half-precision logits lose too much in the normaliser
+            targets = ids[:, 1:].to(model_device).unsqueeze(-1)
+            # log p(token) = logit(token) - logsumexp(logits): no vocabulary-sized log-softmax copy
+            picked = (logits.gather(-1, targets).squeeze(-1) - torch.logsumexp(logits, dim=-1)).double().cpu().numpy()
             for row, (i, b, e, first) in enumerate(batch):
                 pieces[i].append((b, picked[row, first - 1 : e - b - 1]))
     logprobs = [
