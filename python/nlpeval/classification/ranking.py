@@ -48,19 +48,29 @@ def _column(arr: np.ndarray, side: str) -> np.ndarray:
     return arr
 
 
+def _unique(y: np.ndarray) -> np.ndarray:
+    """Sorted distinct values; O(n) by bincount for booleans and narrow integer ranges."""
+    flat = y.reshape(-1)
+    if flat.size and flat.dtype.kind in "biu":
+        lo, hi = (int(flat.min()), int(flat.max()))
+        if hi - lo <= max(1 << 20, flat.size):
+            shifted = flat.astype(np.int64) - lo if (lo or flat.dtype.kind == "b") else flat
+            return (np.flatnonzero(np.bincount(shifted)) + lo).astype(flat.dtype)
+    return np.unique(flat)
+
+
 def _target_kind(y: np.ndarray, side: str = "y_true") -> str:
     """binary / multiclass / multilabel-indicator of one target array."""
     kind = target_type(y, side)
     if kind == "multilabel-indicator":
         return kind
-    flat = y.reshape(-1)
-    return "binary" if np.unique(flat).size <= 2 else "multiclass"
+    return "binary" if _unique(y).size <= 2 else "multiclass"
 
 
 def _binary_truth(y_true: Any, pos_label: Any) -> np.ndarray:
     """``y_true == pos_label`` after scikit-learn's checks (``pos_label=None`` needs {0, 1} or {-1, 1})."""
     y = _column(as_array(y_true, "y_true"), "y_true")
-    classes = np.unique(y)
+    classes = _unique(y)
     kind = "binary" if classes.size <= 2 else "multiclass"
     if y.dtype.kind == "f" and not np.all(y == np.floor(y)):
         kind = "continuous"
@@ -86,7 +96,7 @@ def _equals(y: np.ndarray, label: Any) -> np.ndarray:
 
 
 def _binary_column(y: np.ndarray, pos_label: Any) -> np.ndarray:
-    present = np.unique(y)
+    present = _unique(y)
     if present.size == 2 and not _equals(present, pos_label).any():
         raise ValueError(f"pos_label={pos_label!r} is not a valid label. It should be one of {present}")
     return _equals(y, pos_label)
@@ -125,6 +135,8 @@ def _clf_curve(
     if truth.shape[0] == 0:
         # (scikit-learn fails with an IndexError here)
         raise ValueError("no sample with a non-zero weight: the curve is undefined")
+    if weights is None:
+        return _counted_curve(truth, score)
     order = _descending(score)
     score = score[order]
     truth = truth[order].astype(np.float64)
@@ -138,6 +150,22 @@ def _clf_curve(
         tps = np.cumsum(truth * weights, dtype=np.float64)[ends]
         fps = np.cumsum((1 - truth) * weights, dtype=np.float64)[ends]
     return fps, tps, score[ends]
+
+
+def _counted_curve(truth: np.ndarray, score: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Unweighted counts without a permutation: sort the scores, and the positives' scores, and count.
+
+    At each distinct score d (in decreasing order) the true positives are the positives
+    scoring >= d and the false positives the others; two value sorts and a merge by
+    ``searchsorted`` replace scikit-learn's stable argsort and give the same integers.
+    """
+    ascending = np.sort(score)
+    starts = np.flatnonzero(np.concatenate([[True], ascending[1:] != ascending[:-1]]))
+    distinct = ascending[starts]
+    positives = np.sort(score[truth.astype(bool, copy=False)])
+    tps = (positives.shape[0] - np.searchsorted(positives, distinct, side="left")).astype(np.float64)
+    at_least = (ascending.shape[0] - starts).astype(np.float64)
+    return np.flip(at_least - tps), np.flip(tps), np.flip(distinct)
 
 
 def _pr_from_counts(fps: np.ndarray, tps: np.ndarray, thresholds: np.ndarray, warn: bool = True) -> tuple:
@@ -284,7 +312,7 @@ def _binary_ap(truth: np.ndarray, score: np.ndarray, weights: np.ndarray | None)
 def _binary_auc(
     truth: np.ndarray, score: np.ndarray, weights: np.ndarray | None, max_fpr: float | None = None
 ) -> float:
-    if np.unique(truth).size != 2:
+    if truth.all() or not truth.any():
         warnings.warn(
             "Only one class is present in y_true. ROC AUC score is not defined in that case.",
             UndefinedMetricWarning,
@@ -564,7 +592,7 @@ def roc_auc_score(
             raise ValueError("multi_class must be in ('ovo', 'ovr')")
         return _multiclass_auc(y, score, labels, multi_class, average, weights)
     if kind == "binary":
-        classes = np.unique(y)
+        classes = _unique(y)
         truth = y == classes[-1] if classes.size == 2 else np.zeros(y.shape[0], dtype=bool)
         return binary(truth, _column(score, "y_score"), weights)
     return _average_binary(binary, _rowwise_auc if max_fpr in (None, 1) else None, y, score, average, weights)
