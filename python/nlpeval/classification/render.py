@@ -93,8 +93,10 @@ def render_text(rep: ClassificationReport, digits: int = 4) -> str:
 
 
 def render_json(rep: ClassificationReport, digits: int = 4) -> str:
+    """Strict JSON: undefined (NaN) and infinite values become ``null``."""
+
     def clean(value: Any) -> Any:
-        if isinstance(value, float) and math.isnan(value):
+        if isinstance(value, float) and not math.isfinite(value):
             return None
         if isinstance(value, dict):
             return {k: clean(v) for k, v in value.items()}
@@ -102,7 +104,7 @@ def render_json(rep: ClassificationReport, digits: int = 4) -> str:
             return [clean(v) for v in value]
         return value
 
-    return json.dumps(clean(rep.to_dict()), ensure_ascii=False, indent=2) + "\n"
+    return json.dumps(clean(rep.to_dict()), ensure_ascii=False, indent=2, allow_nan=False) + "\n"
 
 
 def render_csv(rep: ClassificationReport, digits: int = 4) -> str:

@@ -5,11 +5,10 @@ from __future__ import annotations
 import argparse
 import csv
 import io
-import json
 import math
 from typing import Any
 
-from nlpeval.cli.formats import FORMATS
+from nlpeval.cli.formats import FORMATS, to_json
 from nlpeval.cli.main import UsageError
 
 _BASES = {"e": math.e, "2": 2.0, "10": 10.0}
@@ -72,7 +71,7 @@ def _render(score: Any, fmt: str, segments: bool) -> str:
         payload: dict[str, Any] = {"score": ppl, "mean_perplexity": mean}
         if segments:
             payload["segments"] = score.segments.tolist()
-        return json.dumps({"perplexity": payload}, indent=2) + "\n"
+        return to_json({"perplexity": payload})
     comps = score.components
     if fmt == "csv":
         buffer = io.StringIO()
