@@ -6,6 +6,7 @@ import warnings
 from pathlib import Path
 
 import numpy as np
+
 from harness import Case
 
 N = 10_000_000
