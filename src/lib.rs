@@ -168,25 +168,6 @@ fn porter_stem(py: Python<'_>, words: Vec<String>) -> Vec<String> {
     })
 }
 
-fn sentence_ids<'a>(sents: &'a [Vec<String>], interner: &mut Interner<&'a str>) -> Vec<Vec<u32>> {
-    sents
-        .iter()
-        .map(|s| s.iter().map(|w| interner.id(w.as_str())).collect())
-        .collect()
-}
-
-/// Splits on '\n' (when `split_lines`) and tokenizes each piece.
-fn tokenize_lines(text: &str, tok: RougeTokenizer, split_lines: bool) -> Vec<Vec<String>> {
-    if split_lines {
-        text.split('\n')
-            .filter(|line| !line.is_empty())
-            .map(|line| tok.tokenize(line, false))
-            .collect()
-    } else {
-        vec![tok.tokenize(text, false)]
-    }
-}
-
 /// ROUGE statistics of text: `(pairs, kinds, 3)` floats `[hits, hyp count, ref count]`,
 /// one pair per (segment, reference) in order.
 #[pyfunction]
@@ -202,68 +183,8 @@ fn rouge_stats_text<'py>(
     let tok = RougeTokenizer::from_name(tokenizer)
         .ok_or_else(|| PyValueError::new_err(format!("unknown ROUGE tokenizer {tokenizer:?}")))?;
     let kinds_parsed = rouge_kinds(&kinds)?;
-    let flat = py.detach(|| {
-        let hyp_tokens: Vec<Vec<Vec<String>>> = hyps
-            .par_iter()
-            .map(|h| tokenize_lines(h, tok, split_lines))
-            .collect();
-        let ref_tokens: Vec<Vec<Vec<Vec<String>>>> = refs
-            .par_iter()
-            .map(|rs| {
-                rs.iter()
-                    .map(|r| tokenize_lines(r, tok, split_lines))
-                    .collect()
-            })
-            .collect();
-        // one vocabulary for the batch, so each distinct word is stemmed once
-        let mut interner: Interner<&str> = Interner::default();
-        let mut vocab: Vec<&str> = Vec::new();
-        let hyp_ids: Vec<Vec<Vec<u32>>> = hyp_tokens
-            .iter()
-            .map(|s| sentence_ids(s, &mut interner))
-            .collect();
-        let ref_ids: Vec<Vec<Vec<Vec<u32>>>> = ref_tokens
-            .iter()
-            .map(|rs| rs.iter().map(|s| sentence_ids(s, &mut interner)).collect())
-            .collect();
-        let mapping: Option<Vec<u32>> = if stem {
-            vocab.resize(interner.len(), "");
-            for (word, id) in interner.iter() {
-                vocab[id as usize] = word;
-            }
-            let stems: Vec<String> = vocab
-                .par_iter()
-                .map(|w| {
-                    if w.len() > 3 && w.bytes().all(|b| b.is_ascii_alphanumeric()) {
-                        rouge_text::porter_stem(w)
-                    } else {
-                        (*w).to_owned()
-                    }
-                })
-                .collect();
-            let mut stem_ids: Interner<&str> = Interner::default();
-            Some(stems.iter().map(|s| stem_ids.id(s.as_str())).collect())
-        } else {
-            None
-        };
-        let map_doc = |sents: Vec<Vec<u32>>| -> Doc {
-            match &mapping {
-                Some(m) => Doc::from_sentences(
-                    sents
-                        .into_iter()
-                        .map(|s| s.into_iter().map(|t| m[t as usize]).collect())
-                        .collect(),
-                ),
-                None => Doc::from_sentences(sents),
-            }
-        };
-        let segments: Vec<(Doc, Vec<Doc>)> = hyp_ids
-            .into_iter()
-            .zip(ref_ids)
-            .map(|(h, rs)| (map_doc(h), rs.into_iter().map(&map_doc).collect()))
-            .collect();
-        rouge::batch_stats(&segments, &kinds_parsed)
-    });
+    let flat =
+        py.detach(|| rouge::text_batch_stats(&hyps, &refs, tok, stem, &kinds_parsed, split_lines));
     rouge_array(py, flat, kinds_parsed.len())
 }
 

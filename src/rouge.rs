@@ -7,6 +7,7 @@
 //! `[hits, hypothesis count, reference count]` as `f64` (weighted LCS hits are
 //! fractional). Precision, recall and F are computed in Python.
 
+use crate::rouge_text::RougeTokenizer;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
@@ -92,29 +93,49 @@ impl Kind {
     }
 }
 
-fn ngram_counts(tokens: &[u32], n: usize) -> FxHashMap<&[u32], u32> {
-    let mut counts: FxHashMap<&[u32], u32> = FxHashMap::default();
-    if n > 0 && tokens.len() >= n {
-        for window in tokens.windows(n) {
-            *counts.entry(window).or_insert(0) += 1;
+/// Number of equal elements of two sorted lists, counted with multiplicity (clipped matches).
+fn sorted_matches<T: Ord>(a: &[T], b: &[T]) -> u64 {
+    let (mut i, mut j, mut hits) = (0, 0, 0u64);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                hits += 1;
+                i += 1;
+                j += 1;
+            }
         }
     }
-    counts
+    hits
+}
+
+fn packed_ngrams(tokens: &[u32], n: usize) -> Vec<u64> {
+    let mut keys: Vec<u64> = if n == 1 {
+        tokens.iter().map(|&t| t as u64).collect()
+    } else {
+        tokens
+            .windows(2)
+            .map(|w| ((w[0] as u64) << 32) | w[1] as u64)
+            .collect()
+    };
+    keys.sort_unstable();
+    keys
 }
 
 /// Clipped n-gram matches of two token sequences.
 pub fn ngram_hits(hyp: &[u32], reference: &[u32], n: usize) -> u64 {
-    let hyp_counts = ngram_counts(hyp, n);
-    let ref_counts = ngram_counts(reference, n);
-    let (small, large) = if hyp_counts.len() <= ref_counts.len() {
-        (&hyp_counts, &ref_counts)
-    } else {
-        (&ref_counts, &hyp_counts)
-    };
-    small
-        .iter()
-        .map(|(gram, &count)| count.min(large.get(gram).copied().unwrap_or(0)) as u64)
-        .sum()
+    if n == 0 || hyp.len() < n || reference.len() < n {
+        return 0;
+    }
+    if n <= 2 {
+        return sorted_matches(&packed_ngrams(hyp, n), &packed_ngrams(reference, n));
+    }
+    let mut a: Vec<&[u32]> = hyp.windows(n).collect();
+    let mut b: Vec<&[u32]> = reference.windows(n).collect();
+    a.sort_unstable();
+    b.sort_unstable();
+    sorted_matches(&a, &b)
 }
 
 fn ngram_total(len: usize, n: usize) -> usize {
@@ -128,6 +149,9 @@ pub fn lcs_length(a: &[u32], b: &[u32]) -> usize {
     }
     let (a, b) = if a.len() <= b.len() { (a, b) } else { (b, a) };
     let words = a.len().div_ceil(64);
+    if words == 1 {
+        return lcs_length_short(a, b);
+    }
     // match masks of `a`, indexed by a dense id of the tokens of `a`
     let mut slot: FxHashMap<u32, usize> = FxHashMap::default();
     let mut masks: Vec<u64> = Vec::new();
@@ -169,6 +193,29 @@ pub fn lcs_length(a: &[u32], b: &[u32]) -> usize {
         zeros += (!vk & mask).count_ones() as usize;
     }
     zeros
+}
+
+/// [`lcs_length`] for `a` of at most 64 tokens (one machine word).
+fn lcs_length_short(a: &[u32], b: &[u32]) -> usize {
+    let mut v = u64::MAX;
+    for token in b {
+        let mut mask = 0u64;
+        for (pos, t) in a.iter().enumerate() {
+            if t == token {
+                mask |= 1 << pos;
+            }
+        }
+        if mask != 0 {
+            let u = v & mask;
+            v = v.wrapping_add(u) | (v & !mask);
+        }
+    }
+    let live = if a.len() == 64 {
+        u64::MAX
+    } else {
+        (1u64 << a.len()) - 1
+    };
+    (!v & live).count_ones() as usize
 }
 
 /// Marks the reference positions of one LCS of `reference` and `hyp`, chosen
@@ -279,6 +326,14 @@ fn unigram_counts(tokens: &[u32]) -> FxHashMap<u32, i64> {
 /// Summary-level union-LCS hits of `reference` against `hyp` (both by sentence),
 /// clipped by the unigram counts of their flat tokens.
 pub fn union_lcs_hits(hyp: &Doc, reference: &Doc) -> u64 {
+    if hyp.sents.len() == 1
+        && reference.sents.len() == 1
+        && hyp.flat == hyp.sents[0]
+        && reference.flat == reference.sents[0]
+    {
+        // one sentence each: the union is one LCS and clipping never bites
+        return lcs_length(&reference.sents[0], &hyp.sents[0]) as u64;
+    }
     let mut hyp_counts = unigram_counts(&hyp.flat);
     let mut ref_counts = unigram_counts(&reference.flat);
     let mut table = Vec::new();
@@ -470,6 +525,104 @@ pub fn batch_stats(segments: &[(Doc, Vec<Doc>)], kinds: &[Kind]) -> Vec<f64> {
         })
         .collect();
     per_segment.concat()
+}
+
+thread_local! {
+    /// Per-thread vocabularies (plain and stemmed): word -> id. A segment is
+    /// processed by one thread, so ids are consistent within it.
+    static VOCAB: std::cell::RefCell<[FxHashMap<Box<str>, u32>; 2]> = Default::default();
+    /// Per-thread stem -> id table of the stemmed vocabulary.
+    static STEMS: std::cell::RefCell<FxHashMap<String, u32>> = Default::default();
+}
+
+/// Called before each segment: bounds the per-thread vocabularies.
+fn start_segment() {
+    VOCAB.with(|v| {
+        let mut v = v.borrow_mut();
+        if v[0].len() + v[1].len() > 1 << 21 {
+            v[0].clear();
+            v[1].clear();
+            STEMS.with(|s| s.borrow_mut().clear());
+        }
+    });
+}
+
+/// Ids of tokens (of their stems with `stem`) in the per-thread vocabulary.
+fn token_ids<'a>(tokens: impl Iterator<Item = &'a str>, stem: bool) -> Vec<u32> {
+    VOCAB.with(|v| {
+        let mut v = v.borrow_mut();
+        let table = &mut v[stem as usize];
+        tokens
+            .map(|t| {
+                if let Some(&id) = table.get(t) {
+                    return id;
+                }
+                let id = if stem {
+                    let s = crate::rouge_text::stem_token(t);
+                    STEMS.with(|stems| {
+                        let mut stems = stems.borrow_mut();
+                        let next = stems.len() as u32;
+                        *stems.entry(s).or_insert(next)
+                    })
+                } else {
+                    table.len() as u32
+                };
+                table.insert(t.into(), id);
+                id
+            })
+            .collect()
+    })
+}
+
+/// Statistics of raw text: each segment is tokenized (split into sentences on
+/// `'\n'` when `split_lines`), stemmed and interned on its own, in parallel.
+/// Output as [`batch_stats`].
+pub fn text_batch_stats(
+    hyps: &[String],
+    refs: &[Vec<String>],
+    tok: RougeTokenizer,
+    stem: bool,
+    kinds: &[Kind],
+    split_lines: bool,
+) -> Vec<f64> {
+    let width = kinds.len() * 3;
+    let mut out = vec![0.0; refs.iter().map(Vec::len).sum::<usize>() * width];
+    let mut chunks: Vec<&mut [f64]> = Vec::with_capacity(refs.len());
+    let mut rest = out.as_mut_slice();
+    for seg in refs {
+        let (head, tail) = rest.split_at_mut(seg.len() * width);
+        chunks.push(head);
+        rest = tail;
+    }
+    chunks
+        .into_par_iter()
+        .zip(hyps.par_iter().zip(refs.par_iter()))
+        .for_each(|(chunk, (hyp, seg))| {
+            let doc = |text: &str| -> Doc {
+                let pieces: Vec<&str> = if split_lines {
+                    text.split('\n').filter(|line| !line.is_empty()).collect()
+                } else {
+                    vec![text]
+                };
+                let sents = pieces
+                    .into_iter()
+                    .map(|piece| {
+                        let prepared = tok.prepare(piece);
+                        token_ids(prepared.split(' ').filter(|t| !t.is_empty()), stem)
+                    })
+                    .collect();
+                Doc::from_sentences(sents)
+            };
+            start_segment();
+            let hyp_doc = doc(hyp);
+            let ref_docs: Vec<Doc> = seg.iter().map(|r| doc(r)).collect();
+            for (pair, reference) in chunk.chunks_mut(width.max(1)).zip(&ref_docs) {
+                for (cell, &kind) in pair.chunks_mut(3).zip(kinds) {
+                    cell.copy_from_slice(&pair_stats(&hyp_doc, reference, kind));
+                }
+            }
+        });
+    out
 }
 
 /// Interns tokens to dense ids (shared by a hypothesis and its references).

@@ -55,6 +55,38 @@ impl RougeTokenizer {
     }
 }
 
+impl RougeTokenizer {
+    /// `text` rewritten so that its tokens are separated by spaces and contain none
+    /// (lowercased, separators replaced); [`Self::tokenize`] without stemming is
+    /// `prepare(text).split(' ')` minus the empty pieces.
+    pub fn prepare(self, text: &str) -> String {
+        if text.is_ascii() {
+            let mut bytes = text.as_bytes().to_vec();
+            for b in bytes.iter_mut() {
+                *b = if b.is_ascii_alphanumeric() {
+                    b.to_ascii_lowercase()
+                } else {
+                    b' '
+                };
+            }
+            return String::from_utf8(bytes).expect("ASCII stays ASCII");
+        }
+        match self {
+            RougeTokenizer::RougeScore => tokenize_rouge_score(text).join(" "),
+            RougeTokenizer::Unicode => tokenize_unicode(text).join(" "),
+        }
+    }
+}
+
+/// Stems `word` as [`RougeTokenizer::tokenize`] does (ASCII tokens of more than 3 characters).
+pub fn stem_token(word: &str) -> String {
+    if word.len() > 3 && word.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        porter_stem(word)
+    } else {
+        word.to_owned()
+    }
+}
+
 /// rouge-score's tokenizer (without stemming).
 pub fn tokenize_rouge_score(text: &str) -> Vec<String> {
     let mut tokens = Vec::new();
@@ -462,6 +494,17 @@ mod tests {
         ];
         for (word, stem) in cases {
             assert_eq!(porter_stem(word), stem, "{word}");
+        }
+    }
+
+    #[test]
+    fn prepare_separates_tokens_with_spaces() {
+        for tok in [RougeTokenizer::RougeScore, RougeTokenizer::Unicode] {
+            for text in ["The CAT, sat.", "İstanbul café 我们 x_y", ""] {
+                let prepared = tok.prepare(text);
+                let pieces: Vec<&str> = prepared.split(' ').filter(|t| !t.is_empty()).collect();
+                assert_eq!(pieces, tok.tokenize(text, false), "{text}");
+            }
         }
     }
 
