@@ -199,3 +199,23 @@ def test_bootstrap_is_seeded() -> None:
     b = nlpeval.rouge(hyps, refs, types="rouge1", n_bootstrap=200, seed=7)["rouge1"]
     assert a.ci == b.ci and a.ci.low <= a.fmeasure <= a.ci.high
     assert "bs:200" in a.signature and math.isfinite(a.ci.half_width)
+
+
+def test_token_id_accumulator_for_training_loops() -> None:
+    rng = random.Random(8)
+    batches = [
+        (
+            [[rng.randrange(9) for _ in range(12)] for _ in range(16)],
+            [[rng.randrange(9) for _ in range(10)] for _ in range(16)],
+        )
+        for _ in range(4)
+    ]
+    metric = make_rouge("rougeL", token_ids=True, pad_id=0)
+    acc = metric.accumulator()
+    for hyp_ids, ref_ids in batches:
+        acc.update(np.array(hyp_ids), np.array(ref_ids))
+    everything = nlpeval.rouge(
+        [h for b in batches for h in b[0]], [r for b in batches for r in b[1]], types="rougeL", pad_id=0
+    )["rougeL"]
+    assert acc.compute().fmeasure == pytest.approx(everything.fmeasure, abs=1e-15)
+    assert acc.n_segments == 64

@@ -54,3 +54,26 @@ def test_rouge_options_are_checked(files, capsys: pytest.CaptureFixture[str]) ->
     assert "rouge155" in capsys.readouterr().err
     assert main(["score", "-r", str(ref1), "-m", "rougeX", str(sys_path)]) == 2
     assert "unknown metric 'rougeX'" in capsys.readouterr().err
+
+
+def test_rouge155_flavor_from_the_command_line(files, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    sys_path, ref1, ref2, hyps, refs, refs2 = files
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "smart_common_words.txt").write_text("the\na\nis\non\nat\n", encoding="utf-8")
+    args = ["score", "-r", str(ref1), "-r", str(ref2), "-m", "rouge1,rougeL,rougeSU4", "--rouge-flavor", "rouge155"]
+    args += ["--remove-stopwords", "--rouge-data-dir", str(data), "--rouge-multi-ref", "best", "--format", "json"]
+    assert main([*args, str(sys_path)]) == 0
+    scores = json.loads(capsys.readouterr().out)["systems"][0]["scores"]
+    want = nlpeval.rouge(
+        hyps,
+        [list(p) for p in zip(refs, refs2, strict=True)],
+        types=["rouge1", "rougeL", "rougeSU4"],
+        flavor="rouge155",
+        remove_stopwords=True,
+        data_dir=str(data),
+        multi_ref="best",
+    )
+    for name, score in want.items():
+        assert scores[name]["score"] == score.fmeasure
+        assert "stop:yes" in scores[name]["signature"] and "flavor:rouge155" in scores[name]["signature"]
