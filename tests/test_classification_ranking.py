@@ -173,3 +173,23 @@ def test_bad_scores():
         clf.average_precision_score([0, 1], [0.1, 0.2], sample_weight=[0, 0])
     with pytest.warns(nlpeval.UndefinedMetricWarning, match="Only one class"):
         assert math.isnan(clf.roc_auc_score([1, 1, 1], [0.1, 0.2, 0.3]))
+
+
+def test_interpolated_ap_samples_average_equals_the_per_row_definition():
+    rng = np.random.default_rng(9)
+    y = (rng.random((200, 6)) < 0.4).astype(int)
+    y[0] = 0
+    s = np.round(rng.random((200, 6)), 1)
+    weight = rng.random(200)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rows = [clf.interpolated_average_precision(y[i], s[i]) for i in range(200)]
+        assert clf.interpolated_average_precision(y, s, average="samples") == pytest.approx(np.mean(rows), abs=1e-12)
+        assert clf.interpolated_average_precision(
+            y, s, average="samples", sample_weight=weight, n_points=5
+        ) == pytest.approx(
+            np.average(
+                [clf.interpolated_average_precision(y[i], s[i], n_points=5) for i in range(200)], weights=weight
+            ),
+            abs=1e-12,
+        )

@@ -313,3 +313,11 @@ def test_cli_classify_binary_scores_and_errors(tmp_path, capsys):
     wide = _write(tmp_path / "wide.txt", ["0.9 0.1"] * 3 + ["0.5 0.2 0.3"])
     assert cli_main(["classify", "--gold", gold, "--pred", pred, "--scores", wide]) == 2
     assert f"{wide}:4: 3 scores where earlier lines have 2" in capsys.readouterr().err
+
+
+def test_report_says_when_labels_leave_samples_out():
+    rep = clf.report(["a", "b", "c", "a"], ["a", "c", "c", "b"], labels=["a", "b"])
+    assert rep.confusion.total == 2
+    assert rep.warnings[0].startswith("2 of 4 samples have a gold or predicted label outside labels=")
+    with pytest.raises(ValueError, match="pos_label"):
+        clf.report([0, 1, 1], [0, 1, 0], y_score=[0.1, 0.8, 0.3], pos_label=2)

@@ -40,7 +40,17 @@ def _figure(ax: Axes | None, size: tuple[float, float]) -> tuple[Figure, Axes]:
 
 
 def save_figure(fig: Figure, path: str | os.PathLike[str]) -> None:
-    """Save ``fig`` atomically; the format follows the suffix (png, svg, pdf)."""
+    """Save ``fig`` atomically; the format follows the suffix (png, svg, pdf).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> fig = plot_roc([0, 1, 1, 0], [0.2, 0.9, 0.6, 0.4])
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     save_figure(fig, os.path.join(folder, "roc.svg"))
+    ...     os.listdir(folder)
+    ['roc.svg']
+    """
     path = os.fspath(path)
     suffix = os.path.splitext(path)[1].lstrip(".").lower() or "png"
     folder = os.path.dirname(os.path.abspath(path))
@@ -142,6 +152,12 @@ def plot_precision_recall(
     One curve for one score per sample (class ``pos_label``, default the larger
     label), one per class (one-vs-rest) for a score matrix with columns in
     ``labels`` order (default sorted).
+
+    Examples
+    --------
+    >>> fig = plot_precision_recall([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    ['1 (AP = 0.833)']
     """
     fig, ax = _figure(ax, (5.5, 4.5))
     for name, truth, score in _curves(y_true, y_score, labels, pos_label):
@@ -168,7 +184,14 @@ def plot_roc(
     ax: Axes | None = None,
     path: str | os.PathLike[str] | None = None,
 ) -> Figure:
-    """ROC curve(s) with the area under each in the legend and the chance diagonal."""
+    """ROC curve(s) with the area under each in the legend and the chance diagonal.
+
+    Examples
+    --------
+    >>> fig = plot_roc(["b", "a", "b", "a"], [0.9, 0.1, 0.4, 0.6])
+    >>> [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    ['b (AUC = 0.750)', 'chance']
+    """
     import warnings
 
     fig, ax = _figure(ax, (5.5, 4.5))

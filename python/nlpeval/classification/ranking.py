@@ -384,6 +384,18 @@ def _rowwise_ap(truth: np.ndarray, score: np.ndarray) -> np.ndarray:
     return np.where(positives[:, 0] == 0, 0.0, ap)
 
 
+def _rowwise_interpolated_ap(truth: np.ndarray, score: np.ndarray, n_points: int) -> np.ndarray:
+    tps, fps, _, _, is_end = _rowwise_counts(truth, score)
+    positives = tps[:, -1:]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        recall = np.where(positives > 0, tps / positives, 1.0)
+    precision = tps / (tps + fps)
+    levels = np.arange(n_points) / (n_points - 1)
+    reached = is_end[:, :, None] & (recall[:, :, None] >= levels)
+    best = np.where(reached, precision[:, :, None], 0.0).max(axis=1)
+    return best.mean(axis=1)
+
+
 def _rowwise_auc(truth: np.ndarray, score: np.ndarray) -> np.ndarray:
     tps, fps, tps_prev, fps_prev, is_end = _rowwise_counts(truth, score)
     positives, negatives = tps[:, -1:], fps[:, -1:]
@@ -427,7 +439,7 @@ def _average_binary(
         if np.isclose(np.sum(average_weight), 0):
             return 0.0
     if average == "samples":
-        if weights is not None or rowwise is None:
+        if rowwise is None:  # (only partial ROC AUC) the per-sample weights weigh the average, not the curves
             scores = np.array([metric(truth[i], score[i], None) for i in range(truth.shape[0])])
         else:
             scores = rowwise(truth, score)
@@ -546,7 +558,11 @@ def interpolated_average_precision(
         if score.ndim != 2 or score.shape[1] != labels.size:
             raise ValueError(f"y_score needs shape (n_samples, {labels.size}); got {score.shape}")
         y = _one_hot(codes, labels.size)
-    return _average_binary(metric, None, y.astype(np.int64), score, average, weights)
+
+    def rowwise(truth: np.ndarray, s: np.ndarray) -> np.ndarray:
+        return _rowwise_interpolated_ap(truth, s, n_points)
+
+    return _average_binary(metric, rowwise, y.astype(np.int64), score, average, weights)
 
 
 def roc_auc_score(

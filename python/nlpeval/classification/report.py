@@ -116,6 +116,8 @@ def _ranking(
             if labels.size != 2:
                 raise ValueError(f"one score per sample needs exactly two classes; found {labels.size}")
             positive = labels[-1] if pos_label is None else pos_label
+            if positive not in labels.tolist():
+                raise ValueError(f"pos_label={positive!r} is not one of the labels {labels.tolist()}")
             truth = y_true == positive
             s = scores.reshape(-1)
             per_class = {
@@ -229,6 +231,8 @@ def report(
     Class 'pos' is never predicted: its precision is undefined (
     """
     cm = ConfusionMatrix.from_predictions(y_true, y_pred, labels=labels, sample_weight=sample_weight)
+    n_samples = as_array(y_true, "y_true").shape[0]
+    left_out = n_samples - int(ConfusionMatrix.from_predictions(y_true, y_pred, labels=labels).total)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         precision = cm.precision(zero_division=zero_division)
@@ -266,4 +270,11 @@ def report(
         )
         for i, label in enumerate(cm.labels.tolist())
     )
-    return ClassificationReport(cm, rows, summary, tuple(_warnings(cm, summary, zero_division)), zero_division)
+    notes = _warnings(cm, summary, zero_division)
+    if left_out:
+        notes.insert(
+            0,
+            f"{left_out} of {n_samples} samples have a gold or predicted label outside labels= and are left out "
+            "of every figure.",
+        )
+    return ClassificationReport(cm, rows, summary, tuple(notes), zero_division)

@@ -6,6 +6,9 @@ the transformers perplexity guide: windows of ``max_length`` tokens start every
 did not, so every token after the first is scored exactly once, with up to
 ``max_length - stride`` tokens of extra context. The per-token log-probabilities
 then go through :func:`nlpeval.perplexity` (corpus, mean and per-text values).
+Tokens are counted exactly (the guide's own loop weights every window's mean
+loss by its target count minus one, which is right only for the first window;
+the difference is one token per later window).
 
 Nothing is downloaded: ``model`` is a local directory (or an already loaded
 model with its tokenizer).
