@@ -70,10 +70,11 @@ def _object_labels(arr: np.ndarray, side: str) -> np.ndarray:
         raise InputError(
             "mixes string and number labels; use one kind", segment=int(np.flatnonzero(~is_str)[0]), side=side
         )
-    for index, value in enumerate(flat):
-        if value is None or not isinstance(value, (int, float, np.number, bool, np.bool_)):
-            raise InputError(f"is {type(value).__name__}; expected a class label", segment=index, side=side)
     out = np.asarray(flat.tolist())
+    if out.dtype.kind not in "biuf":  # error path only: find the offending item
+        for index, value in enumerate(flat):
+            if value is None or not isinstance(value, (int, float, np.number, bool, np.bool_)):
+                raise InputError(f"is {type(value).__name__}; expected a class label", segment=index, side=side)
     return as_array(out.reshape(arr.shape), side)
 
 

@@ -40,6 +40,10 @@ def add_parser(subparsers: Any) -> None:
     parser.set_defaults(run=run)
 
 
+def _name(path: str) -> str:
+    return "<stdin>" if path == "-" else path
+
+
 def _labels(path: str) -> list[str]:
     from nlpeval.cli.io import read_all
 
@@ -100,15 +104,18 @@ def run(options: argparse.Namespace) -> int:
     gold = _labels(options.gold)
     pred = _labels(options.pred)
     if not gold:
-        raise UsageError(f"{options.gold} is empty: there is nothing to score")
+        raise UsageError(f"{_name(options.gold)} is empty: there is nothing to score")
     if len(gold) != len(pred):
-        raise UsageError(f"line counts differ: {options.gold} has {len(gold)}, {options.pred} has {len(pred)} lines")
+        raise UsageError(
+            f"line counts differ: {_name(options.gold)} has {len(gold)}, {_name(options.pred)} has {len(pred)} lines"
+        )
     scores = None
     if options.scores:
         rows = _scores(options.scores)
         if len(rows) != len(gold):
             raise UsageError(
-                f"line counts differ: {options.gold} has {len(gold)}, {options.scores} has {len(rows)} lines"
+                f"line counts differ: {_name(options.gold)} has {len(gold)}, "
+                f"{_name(options.scores)} has {len(rows)} lines"
             )
         scores = np.array(rows, dtype=np.float64)
         if scores.shape[1] == 1:
@@ -127,7 +134,7 @@ def run(options: argparse.Namespace) -> int:
         if exc.segment is None:
             raise
         path = {"y_true": options.gold, "y_pred": options.pred, "y_score": options.scores}.get(exc.side or "")
-        raise UsageError(f"{path}:{exc.segment + 1}: {exc.message}") from None
+        raise UsageError(f"{_name(path or '')}:{exc.segment + 1}: {exc.message}") from None
     emit(rep.render(options.format, digits=options.digits), options.output)
     if options.plot:
         _plots(rep, gold, scores, options)
