@@ -103,8 +103,10 @@ fn matrix<T: PartialEq>(s1: &[T], s2: &[T]) -> Vec<u32> {
     d
 }
 
-/// The last row of the Levenshtein matrix of `s1` (columns) and `s2` (rows).
-fn last_row<T: PartialEq>(
+/// The last row of the Levenshtein matrix of `s1` (columns) and `s2` (rows), by the
+/// plain dynamic programme (the tests compare [`last_row`] with it).
+#[cfg(test)]
+fn last_row_plain<T: PartialEq>(
     s1: impl Iterator<Item = T> + Clone,
     s2: impl Iterator<Item = T>,
     len1: usize,
@@ -136,7 +138,8 @@ struct BitMatrix {
 }
 
 impl BitMatrix {
-    fn new<T: Eq + Hash + Copy>(s1: &[T], s2: &[T]) -> BitMatrix {
+    /// Every row of the matrix (`record`), or only the last one. `s1` must not be empty.
+    fn new<T: Eq + Hash + Copy>(s1: &[T], s2: &[T], record: bool) -> BitMatrix {
         let words = s1.len().div_ceil(64);
         let mut index: FxHashMap<T, usize> = FxHashMap::default();
         let mut pm: Vec<u64> = Vec::new();
@@ -151,8 +154,9 @@ impl BitMatrix {
         let last = 1u64 << ((s1.len() - 1) % 64);
         let mut state_vp = vec![!0u64; words];
         let mut state_vn = vec![0u64; words];
-        let mut vp = Vec::with_capacity(words * s2.len());
-        let mut vn = Vec::with_capacity(words * s2.len());
+        let rows = if record { s2.len() } else { 0 };
+        let mut vp = Vec::with_capacity(words * rows);
+        let mut vn = Vec::with_capacity(words * rows);
         for token in s2 {
             let pattern = index
                 .get(token)
@@ -178,8 +182,14 @@ impl BitMatrix {
                 state_vp[word] = hn | !(d0 | hp);
                 state_vn[word] = hp & d0;
             }
-            vp.extend_from_slice(&state_vp);
-            vn.extend_from_slice(&state_vn);
+            if record {
+                vp.extend_from_slice(&state_vp);
+                vn.extend_from_slice(&state_vn);
+            }
+        }
+        if !record {
+            vp = state_vp;
+            vn = state_vn;
         }
         BitMatrix { words, vp, vn }
     }
@@ -199,12 +209,34 @@ impl BitMatrix {
     }
 }
 
+/// The last row of the Levenshtein matrix of `s1` (columns) and `s2` (rows), bit-parallel.
+fn last_row<T: Eq + Hash + Copy>(s1: &[T], s2: &[T]) -> Vec<u32> {
+    if s1.is_empty() || s2.is_empty() {
+        return (0..=s1.len() as u32)
+            .map(|col| col + s2.len() as u32)
+            .collect();
+    }
+    let m = BitMatrix::new(s1, s2, false);
+    let mut row = Vec::with_capacity(s1.len() + 1);
+    let mut value = s2.len() as u32;
+    row.push(value);
+    for col in 0..s1.len() {
+        if m.vp(0, col) {
+            value += 1;
+        } else if m.vn(0, col) {
+            value -= 1;
+        }
+        row.push(value);
+    }
+    row
+}
+
 /// rapidfuzz's `recover_alignment`, appended to `out`.
 fn align_direct<T: Eq + Hash + Copy>(s1: &[T], s2: &[T], out: &mut Vec<Op>) {
     let mut reversed = Vec::with_capacity(s1.len() + s2.len());
     let (mut row, mut col) = (s2.len(), s1.len());
     if row > 0 && col > 0 {
-        let m = BitMatrix::new(s1, s2);
+        let m = BitMatrix::new(s1, s2, true);
         while row > 0 && col > 0 {
             if m.vp(row - 1, col - 1) {
                 reversed.push(Op::Delete);
@@ -233,12 +265,12 @@ fn align_direct<T: Eq + Hash + Copy>(s1: &[T], s2: &[T], out: &mut Vec<Op>) {
 fn hirschberg_split<T: Eq + Hash + Copy>(s1: &[T], s2: &[T]) -> (usize, usize, usize, usize) {
     let len1 = s1.len();
     let left_size = s2.len() / 2;
-    let left = last_row(s1.iter().copied(), s2[..left_size].iter().copied(), len1);
-    let right = last_row(
-        s1.iter().rev().copied(),
-        s2[left_size..].iter().rev().copied(),
-        len1,
+    let left = last_row(s1, &s2[..left_size]);
+    let (rev1, rev2): (Vec<T>, Vec<T>) = (
+        s1.iter().rev().copied().collect(),
+        s2[left_size..].iter().rev().copied().collect(),
     );
+    let right = last_row(&rev1, &rev2);
     let mut best = (0, u32::MAX, 0);
     for (mid, &left_cost) in left.iter().enumerate() {
         let right_cost = right[len1 - mid];
@@ -423,6 +455,18 @@ mod tests {
     }
 
     #[test]
+    fn bit_parallel_last_row_equals_dynamic_programme() {
+        let mut next = pseudo_random(99);
+        for _ in 0..300 {
+            let (len1, len2, alphabet) = (next(150) as usize, next(150) as usize, next(4) + 1);
+            let a: Vec<u32> = (0..len1).map(|_| next(alphabet)).collect();
+            let b: Vec<u32> = (0..len2).map(|_| next(alphabet)).collect();
+            let plain = last_row_plain(a.iter().copied(), b.iter().copied(), len1);
+            assert_eq!(last_row(&a, &b), plain, "{a:?} {b:?}");
+        }
+    }
+
+    #[test]
     fn hirschberg_alignment_is_optimal() {
         // 2,100 x 2,100 tokens over a tiny alphabet: the Hirschberg path, with many ties.
         let mut state = 12345u64;
@@ -436,7 +480,7 @@ mod tests {
         let b: Vec<u32> = (0..2100).map(|_| next()).collect();
         let ops = align(&a, &b);
         let stats = row(&ops);
-        let distance = *last_row(a.iter().copied(), b.iter().copied(), a.len())
+        let distance = *last_row_plain(a.iter().copied(), b.iter().copied(), a.len())
             .last()
             .unwrap();
         assert_eq!((stats[1] + stats[2] + stats[3]) as u32, distance);

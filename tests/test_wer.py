@@ -8,6 +8,8 @@ import warnings
 import jiwer
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import nlpeval
 import textgen
@@ -213,6 +215,27 @@ def test_accumulator_streams_exactly() -> None:
     assert merged.compute().score == one_shot.score
 
 
+TIE_TEXT = st.text(alphabet="ab \t\u00a0", max_size=14)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.tuples(TIE_TEXT, TIE_TEXT), min_size=1, max_size=8), st.data())
+def test_properties_batched_streamed_and_jiwer(pairs: list[tuple[str, str]], data: st.DataObject) -> None:
+    # tiny alphabets make many tied alignments: the counts must still be jiwer's
+    hyps, refs = [h for h, _ in pairs], [r for _, r in pairs]
+    stats = WER().segment_stats(hyps, refs)
+    one_by_one = np.concatenate([WER().segment_stats([h], [r]).rows for h, r in pairs])
+    assert np.array_equal(stats.rows, one_by_one)
+    split = data.draw(st.integers(0, len(pairs)))
+    acc = WER().accumulator().update(hyps[:split], refs[:split]).update(hyps[split:], refs[split:])
+    assert acc.compute().components == WER().score_from_stats(stats).components
+    out = jiwer.process_words(refs, hyps)
+    assert [int(stats.totals()[k]) for k in range(4)] == [getattr(out, k) for k in COUNTS]
+    assert WIP().score_from_stats(stats).score == pytest.approx(out.wip, abs=TOL)
+    chars = jiwer.process_characters(refs, hyps)
+    assert [CER()(hyps, refs).components[k] for k in COUNTS] == [getattr(chars, k) for k in COUNTS]
+
+
 def test_bootstrap_interval_brackets_the_score(compare_mt: dict[str, list[str]]) -> None:
     score = nlpeval.wer(compare_mt["ted.sys1.eng"], compare_mt["ted.ref.eng"], n_bootstrap=200, seed=1)
     assert score.ci is not None and score.ci.low < score.score < score.ci.high
@@ -253,6 +276,14 @@ def test_empty_segments_follow_jiwer(hyps: list[str], refs: list[str]) -> None:
         warnings.simplefilter("error")
         assert_matches_jiwer(hyps, refs)
         assert_cer_matches_jiwer(hyps, refs)
+
+
+def test_invalid_unicode_names_the_segment() -> None:
+    with pytest.raises(nlpeval.InputError, match="lone surrogate") as info:
+        nlpeval.wer(["a", "b"], ["a", ["b", "c\ud800"]])
+    assert (info.value.segment, info.value.side, info.value.reference) == (1, "references", 1)
+    with pytest.raises(nlpeval.InputError, match="hypotheses: segment 0"):
+        nlpeval.edit_alignment(["\udcff"], ["a"])
 
 
 def test_empty_reference_values() -> None:

@@ -128,7 +128,9 @@ def add_parser(subparsers: Any) -> None:
     )
     from nlpeval.cli.align import add_normalization_options
 
-    add_normalization_options(parser.add_argument_group("WER/CER/MER/WIL/WIP options"), lowercase=False)
+    add_normalization_options(
+        parser.add_argument_group("WER/CER/MER/WIL/WIP options (--lowercase applies too)"), lowercase=False
+    )
     parser.set_defaults(run=run)
 
 

@@ -14,7 +14,13 @@ import numpy as np
 
 from nlpeval import _native
 from nlpeval.core.signature import Signature, nrefs_field
-from nlpeval.metrics.wer.extract import EDIT_FIELDS, best_pairs, flatten_pairs, jiwer_measures, prepare
+from nlpeval.metrics.wer.extract import (
+    EDIT_FIELDS,
+    best_pairs,
+    jiwer_measures,
+    native_pairs,
+    prepare,
+)
 from nlpeval.metrics.wer.normalize import Normalizer
 
 #: Operation labels by native code (jiwer's chunk types).
@@ -424,8 +430,7 @@ def edit_alignment(
         split_unspaced=split_unspaced,
     )
     hyps, refs = prepare(hypotheses, references, normalizer)
-    pair_hyps, pair_refs, starts = flatten_pairs(hyps, refs)
-    aligned = _native.edit_align(pair_hyps, pair_refs, unit)
+    aligned, starts = native_pairs(_native.edit_align, hyps, refs, unit)
     rows = np.array([[0, ops.count(1), ops.count(2), ops.count(3)] for _, _, ops in aligned], dtype=np.int64).reshape(
         -1, 4
     )

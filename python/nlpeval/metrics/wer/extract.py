@@ -9,7 +9,10 @@ Policy for the input (the jiwer flavor), applied to every WER-family metric:
 * an empty or whitespace-only reference is valid: it has no words, and every
   hypothesis word is an insertion (see :func:`jiwer_measures` for the rates);
 * with several references, each segment is scored against the reference that needs
-  the fewest edits (substitutions + deletions + insertions), the first one on ties.
+  the fewest edits (substitutions + deletions + insertions), the first one on ties;
+* text that is not valid Unicode (a lone surrogate, e.g. from ``surrogateescape``
+  decoding) raises :class:`~nlpeval.InputError` naming the segment, where jiwer would
+  compare the code units.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from nlpeval import _native
+from nlpeval.core.errors import InputError
 from nlpeval.core.stats import StatsSchema
 from nlpeval.core.validation import reference_counts, validate_text
 from nlpeval.metrics.wer.normalize import Normalizer
@@ -53,6 +57,32 @@ def best_pairs(rows: np.ndarray, starts: np.ndarray) -> np.ndarray:
     return candidates[np.searchsorted(candidates, starts)]
 
 
+def check_encodable(hyps: list[str], refs: list[list[str]]) -> None:
+    """Raise :class:`InputError` for the first text with a lone surrogate (not valid Unicode)."""
+    for index, (hyp, seg) in enumerate(zip(hyps, refs, strict=True)):
+        for side, position, text in [("hypotheses", None, hyp), *(("references", k, r) for k, r in enumerate(seg))]:
+            try:
+                text.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                raise InputError(
+                    f"is not valid Unicode text (lone surrogate at character {exc.start})",
+                    segment=index,
+                    side=side,
+                    reference=position,
+                ) from None
+
+
+def native_pairs(function: Any, hyps: list[str], refs: list[list[str]], *args: Any) -> tuple[Any, np.ndarray]:
+    """A native edit kernel's result on every (hypothesis, reference) pair, and each
+    segment's first pair index; undecodable text is reported by segment."""
+    pair_hyps, pair_refs, starts = flatten_pairs(hyps, refs)
+    try:
+        return function(pair_hyps, pair_refs, *args), starts
+    except UnicodeEncodeError:
+        check_encodable(hyps, refs)
+        raise
+
+
 def prepare(
     hypotheses: Sequence[Any], references: Sequence[Any], normalizer: Normalizer
 ) -> tuple[list[str], list[list[str]]]:
@@ -69,8 +99,7 @@ def edit_rows(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Statistics rows (``EDIT_SCHEMA``) and the index of the chosen reference per segment."""
     hyps, refs = prepare(hypotheses, references, normalizer)
-    pair_hyps, pair_refs, starts = flatten_pairs(hyps, refs)
-    rows = _native.edit_stats(pair_hyps, pair_refs, unit)
+    rows, starts = native_pairs(_native.edit_stats, hyps, refs, unit)
     chosen = best_pairs(rows, starts)
     counts = reference_counts(refs)
     table = np.column_stack([rows[chosen], counts, counts]) if len(hyps) else np.empty((0, EDIT_SCHEMA.width))
