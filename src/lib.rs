@@ -1,6 +1,7 @@
 //! Python bindings of the nlpeval kernels (`nlpeval._core`). Glue only: every
 //! kernel lives in its own module with its own unit tests.
 
+pub mod chrf;
 pub mod edit;
 pub mod ngram;
 pub mod rouge;
@@ -335,6 +336,72 @@ fn edit_align(
     }))
 }
 
+fn chrf_config(
+    char_order: usize,
+    word_order: usize,
+    whitespace: bool,
+    factor: f64,
+    eps_smoothing: bool,
+) -> PyResult<chrf::ChrfConfig> {
+    if char_order + word_order == 0 || char_order + word_order > 255 {
+        return Err(PyValueError::new_err(
+            "chrF needs 1 <= char_order + word_order <= 255",
+        ));
+    }
+    Ok(chrf::ChrfConfig {
+        char_order,
+        word_order,
+        whitespace,
+        factor,
+        eps_smoothing,
+    })
+}
+
+/// chrF statistics of raw text segments: `(n, 3 * (char_order + word_order))`
+/// integers, `[hyp, ref, match]` per order, the best reference's per segment.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn chrf_stats<'py>(
+    py: Python<'py>,
+    hyps: Vec<String>,
+    refs: Vec<Vec<String>>,
+    char_order: usize,
+    word_order: usize,
+    whitespace: bool,
+    factor: f64,
+    eps_smoothing: bool,
+) -> PyResult<Bound<'py, PyArray2<i64>>> {
+    let cfg = chrf_config(char_order, word_order, whitespace, factor, eps_smoothing)?;
+    if hyps.len() != refs.len() {
+        return Err(PyValueError::new_err(
+            "one list of references per hypothesis is required",
+        ));
+    }
+    let n = hyps.len();
+    let flat = py.detach(|| chrf::batch_stats(&hyps, &refs, &cfg));
+    to_array2(py, flat, n, cfg.row_width())
+}
+
+/// Sentence chrF (0–100 scale) of every hypothesis against every candidate:
+/// an `(n_hyps, n_cands)` float array.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn chrf_pairwise_scores<'py>(
+    py: Python<'py>,
+    hyps: Vec<String>,
+    cands: Vec<String>,
+    char_order: usize,
+    word_order: usize,
+    whitespace: bool,
+    factor: f64,
+    eps_smoothing: bool,
+) -> PyResult<Bound<'py, PyArray2<f64>>> {
+    let cfg = chrf_config(char_order, word_order, whitespace, factor, eps_smoothing)?;
+    let (n, m) = (hyps.len(), cands.len());
+    let flat = py.detach(|| chrf::pairwise_scores(&hyps, &cands, &cfg));
+    PyArray1::from_vec(py, flat).reshape([n, m])
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tokenize, m)?)?;
@@ -348,5 +415,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(rouge_stats_ids, m)?)?;
     m.add_function(wrap_pyfunction!(edit_stats, m)?)?;
     m.add_function(wrap_pyfunction!(edit_align, m)?)?;
+    m.add_function(wrap_pyfunction!(chrf_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(chrf_pairwise_scores, m)?)?;
     Ok(())
 }

@@ -63,6 +63,9 @@ _LAZY = {
     "CER": "nlpeval.metrics.wer",
     "edit_alignment": "nlpeval.metrics.wer",
     "EditAlignment": "nlpeval.metrics.wer",
+    "chrf": "nlpeval.metrics.chrf",
+    "CHRF": "nlpeval.metrics.chrf",
+    "pairwise_chrf": "nlpeval.metrics.chrf.pairwise",
 }
 
 #: sub-packages reachable as attributes without an explicit import (``nlpeval.classification``)
@@ -84,6 +87,8 @@ if TYPE_CHECKING:
     from nlpeval.lm.logprobs import Perplexity, PerplexityAccumulator, perplexity
     from nlpeval.metrics.bleu import BLEU, HfBLEU, NltkBLEU, TokenIdBLEU, bleu, make_bleu
     from nlpeval.metrics.bleu.pairwise import pairwise_bleu
+    from nlpeval.metrics.chrf import CHRF, chrf
+    from nlpeval.metrics.chrf.pairwise import pairwise_chrf
     from nlpeval.metrics.rouge import Rouge, RougeScore, make_rouge, rouge
     from nlpeval.metrics.wer import CER, MER, WER, WIL, WIP, EditAlignment, cer, edit_alignment, mer, wer, wil, wip
     from nlpeval.significance.bootstrap import bootstrap_interval

@@ -27,3 +27,21 @@ def rouge_stats_ids(
 ) -> npt.NDArray[np.float64]: ...
 def edit_stats(hyps: list[str], refs: list[str], unit: str) -> npt.NDArray[np.int64]: ...
 def edit_align(hyps: list[str], refs: list[str], unit: str) -> list[tuple[list[str], list[str], bytes]]: ...
+def chrf_stats(
+    hyps: list[str],
+    refs: list[list[str]],
+    char_order: int,
+    word_order: int,
+    whitespace: bool,
+    factor: float,
+    eps_smoothing: bool,
+) -> npt.NDArray[np.int64]: ...
+def chrf_pairwise_scores(
+    hyps: list[str],
+    cands: list[str],
+    char_order: int,
+    word_order: int,
+    whitespace: bool,
+    factor: float,
+    eps_smoothing: bool,
+) -> npt.NDArray[np.float64]: ...

@@ -25,3 +25,5 @@ rouge_stats_text = _core.rouge_stats_text
 rouge_stats_ids = _core.rouge_stats_ids
 edit_stats = _core.edit_stats
 edit_align = _core.edit_align
+chrf_stats = _core.chrf_stats
+chrf_pairwise_scores = _core.chrf_pairwise_scores

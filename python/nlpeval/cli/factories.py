@@ -58,3 +58,18 @@ def edit_rate(name: str, options: argparse.Namespace) -> CorpusMetric:
     if name == "cer" and kwargs.pop("split_unspaced"):
         raise ValueError("--split-unspaced is an option of the word metrics; cer already scores characters")
     return make_edit_metric(name, **kwargs)
+
+
+def chrf(name: str, options: argparse.Namespace) -> CorpusMetric:
+    """chrF (``chrf``) or chrF++ (``chrf++``, word order 2) with the ``--chrf-*`` options and ``--lowercase``."""
+    from nlpeval.metrics.chrf import CHRF
+
+    default_word_order = 2 if name == "chrf++" else 0
+    return CHRF(
+        char_order=options.chrf_char_order,
+        word_order=default_word_order if options.chrf_word_order is None else options.chrf_word_order,
+        beta=options.chrf_beta,
+        lowercase=options.lowercase,
+        whitespace=options.chrf_whitespace,
+        eps_smoothing=options.chrf_eps_smoothing,
+    )

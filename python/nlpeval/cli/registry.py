@@ -38,6 +38,8 @@ METRICS: dict[str, MetricEntry] = {
     "mer": MetricEntry("MER", "nlpeval.cli.factories:edit_rate"),
     "wil": MetricEntry("WIL", "nlpeval.cli.factories:edit_rate"),
     "wip": MetricEntry("WIP", "nlpeval.cli.factories:edit_rate"),
+    "chrf": MetricEntry("chrF", "nlpeval.cli.factories:chrf"),
+    "chrf++": MetricEntry("chrF++", "nlpeval.cli.factories:chrf"),
 }
 
 #: name patterns (full match), for families such as ``rouge3`` or ``rougeW-1.2``

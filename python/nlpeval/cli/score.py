@@ -14,6 +14,14 @@ from nlpeval.cli.io import DEFAULT_CHUNK
 TOKENIZER_CHOICES = ("13a", "intl", "zh", "char", "none", "ja-mecab", "ko-mecab", "spm", "flores101", "flores200")
 
 
+def _int_or_float(text: str) -> float:
+    """An option value that stays an int when written as one (``2``, not ``2.0``, in signatures)."""
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
+
+
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "score",
@@ -131,6 +139,18 @@ def add_parser(subparsers: Any) -> None:
     add_normalization_options(
         parser.add_argument_group("WER/CER/MER/WIL/WIP options (--lowercase applies too)"), lowercase=False
     )
+    chrf = parser.add_argument_group("chrF options (--lowercase applies too)")
+    chrf.add_argument("--chrf-char-order", type=int, default=6, metavar="N", help="character n-gram order (default 6)")
+    chrf.add_argument(
+        "--chrf-word-order",
+        type=int,
+        default=None,
+        metavar="N",
+        help="word n-gram order (default 0 for chrf, 2 for chrf++)",
+    )
+    chrf.add_argument("--chrf-beta", type=_int_or_float, default=2, metavar="BETA", help="recall weight (default 2)")
+    chrf.add_argument("--chrf-whitespace", action="store_true", help="keep whitespace in character n-grams")
+    chrf.add_argument("--chrf-eps-smoothing", action="store_true", help="chrF++.py epsilon smoothing")
     parser.set_defaults(run=run)
 
 

@@ -1,0 +1,93 @@
+"""The chrF formula of sacreBLEU (``CHRF._compute_f_score``), vectorised over statistics rows."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+#: sacreBLEU's epsilon for undefined precision, recall and F (eps smoothing).
+EPS = 1e-16
+
+
+@dataclass(frozen=True)
+class ChrfParts:
+    """chrF of statistics rows and its parts (arrays over the leading axes).
+
+    Attributes
+    ----------
+    score : numpy.ndarray
+        chrF on sacreBLEU's 0–100 scale.
+    precision, recall : numpy.ndarray
+        Precision and recall averaged over the effective orders (those with
+        hypothesis and reference n-grams), on the 0–1 scale.
+    precisions, recalls : numpy.ndarray
+        Per order (last axis), 0 where undefined.
+    """
+
+    score: np.ndarray
+    precision: np.ndarray
+    recall: np.ndarray
+    precisions: np.ndarray
+    recalls: np.ndarray
+
+
+def chrf_parts(totals: np.ndarray, *, orders: int, factor: float, eps_smoothing: bool) -> ChrfParts:
+    """chrF of ``[hyp, ref, match]`` triples, one per order, in the first ``3 * orders`` columns.
+
+    Follows sacreBLEU's ``CHRF._compute_f_score`` operation by operation (the
+    epsilon of undefined ratios, the effective order, the order of the
+    floating-point operations) so that values agree to the last bit.
+
+    Parameters
+    ----------
+    totals : numpy.ndarray
+        Statistics of shape ``(..., >= 3 * orders)``.
+    orders : int
+        Character plus word orders.
+    factor : float
+        ``beta ** 2``.
+    eps_smoothing : bool
+        Average the per-order F-scores (chrF++.py) instead of scoring the
+        averaged precision and recall of the effective orders.
+
+    Returns
+    -------
+    ChrfParts
+
+    Examples
+    --------
+    >>> parts = chrf_parts(np.array([2, 1, 1]), orders=1, factor=4, eps_smoothing=False)
+    >>> float(parts.score), float(parts.precision), float(parts.recall)
+    (83.33333333333334, 0.5, 1.0)
+    """
+    t = np.asarray(totals, dtype=np.float64)
+    shape = t.shape[:-1]
+    score = np.zeros(shape)
+    sum_prec = np.zeros(shape)
+    sum_rec = np.zeros(shape)
+    effective = np.zeros(shape)
+    precisions = np.zeros((*shape, orders))
+    recalls = np.zeros((*shape, orders))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for i in range(orders):
+            n_hyp, n_ref, n_match = t[..., 3 * i], t[..., 3 * i + 1], t[..., 3 * i + 2]
+            prec = np.where(n_hyp > 0, n_match / n_hyp, EPS)
+            rec = np.where(n_ref > 0, n_match / n_ref, EPS)
+            denom = factor * prec + rec
+            score = score + np.where(denom > 0, (1 + factor) * prec * rec / denom, EPS)
+            used = (n_hyp > 0) & (n_ref > 0)
+            sum_prec = np.where(used, sum_prec + prec, sum_prec)
+            sum_rec = np.where(used, sum_rec + rec, sum_rec)
+            effective = effective + used
+            precisions[..., i] = np.where(n_hyp > 0, prec, 0.0)
+            recalls[..., i] = np.where(n_ref > 0, rec, 0.0)
+        avg_prec = np.where(effective > 0, sum_prec / effective, 0.0)
+        avg_rec = np.where(effective > 0, sum_rec / effective, 0.0)
+        if eps_smoothing:
+            value = 100 * score / orders
+        else:
+            f = (1 + factor) * avg_prec * avg_rec
+            f = f / (factor * avg_prec + avg_rec)
+            value = np.where(avg_prec + avg_rec != 0, 100 * f, 0.0)
+    return ChrfParts(value, avg_prec, avg_rec, precisions, recalls)

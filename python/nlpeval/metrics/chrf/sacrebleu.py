@@ -1,0 +1,181 @@
+"""chrF and chrF++ exactly as sacreBLEU 2.x ``CHRF`` computes them."""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+
+from nlpeval import _native
+from nlpeval.core.metric import CorpusMetric
+from nlpeval.core.signature import Signature, nrefs_field
+from nlpeval.core.stats import Stats, StatsSchema
+from nlpeval.core.validation import reference_counts, validate_text
+from nlpeval.metrics.chrf.formula import ChrfParts, chrf_parts
+
+#: chrF's default beta (recall weighted twice as much as precision).
+DEFAULT_BETA = 2
+
+
+def chrf_schema(char_order: int, word_order: int) -> StatsSchema:
+    """Statistics fields: ``[hyp, ref, match]`` per character then word order, and the reference counts.
+
+    Examples
+    --------
+    >>> chrf_schema(1, 1).fields
+    ('char1_hyp', 'char1_ref', 'char1_match', 'word1_hyp', 'word1_ref', 'word1_match', 'nrefs_min', 'nrefs_max')
+    """
+    names = [
+        f"{kind}{n}_{part}"
+        for kind, order in (("char", char_order), ("word", word_order))
+        for n in range(1, order + 1)
+        for part in ("hyp", "ref", "match")
+    ]
+    return StatsSchema.of(*names, nrefs_min="min", nrefs_max="max")
+
+
+def check_options(char_order: Any, word_order: Any, beta: Any) -> None:
+    """Reject option values sacreBLEU could not score (``ValueError``).
+
+    Examples
+    --------
+    >>> check_options(6, 2, 2)
+    >>> check_options(0, 0, 2)
+    Traceback (most recent call last):
+    ...
+    ValueError: chrF needs at least one n-gram order: char_order + word_order must be >= 1
+    """
+    for name, value in (("char_order", char_order), ("word_order", word_order)):
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
+            raise ValueError(f"{name} must be a non-negative int; got {value!r}")
+    if char_order + word_order < 1:
+        raise ValueError("chrF needs at least one n-gram order: char_order + word_order must be >= 1")
+    if char_order + word_order > 255:
+        raise ValueError(f"char_order + word_order must be at most 255; got {char_order + word_order}")
+    if isinstance(beta, bool) or not isinstance(beta, numbers.Real) or not np.isfinite(beta) or beta < 0:
+        raise ValueError(f"beta must be a non-negative number; got {beta!r}")
+
+
+@dataclass(frozen=True)
+class CHRF(CorpusMetric):
+    """chrF (Popović 2015) and chrF++ (Popović 2017) exactly as sacreBLEU 2.x computes them.
+
+    The F-score of character n-gram (and, for chrF++, word n-gram) precision and
+    recall. Per segment the statistics of the reference with the best sentence
+    chrF are kept (sacreBLEU's rule for several references); the corpus score is
+    the chrF of the summed statistics, so the metric decomposes and streams.
+
+    Parameters
+    ----------
+    char_order : int
+        Largest character n-gram order.
+    word_order : int
+        Largest word n-gram order; 2 gives chrF++.
+    beta : float
+        Weight of recall relative to precision.
+    lowercase : bool
+        Lowercase (``str.lower``) hypotheses and references first.
+    whitespace : bool
+        Keep whitespace inside character n-grams (by default all whitespace is removed).
+    eps_smoothing : bool
+        Average per-order F-scores with chrF++.py's epsilon (as the original
+        chrF++.py, Moses and NLTK) instead of sacreBLEU's effective-order rule.
+
+    Examples
+    --------
+    >>> metric = CHRF(word_order=2)
+    >>> score = metric(["the cat sat on the mat"], [["the cat sat on a mat", "a cat"]])
+    >>> score.name, round(score.score, 4)
+    ('chrf++', 0.7203)
+    """
+
+    char_order: int = 6
+    word_order: int = 0
+    beta: float = DEFAULT_BETA
+    lowercase: bool = False
+    whitespace: bool = False
+    eps_smoothing: bool = False
+
+    flavor: ClassVar[str] = "sacrebleu"
+
+    def __post_init__(self) -> None:
+        check_options(self.char_order, self.word_order, self.beta)
+
+    @property
+    def name(self) -> str:  # type: ignore[override]
+        """``chrf`` with one ``+`` per word order (``chrf++`` for chrF++), as sacreBLEU names it."""
+        return "chrf" + "+" * self.word_order
+
+    @property
+    def orders(self) -> int:
+        """Character plus word orders."""
+        return self.char_order + self.word_order
+
+    @property
+    def factor(self) -> float:
+        """``beta ** 2``, computed as sacreBLEU does."""
+        return self.beta**2
+
+    @property
+    def schema(self) -> StatsSchema:
+        return chrf_schema(self.char_order, self.word_order)
+
+    def segment_stats(self, hypotheses: Sequence[Any], references: Sequence[Any]) -> Stats:
+        hyps, refs = validate_text(hypotheses, references)
+        if self.lowercase:
+            hyps = [h.lower() for h in hyps]
+            refs = [[r.lower() for r in seg] for seg in refs]
+        rows = _native.chrf_stats(
+            hyps,
+            refs,
+            self.char_order,
+            self.word_order,
+            self.whitespace,
+            float(self.factor),
+            self.eps_smoothing,
+        )
+        counts = reference_counts(refs)
+        return Stats(self.schema, np.column_stack([rows, counts, counts]))
+
+    def parts(self, totals: np.ndarray) -> ChrfParts:
+        """chrF (0–100) and its precision/recall parts of statistics rows or totals."""
+        return chrf_parts(totals, orders=self.orders, factor=self.factor, eps_smoothing=self.eps_smoothing)
+
+    def corpus_values(self, totals: np.ndarray) -> np.ndarray:
+        return self.parts(totals).score / 100.0
+
+    def components(self, totals: np.ndarray) -> dict[str, Any]:
+        parts = self.parts(totals)
+        c = self.char_order
+        precisions = [float(p) for p in parts.precisions]
+        recalls = [float(r) for r in parts.recalls]
+        return {
+            "precision": float(parts.precision),
+            "recall": float(parts.recall),
+            "char_precisions": precisions[:c],
+            "char_recalls": recalls[:c],
+            "word_precisions": precisions[c:],
+            "word_recalls": recalls[c:],
+            "beta": self.beta,
+            "char_order": self.char_order,
+            "word_order": self.word_order,
+        }
+
+    def signature(self, totals: np.ndarray) -> Signature:
+        schema = self.schema
+        return Signature.build(
+            nrefs=nrefs_field(int(totals[schema.index("nrefs_min")]), int(totals[schema.index("nrefs_max")])),
+            case="lc" if self.lowercase else "mixed",
+            eff=not self.eps_smoothing,
+            nc=self.char_order,
+            nw=self.word_order,
+            space=self.whitespace,
+            beta=None if self.beta == DEFAULT_BETA else self.beta,
+            flavor=self.flavor,
+        )
+
+
+__all__ = ["CHRF", "DEFAULT_BETA", "check_options", "chrf_schema"]

@@ -1,0 +1,679 @@
+//! chrF / chrF++ sufficient statistics, as sacreBLEU's `CHRF` computes them.
+//!
+//! A statistics row holds, for every character order `1..=char_order` and then
+//! every word order `1..=word_order`, the triple `[hyp_count, ref_count,
+//! match_count]`. Character n-grams run over Unicode code points of the segment
+//! with Python whitespace removed (unless `whitespace` is set); word n-grams run
+//! over `str.split()` words with sacreBLEU's punctuation separation. As in
+//! sacreBLEU, `hyp_count` is reported as 0 for an order the reference has no
+//! n-grams of, and with several references the row of the reference with the
+//! best sentence F-score is kept (the first one on ties). The F-score formula is
+//! reproduced operation by operation so that this choice is identical.
+
+use crate::text::is_py_space;
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+
+/// Parent of order-1 n-grams (character trie; also the per-segment tables).
+const ROOT: u32 = u32::MAX;
+/// Parent of order-1 character n-grams in the pairwise tables.
+const CHAR_ROOT: u32 = ROOT;
+/// Parent of order-1 n-grams in the word trie (pairwise tables share one map).
+const WORD_ROOT: u32 = u32::MAX - 1;
+/// An n-gram (or word) the hypothesis does not have.
+const UNKNOWN: u32 = u32::MAX - 2;
+
+/// sacreBLEU's `CHRF._PUNCTS` (Python's `string.punctuation`).
+fn is_chrf_punct(c: char) -> bool {
+    c.is_ascii_punctuation()
+}
+
+/// The chrF options that shape a statistics row and the reference choice.
+#[derive(Clone, Copy, Debug)]
+pub struct ChrfConfig {
+    /// Largest character n-gram order.
+    pub char_order: usize,
+    /// Largest word n-gram order (2 for chrF++).
+    pub word_order: usize,
+    /// Keep whitespace in character n-grams.
+    pub whitespace: bool,
+    /// `beta ** 2`, as Python computes it.
+    pub factor: f64,
+    /// chrF++.py-style epsilon smoothing instead of the effective order.
+    pub eps_smoothing: bool,
+}
+
+impl ChrfConfig {
+    /// Number of orders (character then word).
+    pub fn orders(&self) -> usize {
+        self.char_order + self.word_order
+    }
+
+    /// Width of a statistics row.
+    pub fn row_width(&self) -> usize {
+        3 * self.orders()
+    }
+}
+
+/// Code points of a segment as chrF sees them.
+fn char_symbols(text: &str, whitespace: bool) -> Vec<u32> {
+    text.chars()
+        .filter(|&c| whitespace || !is_py_space(c))
+        .map(|c| c as u32)
+        .collect()
+}
+
+/// sacreBLEU's `CHRF._remove_punctuation`: words of `str.split()`, with one
+/// trailing (or else one leading) ASCII punctuation mark split off words longer
+/// than one character.
+pub fn chrf_words(text: &str) -> Vec<&str> {
+    let mut words = Vec::new();
+    for word in crate::text::py_split(text) {
+        let mut chars = word.chars();
+        let first = chars.next();
+        let last = chars.next_back();
+        match (first, last) {
+            (Some(_), Some(end)) if is_chrf_punct(end) => {
+                words.push(&word[..word.len() - 1]);
+                words.push(&word[word.len() - 1..]);
+            }
+            (Some(start), Some(_)) if is_chrf_punct(start) => {
+                words.push(&word[..1]);
+                words.push(&word[1..]);
+            }
+            _ => words.push(word),
+        }
+    }
+    words
+}
+
+fn trie_key(parent: u32, symbol: u32) -> u64 {
+    (u64::from(parent) << 32) | u64::from(symbol)
+}
+
+/// Number of n-grams of order `n` in a sequence of `len` symbols.
+fn ngram_total(len: usize, n: usize) -> i64 {
+    (len + 1).saturating_sub(n) as i64
+}
+
+/// An open-addressing map from `(prefix id, symbol)` keys to n-gram ids,
+/// reused across segments: a generation stamp marks the live slots, so starting
+/// a new segment costs nothing and the table stays warm in the cache.
+#[derive(Default)]
+struct KeyTable {
+    /// `(key, id, generation)` per slot
+    slots: Vec<(u64, u32, u32)>,
+    generation: u32,
+    shift: u32,
+}
+
+impl KeyTable {
+    /// Forgets every key and makes room for at least `entries` keys.
+    fn reset(&mut self, entries: usize) {
+        let wanted = (2 * entries).next_power_of_two().max(16);
+        if wanted > self.slots.len() || self.generation == u32::MAX {
+            self.slots = vec![(0, 0, 0); wanted.max(self.slots.len())];
+            self.shift = 64 - self.slots.len().trailing_zeros();
+            self.generation = 0;
+        }
+        self.generation += 1;
+    }
+
+    fn slot(&self, key: u64) -> usize {
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+    }
+
+    fn get(&self, key: u64) -> Option<u32> {
+        let mask = self.slots.len() - 1;
+        let mut i = self.slot(key);
+        loop {
+            let (k, id, generation) = self.slots[i];
+            if generation != self.generation {
+                return None;
+            }
+            if k == key {
+                return Some(id);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// The id of `key`, inserting `next` if it is new (returns `(id, inserted)`).
+    fn get_or_insert(&mut self, key: u64, next: u32) -> (u32, bool) {
+        let mask = self.slots.len() - 1;
+        let mut i = self.slot(key);
+        loop {
+            let (k, id, generation) = self.slots[i];
+            if generation != self.generation {
+                self.slots[i] = (key, next, self.generation);
+                return (next, true);
+            }
+            if k == key {
+                return (id, false);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+}
+
+/// Buffers one worker reuses from segment to segment.
+#[derive(Default)]
+struct Scratch {
+    table: KeyTable,
+    counts: Vec<i64>,
+    order_start: Vec<usize>,
+    seen: Vec<i64>,
+    prefix: Vec<u32>,
+}
+
+/// The n-grams (orders `1..=max_order`) of one hypothesis symbol sequence.
+///
+/// Each n-gram gets an id through a trie keyed by `(id of its prefix, last
+/// symbol)`, so extending all n-grams by one order costs one hash look-up per
+/// position. Ids of one order are contiguous. The tables live in [`Scratch`].
+struct HypNgrams<'s> {
+    scratch: &'s mut Scratch,
+    len: usize,
+}
+
+impl<'s> HypNgrams<'s> {
+    fn new(scratch: &'s mut Scratch, symbols: &[u32], max_order: usize) -> Self {
+        scratch.table.reset(symbols.len() * max_order);
+        scratch.counts.clear();
+        scratch.order_start.clear();
+        scratch.order_start.push(0);
+        scratch.prefix.clear();
+        scratch.prefix.resize(symbols.len(), ROOT);
+        for n in 1..=max_order {
+            for i in 0..(symbols.len() + 1).saturating_sub(n) {
+                let key = trie_key(scratch.prefix[i], symbols[i + n - 1]);
+                let next = scratch.counts.len() as u32;
+                let (id, inserted) = scratch.table.get_or_insert(key, next);
+                if inserted {
+                    scratch.counts.push(0);
+                }
+                scratch.counts[id as usize] += 1;
+                scratch.prefix[i] = id;
+            }
+            scratch.order_start.push(scratch.counts.len());
+        }
+        HypNgrams {
+            scratch,
+            len: symbols.len(),
+        }
+    }
+
+    /// Writes `[hyp, ref, match]` per order of a reference into `out`
+    /// (`3 * max_order` values).
+    fn match_stats(&mut self, symbols: &[u32], out: &mut [i64]) {
+        let s = &mut *self.scratch;
+        s.seen.clear();
+        s.seen.resize(s.counts.len(), 0);
+        s.prefix.clear();
+        s.prefix.resize(symbols.len(), ROOT);
+        for n in 1..s.order_start.len() {
+            let ref_total = ngram_total(symbols.len(), n);
+            for i in 0..ref_total as usize {
+                if s.prefix[i] == UNKNOWN {
+                    continue;
+                }
+                match s.table.get(trie_key(s.prefix[i], symbols[i + n - 1])) {
+                    Some(id) => {
+                        s.seen[id as usize] += 1;
+                        s.prefix[i] = id;
+                    }
+                    None => s.prefix[i] = UNKNOWN,
+                }
+            }
+            let range = s.order_start[n - 1]..s.order_start[n];
+            let matches: i64 = s.counts[range.clone()]
+                .iter()
+                .zip(&s.seen[range])
+                .map(|(&h, &r)| h.min(r))
+                .sum();
+            let row = &mut out[3 * (n - 1)..3 * n];
+            // sacreBLEU counts no hypothesis n-grams when the reference has none
+            row[0] = if ref_total > 0 {
+                ngram_total(self.len, n)
+            } else {
+                0
+            };
+            row[1] = ref_total;
+            row[2] = matches;
+        }
+    }
+}
+
+/// Word ids over the hypothesis vocabulary (unknown words map to [`UNKNOWN`]).
+struct Vocabulary<'a> {
+    ids: FxHashMap<&'a str, u32>,
+}
+
+impl<'a> Vocabulary<'a> {
+    fn of(words: &[&'a str]) -> (Self, Vec<u32>) {
+        let mut ids: FxHashMap<&'a str, u32> = FxHashMap::default();
+        let symbols = words
+            .iter()
+            .map(|w| {
+                let next = ids.len() as u32;
+                *ids.entry(*w).or_insert(next)
+            })
+            .collect();
+        (Vocabulary { ids }, symbols)
+    }
+
+    fn symbols(&self, words: &[&str]) -> Vec<u32> {
+        words
+            .iter()
+            .map(|w| self.ids.get(w).copied().unwrap_or(UNKNOWN))
+            .collect()
+    }
+}
+
+/// sacreBLEU's `CHRF._compute_f_score` on a statistics row (0–100 scale),
+/// operation for operation.
+pub fn f_score(stats: &[i64], factor: f64, eps_smoothing: bool) -> f64 {
+    let eps = 1e-16;
+    let orders = stats.len() / 3;
+    let mut score = 0.0;
+    let mut effective_order = 0usize;
+    let (mut avg_prec, mut avg_rec) = (0.0, 0.0);
+    for triple in stats.chunks_exact(3) {
+        let (n_hyp, n_ref, n_match) = (triple[0], triple[1], triple[2]);
+        let prec = if n_hyp > 0 {
+            n_match as f64 / n_hyp as f64
+        } else {
+            eps
+        };
+        let rec = if n_ref > 0 {
+            n_match as f64 / n_ref as f64
+        } else {
+            eps
+        };
+        let denom = factor * prec + rec;
+        score += if denom > 0.0 {
+            (1.0 + factor) * prec * rec / denom
+        } else {
+            eps
+        };
+        if n_hyp > 0 && n_ref > 0 {
+            avg_prec += prec;
+            avg_rec += rec;
+            effective_order += 1;
+        }
+    }
+    if eps_smoothing {
+        return 100.0 * score / orders as f64;
+    }
+    if effective_order == 0 {
+        avg_prec = 0.0;
+        avg_rec = 0.0;
+    } else {
+        avg_prec /= effective_order as f64;
+        avg_rec /= effective_order as f64;
+    }
+    if avg_prec + avg_rec != 0.0 {
+        let score = (1.0 + factor) * avg_prec * avg_rec;
+        100.0 * (score / (factor * avg_prec + avg_rec))
+    } else {
+        0.0
+    }
+}
+
+/// Statistics of one hypothesis against its references, written into `row`
+/// (the best reference's row; all zeros without references).
+pub fn segment_stats<R: AsRef<str>>(hyp: &str, refs: &[R], cfg: &ChrfConfig, row: &mut [i64]) {
+    segment_stats_with(&mut Workspace::default(), hyp, refs, cfg, row);
+}
+
+/// Reusable buffers of one worker: character and word n-gram tables.
+#[derive(Default)]
+pub struct Workspace {
+    chars: Scratch,
+    words: Scratch,
+    candidate: Vec<i64>,
+}
+
+/// [`segment_stats`] with the buffers of `workspace`.
+pub fn segment_stats_with<R: AsRef<str>>(
+    workspace: &mut Workspace,
+    hyp: &str,
+    refs: &[R],
+    cfg: &ChrfConfig,
+    row: &mut [i64],
+) {
+    row.fill(0);
+    let Workspace {
+        chars,
+        words,
+        candidate,
+    } = workspace;
+    let mut hyp_chars = HypNgrams::new(chars, &char_symbols(hyp, cfg.whitespace), cfg.char_order);
+    let hyp_words = if cfg.word_order > 0 {
+        chrf_words(hyp)
+    } else {
+        Vec::new()
+    };
+    let (vocab, hyp_word_ids) = Vocabulary::of(&hyp_words);
+    let mut hyp_word_ngrams = HypNgrams::new(words, &hyp_word_ids, cfg.word_order);
+    candidate.clear();
+    candidate.resize(cfg.row_width(), 0);
+    let mut best = -1.0;
+    for reference in refs {
+        let reference = reference.as_ref();
+        let (char_part, word_part) = candidate.split_at_mut(3 * cfg.char_order);
+        hyp_chars.match_stats(&char_symbols(reference, cfg.whitespace), char_part);
+        if cfg.word_order > 0 {
+            let ref_ids = vocab.symbols(&chrf_words(reference));
+            hyp_word_ngrams.match_stats(&ref_ids, word_part);
+        }
+        let f = f_score(candidate, cfg.factor, cfg.eps_smoothing);
+        if f > best {
+            best = f;
+            row.copy_from_slice(candidate);
+        }
+    }
+}
+
+/// Statistics for a batch: a row-major `(n, row_width)` buffer, in parallel.
+pub fn batch_stats<R: AsRef<str> + Sync>(
+    hyps: &[String],
+    refs: &[Vec<R>],
+    cfg: &ChrfConfig,
+) -> Vec<i64> {
+    let width = cfg.row_width();
+    let mut out = vec![0i64; hyps.len() * width];
+    if width == 0 {
+        return out;
+    }
+    out.par_chunks_mut(width)
+        .zip(hyps.par_iter().zip(refs.par_iter()))
+        .for_each_init(Workspace::default, |workspace, (row, (hyp, seg_refs))| {
+            segment_stats_with(workspace, hyp, seg_refs, cfg, row)
+        });
+    out
+}
+
+/// One sentence's n-grams for pairwise scoring: sorted `(global id, count)`
+/// pairs and the number of n-grams per order.
+struct Inventory {
+    ngrams: Vec<(u32, i64)>,
+    totals: Vec<i64>,
+}
+
+/// Global interning of character and word n-grams over many sentences.
+struct Interner<'a> {
+    ids: FxHashMap<u64, u32>,
+    order_of_id: Vec<u8>,
+    words: FxHashMap<&'a str, u32>,
+}
+
+impl<'a> Interner<'a> {
+    /// Appends the ids of the n-grams (orders `1..=max_order`, reported as
+    /// `first_order + n - 1`) of `symbols` to `found`.
+    fn intern(
+        &mut self,
+        symbols: &[u32],
+        root: u32,
+        max_order: usize,
+        first_order: usize,
+        found: &mut Vec<u32>,
+    ) {
+        let mut prefix = vec![root; symbols.len()];
+        for n in 1..=max_order {
+            for i in 0..(symbols.len() + 1).saturating_sub(n) {
+                let key = trie_key(prefix[i], symbols[i + n - 1]);
+                let order_of_id = &mut self.order_of_id;
+                let id = *self.ids.entry(key).or_insert_with(|| {
+                    order_of_id.push((first_order + n - 1) as u8);
+                    (order_of_id.len() - 1) as u32
+                });
+                prefix[i] = id;
+                found.push(id);
+            }
+        }
+    }
+
+    fn inventory(&mut self, text: &'a str, cfg: &ChrfConfig) -> Inventory {
+        let mut found = Vec::new();
+        let chars = char_symbols(text, cfg.whitespace);
+        self.intern(&chars, CHAR_ROOT, cfg.char_order, 0, &mut found);
+        let mut totals: Vec<i64> = (1..=cfg.char_order)
+            .map(|n| ngram_total(chars.len(), n))
+            .collect();
+        if cfg.word_order > 0 {
+            let words = chrf_words(text);
+            let word_ids: Vec<u32> = words
+                .iter()
+                .map(|w| {
+                    let next = self.words.len() as u32;
+                    *self.words.entry(*w).or_insert(next)
+                })
+                .collect();
+            self.intern(
+                &word_ids,
+                WORD_ROOT,
+                cfg.word_order,
+                cfg.char_order,
+                &mut found,
+            );
+            totals.extend((1..=cfg.word_order).map(|n| ngram_total(word_ids.len(), n)));
+        }
+        found.sort_unstable();
+        let mut ngrams: Vec<(u32, i64)> = Vec::new();
+        for id in found {
+            match ngrams.last_mut() {
+                Some((last, count)) if *last == id => *count += 1,
+                _ => ngrams.push((id, 1)),
+            }
+        }
+        Inventory { ngrams, totals }
+    }
+}
+
+/// Sentence chrF (0–100) of every hypothesis against every candidate as its
+/// single reference: a row-major `(n_hyps * n_cands)` buffer. Each sentence's
+/// n-grams are extracted once; a pair costs one sorted merge.
+pub fn pairwise_scores(hyps: &[String], cands: &[String], cfg: &ChrfConfig) -> Vec<f64> {
+    let mut interner = Interner {
+        ids: FxHashMap::default(),
+        order_of_id: Vec::new(),
+        words: FxHashMap::default(),
+    };
+    let inventories: Vec<Inventory> = hyps
+        .iter()
+        .chain(cands.iter())
+        .map(|text| interner.inventory(text, cfg))
+        .collect();
+    let order_of_id = interner.order_of_id;
+    let (hyp_inv, cand_inv) = inventories.split_at(hyps.len());
+    let mut out = vec![0.0f64; hyps.len() * cands.len()];
+    if out.is_empty() {
+        return out;
+    }
+    let orders = cfg.orders();
+    out.par_chunks_mut(cands.len())
+        .zip(hyp_inv.par_iter())
+        .for_each(|(scores, hyp)| {
+            let mut matches = vec![0i64; orders];
+            let mut row = vec![0i64; 3 * orders];
+            for (score, cand) in scores.iter_mut().zip(cand_inv) {
+                matches.fill(0);
+                let (mut i, mut j) = (0, 0);
+                while i < hyp.ngrams.len() && j < cand.ngrams.len() {
+                    let (hid, hcount) = hyp.ngrams[i];
+                    let (cid, ccount) = cand.ngrams[j];
+                    if hid < cid {
+                        i += 1;
+                    } else if cid < hid {
+                        j += 1;
+                    } else {
+                        matches[order_of_id[hid as usize] as usize] += hcount.min(ccount);
+                        i += 1;
+                        j += 1;
+                    }
+                }
+                for o in 0..orders {
+                    let ref_total = cand.totals[o];
+                    row[3 * o] = if ref_total > 0 { hyp.totals[o] } else { 0 };
+                    row[3 * o + 1] = ref_total;
+                    row[3 * o + 2] = matches[o];
+                }
+                *score = f_score(&row, cfg.factor, cfg.eps_smoothing);
+            }
+        });
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(char_order: usize, word_order: usize) -> ChrfConfig {
+        ChrfConfig {
+            char_order,
+            word_order,
+            whitespace: false,
+            factor: 4.0,
+            eps_smoothing: false,
+        }
+    }
+
+    fn stats(hyp: &str, refs: &[&str], cfg: &ChrfConfig) -> Vec<i64> {
+        let mut row = vec![0; cfg.row_width()];
+        segment_stats(hyp, refs, cfg, &mut row);
+        row
+    }
+
+    #[test]
+    fn character_counts_ignore_whitespace() {
+        // "ab a" -> "aba": unigrams a,b,a; bigrams ab,ba.  "a b" -> "ab".
+        let row = stats("ab a", &["a b"], &config(2, 0));
+        assert_eq!(row, vec![3, 2, 2, 2, 1, 1]);
+        let cfg = ChrfConfig {
+            whitespace: true,
+            ..config(2, 0)
+        };
+        // "ab a" / "a b": unigrams a,b,' ',a vs a,' ',b; bigrams ab,'b ',' a' vs 'a ',' b'
+        assert_eq!(stats("ab a", &["a b"], &cfg), vec![4, 3, 3, 3, 2, 0]);
+    }
+
+    #[test]
+    fn empty_reference_order_reports_no_hypothesis_ngrams() {
+        assert_eq!(
+            stats("abc", &["a"], &config(3, 0)),
+            vec![3, 1, 1, 0, 0, 0, 0, 0, 0]
+        );
+        assert_eq!(stats("", &[""], &config(1, 1)), vec![0, 0, 0, 0, 0, 0]);
+    }
+
+    #[test]
+    fn punctuation_is_split_like_sacrebleu() {
+        assert_eq!(
+            chrf_words("(hi) a, .b ! x.y"),
+            vec!["(hi", ")", "a", ",", ".", "b", "!", "x.y"]
+        );
+        assert_eq!(chrf_words("«a» é."), vec!["«a»", "é", "."]);
+    }
+
+    #[test]
+    fn best_reference_wins_and_first_wins_ties() {
+        let cfg = config(2, 2);
+        let good = stats("the cat", &["the cat"], &cfg);
+        assert_eq!(stats("the cat", &["a dog", "the cat"], &cfg), good);
+        let first = stats("ab", &["ab x"], &cfg);
+        assert_eq!(stats("ab", &["ab x", "x ab"], &cfg), first);
+        assert_eq!(
+            stats("ab", &["zz", "ab x", "ab"], &cfg),
+            stats("ab", &["ab"], &cfg)
+        );
+    }
+
+    #[test]
+    fn f_score_matches_hand_computation() {
+        // one order, P = 1/2, R = 1 -> F2 = 5 * 0.5 / (4 * 0.5 + 1) = 5/6
+        let f = f_score(&[2, 1, 1], 4.0, false);
+        assert!((f - 100.0 * 5.0 / 6.0).abs() < 1e-12);
+        assert_eq!(f_score(&[0, 0, 0], 4.0, false), 0.0);
+        let eps = f_score(&[0, 0, 0], 4.0, true);
+        assert!(eps > 0.0 && eps < 1e-12);
+    }
+
+    #[test]
+    fn pairwise_equals_per_pair_scores() {
+        let sentences: Vec<String> = ["the cat sat.", "a cat, the mat", "", "tac eht", "(the) cat"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        for cfg in [
+            config(6, 0),
+            config(4, 2),
+            ChrfConfig {
+                eps_smoothing: true,
+                ..config(3, 1)
+            },
+        ] {
+            let matrix = pairwise_scores(&sentences, &sentences, &cfg);
+            for (i, hyp) in sentences.iter().enumerate() {
+                for (j, cand) in sentences.iter().enumerate() {
+                    let mut row = vec![0; cfg.row_width()];
+                    segment_stats(hyp, std::slice::from_ref(cand), &cfg, &mut row);
+                    let expected = f_score(&row, cfg.factor, cfg.eps_smoothing);
+                    assert_eq!(
+                        matrix[i * sentences.len() + j],
+                        expected,
+                        "{hyp:?} vs {cand:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn reused_workspace_equals_fresh_one() {
+        let long: String = (0..3000)
+            .map(|i| char::from(b'a' + (i * 7 % 26) as u8))
+            .collect();
+        let texts = ["a b", long.as_str(), "", "ab ba", long.as_str(), "x y z"];
+        let cfg = config(6, 2);
+        let mut workspace = Workspace::default();
+        for hyp in texts {
+            for reference in texts {
+                let mut reused = vec![0; cfg.row_width()];
+                segment_stats_with(&mut workspace, hyp, &[reference, "b a"], &cfg, &mut reused);
+                assert_eq!(reused, stats(hyp, &[reference, "b a"], &cfg));
+            }
+        }
+    }
+
+    #[test]
+    fn key_table_finds_what_it_stored_and_forgets_on_reset() {
+        let mut table = KeyTable::default();
+        table.reset(100);
+        for key in 0..100u64 {
+            assert_eq!(
+                table.get_or_insert(key * 977, key as u32),
+                (key as u32, true)
+            );
+        }
+        assert_eq!(table.get_or_insert(5 * 977, 999), (5, false));
+        assert_eq!(table.get(42 * 977), Some(42));
+        assert_eq!(table.get(1), None);
+        table.reset(10);
+        assert_eq!(table.get(42 * 977), None);
+    }
+
+    #[test]
+    fn batch_matches_segments() {
+        let hyps = vec!["a b c".to_string(), "x".to_string()];
+        let refs = vec![
+            vec!["a c".to_string()],
+            vec!["y".to_string(), "x".to_string()],
+        ];
+        let cfg = config(2, 1);
+        let out = batch_stats(&hyps, &refs, &cfg);
+        let w = cfg.row_width();
+        assert_eq!(&out[..w], stats("a b c", &["a c"], &cfg).as_slice());
+        assert_eq!(&out[w..], stats("x", &["y", "x"], &cfg).as_slice());
+    }
+}
