@@ -11,6 +11,7 @@ from pathlib import Path
 import jiwer
 import pytest
 
+import nlpeval
 from nlpeval.cli.main import main
 
 
@@ -58,10 +59,13 @@ def test_score_text_shows_percent_and_options(files: dict[str, str], capsys: pyt
 
 
 def test_score_segments_and_several_references(files: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
-    args = ["score", "-r", files["ref"], "-r", files["ref2"], "-m", "wer", "--segments", "-f", "json", files["sys"]]
+    args = ["score", "-r", files["ref"], "-r", files["ref2"], "-m", "wer", "--segments", "-f", "json"]
+    args += ["--chunk-size", "3", files["sys"]]  # streamed in two chunks
     assert main(args) == 0
     score = json.loads(capsys.readouterr().out)["systems"][0]["scores"]["wer"]
     assert score["signature"].startswith("nrefs:2|")
+    refs = list(zip(lines(files["ref"]), lines(files["ref2"]), strict=True))
+    assert score["score"] == nlpeval.wer(lines(files["sys"]), refs).score
     assert len(score["segments"]) == 4
     assert score["segments"][2] == 1.0  # "x y": against "x" (1 edit, not "" with 2): 1 insertion / 1 word
     assert score["segments"][3] == 1.0  # empty hypothesis: every reference word deleted
