@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 
@@ -69,7 +69,6 @@ class Rouge(CorpusMetric):
     eos_id: int | None = None
     segment_columns: str = "prf"
 
-    flavor_name: ClassVar[str] = "rouge"
 
     def __post_init__(self) -> None:
         if self.flavor not in FLAVORS:
