@@ -6,6 +6,7 @@ pub mod edit;
 pub mod ngram;
 pub mod rouge;
 pub mod rouge_text;
+pub mod ter;
 pub mod text;
 
 use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods};
@@ -402,6 +403,27 @@ fn chrf_pairwise_scores<'py>(
     PyArray1::from_vec(py, flat).reshape([n, m])
 }
 
+/// TER statistics of tokenized segments (tokens separated by whitespace):
+/// `(n, 2)` integers, the fewest edits over the references and the sum of the
+/// reference lengths.
+#[pyfunction]
+fn ter_stats<'py>(
+    py: Python<'py>,
+    hyps: Vec<String>,
+    refs: Vec<Vec<String>>,
+) -> PyResult<Bound<'py, PyArray2<i64>>> {
+    if hyps.len() != refs.len() {
+        return Err(PyValueError::new_err(format!(
+            "{} hypotheses but {} reference lists",
+            hyps.len(),
+            refs.len()
+        )));
+    }
+    let n = hyps.len();
+    let flat = py.detach(|| ter::batch_stats(&hyps, &refs));
+    to_array2(py, flat, n, 2)
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tokenize, m)?)?;
@@ -417,5 +439,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(edit_align, m)?)?;
     m.add_function(wrap_pyfunction!(chrf_stats, m)?)?;
     m.add_function(wrap_pyfunction!(chrf_pairwise_scores, m)?)?;
+    m.add_function(wrap_pyfunction!(ter_stats, m)?)?;
     Ok(())
 }

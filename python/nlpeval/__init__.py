@@ -66,6 +66,8 @@ _LAZY = {
     "chrf": "nlpeval.metrics.chrf",
     "CHRF": "nlpeval.metrics.chrf",
     "pairwise_chrf": "nlpeval.metrics.chrf.pairwise",
+    "ter": "nlpeval.metrics.ter",
+    "TER": "nlpeval.metrics.ter",
 }
 
 #: sub-packages reachable as attributes without an explicit import (``nlpeval.classification``)
@@ -90,6 +92,7 @@ if TYPE_CHECKING:
     from nlpeval.metrics.chrf import CHRF, chrf
     from nlpeval.metrics.chrf.pairwise import pairwise_chrf
     from nlpeval.metrics.rouge import Rouge, RougeScore, make_rouge, rouge
+    from nlpeval.metrics.ter import TER, ter
     from nlpeval.metrics.wer import CER, MER, WER, WIL, WIP, EditAlignment, cer, edit_alignment, mer, wer, wil, wip
     from nlpeval.significance.bootstrap import bootstrap_interval
     from nlpeval.significance.paired import PairedTestResult, approximate_randomization, paired_bootstrap

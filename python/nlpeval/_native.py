@@ -27,3 +27,4 @@ edit_stats = _core.edit_stats
 edit_align = _core.edit_align
 chrf_stats = _core.chrf_stats
 chrf_pairwise_scores = _core.chrf_pairwise_scores
+ter_stats = _core.ter_stats

@@ -10,7 +10,7 @@ from typing import Any
 from nlpeval.cli.formats import FORMATS
 
 #: metrics the demo shows (each must be known to ``nlpeval score -m``)
-DEMO_METRICS = ("bleu", "chrf", "chrf++", "rouge1", "rouge2", "rougeL", "wer", "cer")
+DEMO_METRICS = ("bleu", "chrf", "chrf++", "ter", "rouge1", "rouge2", "rougeL", "wer", "cer")
 
 
 def add_parser(subparsers: Any) -> None:

@@ -73,3 +73,15 @@ def chrf(name: str, options: argparse.Namespace) -> CorpusMetric:
         whitespace=options.chrf_whitespace,
         eps_smoothing=options.chrf_eps_smoothing,
     )
+
+
+def ter(name: str, options: argparse.Namespace) -> CorpusMetric:
+    """TER with ``--ter-normalized``, ``--ter-no-punct``, ``--ter-asian-support``, ``--ter-case-sensitive``."""
+    from nlpeval.metrics.ter import TER
+
+    return TER(
+        normalized=options.ter_normalized,
+        no_punct=options.ter_no_punct,
+        asian_support=options.ter_asian_support,
+        case_sensitive=options.ter_case_sensitive,
+    )

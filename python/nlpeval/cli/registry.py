@@ -40,6 +40,7 @@ METRICS: dict[str, MetricEntry] = {
     "wip": MetricEntry("WIP", "nlpeval.cli.factories:edit_rate"),
     "chrf": MetricEntry("chrF", "nlpeval.cli.factories:chrf"),
     "chrf++": MetricEntry("chrF++", "nlpeval.cli.factories:chrf"),
+    "ter": MetricEntry("TER", "nlpeval.cli.factories:ter"),
 }
 
 #: name patterns (full match), for families such as ``rouge3`` or ``rougeW-1.2``

@@ -151,6 +151,13 @@ def add_parser(subparsers: Any) -> None:
     chrf.add_argument("--chrf-beta", type=_int_or_float, default=2, metavar="BETA", help="recall weight (default 2)")
     chrf.add_argument("--chrf-whitespace", action="store_true", help="keep whitespace in character n-grams")
     chrf.add_argument("--chrf-eps-smoothing", action="store_true", help="chrF++.py epsilon smoothing")
+    ter = parser.add_argument_group("TER options (the Tercom tokenizer; TER lowercases unless --ter-case-sensitive)")
+    ter.add_argument("--ter-normalized", action="store_true", help="split punctuation, decode XML entities")
+    ter.add_argument("--ter-no-punct", action="store_true", help="remove punctuation")
+    ter.add_argument(
+        "--ter-asian-support", action="store_true", help="extend --ter-normalized/--ter-no-punct to CJK text"
+    )
+    ter.add_argument("--ter-case-sensitive", action="store_true", help="do not lowercase")
     parser.set_defaults(run=run)
 
 
