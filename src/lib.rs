@@ -3,13 +3,14 @@
 
 pub mod chrf;
 pub mod edit;
+pub mod kendall;
 pub mod ngram;
 pub mod rouge;
 pub mod rouge_text;
 pub mod ter;
 pub mod text;
 
-use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods};
+use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use rayon::prelude::*;
@@ -424,6 +425,30 @@ fn ter_stats<'py>(
     to_array2(py, flat, n, 2)
 }
 
+/// Kendall's tau statistics of groups of paired values (`offsets[g]..offsets[g + 1]`):
+/// `(n_groups, 6)` integers `[discordant, x_tied, y_tied, xy_tied, distinct_x, distinct_y]`
+/// and `(n_groups, 4)` floats `[x0, x1, y0, y1]` (tie-correction sums of the variance).
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+fn kendall_group_stats<'py>(
+    py: Python<'py>,
+    x: PyReadonlyArray1<'py, f64>,
+    y: PyReadonlyArray1<'py, f64>,
+    offsets: PyReadonlyArray1<'py, i64>,
+) -> PyResult<(Bound<'py, PyArray2<i64>>, Bound<'py, PyArray2<f64>>)> {
+    let (x, y, offsets) = (x.as_slice()?, y.as_slice()?, offsets.as_slice()?);
+    if x.len() != y.len() {
+        return Err(PyValueError::new_err("x and y differ in length"));
+    }
+    let ranges = kendall::group_ranges(offsets, x.len()).map_err(PyValueError::new_err)?;
+    let groups = ranges.len();
+    let (counts, sums) = py.detach(|| kendall::batch_group_stats(x, y, &ranges));
+    Ok((
+        to_array2(py, counts, groups, kendall::COLUMNS)?,
+        PyArray1::from_vec(py, sums).reshape([groups, kendall::SUM_COLUMNS])?,
+    ))
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tokenize, m)?)?;
@@ -440,5 +465,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(chrf_stats, m)?)?;
     m.add_function(wrap_pyfunction!(chrf_pairwise_scores, m)?)?;
     m.add_function(wrap_pyfunction!(ter_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(kendall_group_stats, m)?)?;
     Ok(())
 }

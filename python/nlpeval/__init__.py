@@ -68,15 +68,22 @@ _LAZY = {
     "pairwise_chrf": "nlpeval.metrics.chrf.pairwise",
     "ter": "nlpeval.metrics.ter",
     "TER": "nlpeval.metrics.ter",
+    "cohen_kappa": "nlpeval.agreement",
+    "fleiss_kappa": "nlpeval.agreement",
+    "krippendorff_alpha": "nlpeval.agreement",
+    "percent_agreement": "nlpeval.agreement",
+    "rating_summary": "nlpeval.agreement",
+    "meta_evaluate": "nlpeval.correlation",
 }
 
 #: sub-packages reachable as attributes without an explicit import (``nlpeval.classification``)
-_SUBMODULES = ("classification", "regression", "lm")
+_SUBMODULES = ("classification", "regression", "lm", "agreement", "correlation")
 
 __all__ = ["InputError", "UndefinedMetricWarning", "__version__", *_LAZY, *_SUBMODULES]
 
 if TYPE_CHECKING:
-    from nlpeval import classification, lm, regression
+    from nlpeval import agreement, classification, correlation, lm, regression
+    from nlpeval.agreement import cohen_kappa, fleiss_kappa, krippendorff_alpha, percent_agreement, rating_summary
     from nlpeval.classification.matrix import ConfusionMatrix, ConfusionMatrixAccumulator
     from nlpeval.classification.probabilistic import cross_entropy, kl_divergence
     from nlpeval.classification.report import ClassificationReport
@@ -85,6 +92,7 @@ if TYPE_CHECKING:
     from nlpeval.core.score import ConfidenceInterval, Score
     from nlpeval.core.signature import Signature
     from nlpeval.core.stats import Stats, StatsSchema
+    from nlpeval.correlation import meta_evaluate
     from nlpeval.lm.causal import model_perplexity
     from nlpeval.lm.logprobs import Perplexity, PerplexityAccumulator, perplexity
     from nlpeval.metrics.bleu import BLEU, HfBLEU, NltkBLEU, TokenIdBLEU, bleu, make_bleu

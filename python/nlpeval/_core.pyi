@@ -46,3 +46,6 @@ def chrf_pairwise_scores(
     factor: float,
     eps_smoothing: bool,
 ) -> npt.NDArray[np.float64]: ...
+def kendall_group_stats(
+    x: npt.NDArray[np.float64], y: npt.NDArray[np.float64], offsets: npt.NDArray[np.int64]
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]: ...

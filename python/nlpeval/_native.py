@@ -28,3 +28,4 @@ edit_align = _core.edit_align
 chrf_stats = _core.chrf_stats
 chrf_pairwise_scores = _core.chrf_pairwise_scores
 ter_stats = _core.ter_stats
+kendall_group_stats = _core.kendall_group_stats

@@ -21,6 +21,8 @@ COMMANDS = {
     "classify": "nlpeval.cli.classify",
     "perplexity": "nlpeval.cli.perplexity",
     "align": "nlpeval.cli.align",
+    "agree": "nlpeval.cli.agree",
+    "correlate": "nlpeval.cli.correlate",
 }
 
 

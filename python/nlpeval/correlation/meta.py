@@ -1,0 +1,478 @@
+"""Meta-evaluation: how well a metric agrees with human judgements, at system and segment level."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from nlpeval.agreement._resample import check_bootstrap, index_blocks, percentile_interval, weight_blocks
+from nlpeval.core.errors import InputError, UndefinedMetricWarning
+from nlpeval.core.score import ConfidenceInterval
+from nlpeval.core.signature import Signature
+from nlpeval.correlation._groups import STATISTICS
+from nlpeval.correlation.pairs import TIES, group_pair_counts, tau_from_counts
+
+CORRELATIONS = ("pearson", "spearman", "kendall", "kendall_b", "kendall_c")
+PAIR_METHODS = ("pairwise_accuracy", "kendall_like")
+METHODS = CORRELATIONS + PAIR_METHODS
+LEVELS = ("system", "segment")
+GROUPS = ("item", "system", None)
+
+#: values held at once when resampled data are expanded
+_EXPANDED_CELLS = 4_000_000
+
+
+@dataclass(frozen=True)
+class MetaEvaluation:
+    """The agreement of a metric with human judgements.
+
+    Attributes
+    ----------
+    statistic : float
+        The correlation (or accuracy, or Kendall-like tau).
+    pvalue : float
+        Two-sided p-value of a single correlation; NaN for averages over groups
+        and for the pair-based methods (no test is implied).
+    n : int
+        Observations correlated (systems, or judged segments), or pairs for
+        the pair-based methods.
+    n_groups : int
+        Groups averaged (1 without grouping).
+    level, method : str
+        What was correlated and how.
+    group_by : str or None
+        ``"item"``, ``"system"`` or ``None`` (flattened).
+    signature : str
+        Reproducibility signature.
+    ci : ConfidenceInterval or None
+        Percentile bootstrap interval over items.
+    """
+
+    statistic: float
+    pvalue: float
+    n: int
+    n_groups: int
+    level: str
+    method: str
+    group_by: str | None
+    signature: str
+    ci: ConfidenceInterval | None = field(default=None)
+
+    def __float__(self) -> float:
+        return self.statistic
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "level": self.level,
+            "method": self.method,
+            "group_by": self.group_by,
+            "statistic": self.statistic,
+            "pvalue": self.pvalue,
+            "n": self.n,
+            "n_groups": self.n_groups,
+            "signature": self.signature,
+        }
+        if self.ci is not None:
+            out["ci"] = self.ci.to_dict()
+        return out
+
+    def __str__(self) -> str:
+        text = f"{self.level} {self.method} = {self.statistic:.4f}"
+        if self.ci is not None:
+            text += f" [{self.ci.low:.4f}, {self.ci.high:.4f}]"
+        return f"{text} [{self.signature}]"
+
+
+def _as_scores(scores: Any, side: str, systems: list[str] | None) -> tuple[list[str] | None, np.ndarray]:
+    """System names (for mappings) and a float array (1-D per system, or systems x items)."""
+    names = None
+    if isinstance(scores, Mapping):
+        names = [str(k) for k in scores]
+        if systems is not None:
+            missing = [s for s in systems if s not in names]
+            if missing or len(names) != len(systems):
+                raise InputError(
+                    f"systems differ from metric_scores' (missing: {missing or 'none'}; "
+                    f"extra: {[n for n in names if n not in systems] or 'none'})",
+                    side=side,
+                )
+            lookup = {str(k): v for k, v in scores.items()}
+            scores, names = [lookup[s] for s in systems], list(systems)
+        else:
+            scores = list(scores.values())
+    try:
+        array = np.asarray(scores, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InputError("expected numbers: one per system, or systems x items (NaN for missing)", side=side) from None
+    if array.ndim not in (1, 2):
+        raise InputError(f"expected 1-D (systems) or 2-D (systems x items); got shape {array.shape}", side=side)
+    if np.isinf(array).any():
+        position = tuple(int(i) for i in np.argwhere(np.isinf(array))[0])
+        raise InputError(f"score at {position} is infinite", side=side)
+    return names, array + 0.0
+
+
+def _check_options(level: str, method: str, group_by: str | None, ties: str) -> str:
+    if level not in LEVELS:
+        raise ValueError(f"level must be 'system' or 'segment'; got {level!r}")
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {', '.join(METHODS)}; got {method!r}")
+    if group_by not in GROUPS:
+        raise ValueError(f"group_by must be 'item', 'system' or None; got {group_by!r}")
+    if ties not in TIES:
+        raise ValueError(f"ties must be 'discordant' or 'exclude'; got {ties!r}")
+    if level == "system" and group_by is not None:
+        raise ValueError("group_by applies to segment-level meta-evaluation; use group_by=None at system level")
+    if method == "kendall_like" and (level != "segment" or group_by != "item"):
+        raise ValueError("kendall_like compares translations of the same item: use level='segment', group_by='item'")
+    if method == "pairwise_accuracy" and level == "segment" and group_by != "item":
+        raise ValueError("segment-level pairwise_accuracy compares systems on each item: use group_by='item'")
+    return "kendall_b" if method == "kendall" else method
+
+
+def _single(method: str, x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    """A correlation and its p-value, via the public functions (warnings about constants silenced)."""
+    from nlpeval.correlation import coefficients
+
+    if len(x) < 2:
+        return math.nan, math.nan
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        if method == "pearson":
+            result = coefficients.pearson(x, y)
+        elif method == "spearman":
+            result = coefficients.spearman(x, y)
+        else:
+            result = coefficients.kendall(x, y, variant=method[-1])
+    return result.statistic, result.pvalue
+
+
+def _group_statistics(method: str, x: np.ndarray, y: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """Correlation per group, NaN for groups with fewer than two observations or constant values."""
+    sizes = np.diff(offsets)
+    values = STATISTICS[method](x, y, offsets) if len(x) else np.full(len(sizes), np.nan)
+    return np.where(sizes >= 2, values, np.nan)
+
+
+def _pairwise_accuracy(metric: np.ndarray, human: np.ndarray) -> np.ndarray:
+    """Share of system pairs ordered alike (rows are resamples; NaN rows stay NaN)."""
+    first, second = np.triu_indices(metric.shape[-1], 1)
+    agree = np.sign(metric[..., first] - metric[..., second]) == np.sign(human[..., first] - human[..., second])
+    out = agree.mean(axis=-1) if len(first) else np.full(metric.shape[:-1], np.nan)
+    undefined = np.isnan(metric).any(axis=-1) | np.isnan(human).any(axis=-1)
+    return np.where(undefined, np.nan, out)
+
+
+def _system_level(
+    method: str, metric: np.ndarray, human: np.ndarray
+) -> tuple[Callable[[], tuple[float, float, int]], Callable[[np.ndarray], np.ndarray] | None]:
+    """The system-level statistic, and its resampled version over items (None if nothing to resample).
+
+    A systems x items matrix gives each system the mean of its present (non-NaN) scores.
+    """
+    n_systems = metric.shape[0]
+
+    def parts(scores: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+        if scores.ndim == 1:
+            return None
+        present = ~np.isnan(scores)
+        return np.where(present, scores, 0.0), present.astype(np.float64)
+
+    metric_parts, human_parts = parts(metric), parts(human)
+
+    def means(
+        scores: np.ndarray, split: tuple[np.ndarray, np.ndarray] | None, weights: np.ndarray | None
+    ) -> np.ndarray:
+        if split is None:
+            return scores if weights is None else np.broadcast_to(scores, (len(weights), n_systems))
+        filled, present = split
+        with np.errstate(invalid="ignore", divide="ignore"):
+            if weights is None:
+                return filled.sum(axis=1) / present.sum(axis=1)
+            return (weights @ filled.T) / (weights @ present.T)
+
+    def full() -> tuple[float, float, int]:
+        m, h = means(metric, metric_parts, None), means(human, human_parts, None)
+        if method == "pairwise_accuracy":
+            return float(_pairwise_accuracy(m, h)), math.nan, n_systems
+        statistic, pvalue = _single(method, m, h)
+        return statistic, pvalue, n_systems
+
+    def resampled(weights: np.ndarray) -> np.ndarray:
+        m, h = means(metric, metric_parts, weights), means(human, human_parts, weights)
+        if method == "pairwise_accuracy":
+            return _pairwise_accuracy(m, h)
+        offsets = np.arange(len(weights) + 1) * n_systems
+        undefined = np.isnan(m).any(axis=1) | np.isnan(h).any(axis=1)
+        x, y = np.where(np.isnan(m), 0.0, m), np.where(np.isnan(h), 0.0, h)
+        values = _group_statistics(method, np.ascontiguousarray(x).ravel(), np.ascontiguousarray(y).ravel(), offsets)
+        return np.where(undefined, np.nan, values)
+
+    has_items = metric_parts is not None or human_parts is not None
+    return full, (resampled if has_items else None)
+
+
+def _item_groups(
+    method: str, metric: np.ndarray, human: np.ndarray, judged: np.ndarray, threshold: float, ties: str
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per-item values: ``(stat, n)`` for correlations, ``(counts, n)`` for pair methods."""
+    # items are columns; gather each item's judged systems contiguously
+    order_items, order_systems = np.nonzero(judged.T)
+    x, y = metric[order_systems, order_items], human[order_systems, order_items]
+    sizes = judged.sum(axis=0)
+    offsets = np.r_[0, np.cumsum(sizes)]
+    if method == "kendall_like":
+        return group_pair_counts(x, y, offsets, kind="kendall_like", threshold=threshold, ties=ties), sizes
+    if method == "pairwise_accuracy":
+        return group_pair_counts(x, y, offsets, kind="accuracy"), sizes
+    return _group_statistics(method, x, y, offsets), sizes
+
+
+def _expanded_statistic(
+    method: str, metric: np.ndarray, human: np.ndarray, judged: np.ndarray, group_by: str | None
+) -> Callable[[np.ndarray], np.ndarray]:
+    """Resampled statistic over items for flattened or per-system correlations (data expanded per resample)."""
+    n_systems, n_items = metric.shape
+
+    def statistic(columns: np.ndarray) -> np.ndarray:
+        rows = len(columns)
+        m = metric[:, columns]  # systems x rows x items
+        h = human[:, columns]
+        j = judged[:, columns]
+        if group_by == "system":
+            # groups ordered (resample, system)
+            m, h, j = (np.moveaxis(a, 1, 0).reshape(rows * n_systems, n_items) for a in (m, h, j))
+        else:
+            m, h, j = (np.moveaxis(a, 1, 0).reshape(rows, n_systems * n_items) for a in (m, h, j))
+        sizes = j.sum(axis=1)
+        offsets = np.r_[0, np.cumsum(sizes)]
+        values = _group_statistics(method, m[j], h[j], offsets)
+        if group_by == "system":
+            values = values.reshape(rows, n_systems)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
+                return np.nanmean(values, axis=1)
+        return values
+
+    return statistic
+
+
+def meta_evaluate(
+    metric_scores: Any,
+    human_scores: Any,
+    *,
+    level: str = "system",
+    method: str = "pearson",
+    group_by: str | None = None,
+    threshold: float = 25.0,
+    ties: str = "discordant",
+    n_bootstrap: int = 0,
+    seed: int | None = 12345,
+    confidence: float = 0.95,
+) -> MetaEvaluation:
+    """Correlate a metric's scores with human scores (WMT-style meta-evaluation).
+
+    Scores are systems x items matrices (items are segments, or documents), or
+    mappings from system name to per-item scores; NaN in ``human_scores`` marks
+    an item a system was not judged on, and such cells are left out.
+
+    * ``level="system"``: one score per system — the mean over items (human: over
+      judged items), or given directly as 1-D / name -> float — correlated across
+      systems. ``method="pairwise_accuracy"`` is the share of system pairs the
+      metric orders as the humans do (Kocmi et al., 2021; ties agree when both tie).
+    * ``level="segment"``: ``group_by=None`` correlates all judged cells at once;
+      ``group_by="item"`` correlates the systems' scores on each item and averages
+      over items; ``group_by="system"`` correlates each system's scores across items
+      and averages over systems. Groups with fewer than two observations, or where
+      a correlation is undefined (constant scores), are left out of the average
+      (as in mt-metrics-eval). ``method="kendall_like"`` (``group_by="item"``) is
+      WMT's daRR Kendall-like tau: relative-ranking pairs of systems whose human
+      scores on an item differ by at least ``threshold``, pooled over items;
+      ``method="pairwise_accuracy"`` (``group_by="item"``) pools all system pairs of
+      every item.
+
+    Parameters
+    ----------
+    metric_scores, human_scores : array_like or mapping
+        Systems x items (or, at system level, one value per system).
+    level : {"system", "segment"}
+    method : {"pearson", "spearman", "kendall", "kendall_b", "kendall_c", "pairwise_accuracy", "kendall_like"}
+        ``"kendall"`` is tau-b.
+    group_by : {"item", "system", None}
+        Segment-level grouping (see above).
+    threshold : float
+        Minimum human score difference of a ``kendall_like`` pair (25 on WMT's 0–100 DA scale).
+    ties : {"discordant", "exclude"}
+        How ``kendall_like`` counts metric ties.
+    n_bootstrap : int
+        Resamples of items (columns) for a percentile confidence interval (0: none).
+    seed : int or None
+        Bootstrap seed.
+    confidence : float
+        Confidence level.
+
+    Returns
+    -------
+    MetaEvaluation
+
+    Raises
+    ------
+    InputError
+        Shapes or system names that do not match, a missing or infinite metric
+        score where humans judged, a system no human judged (system level),
+        nothing left to correlate.
+
+    Examples
+    --------
+    >>> metric = [[0.1, 0.4, 0.3], [0.5, 0.6, 0.2], [0.9, 0.7, 0.8]]
+    >>> human = [[10, 30, 40], [50, 70, 20], [90, 60, 80]]
+    >>> round(meta_evaluate(metric, human).statistic, 4)
+    0.9952
+    >>> round(meta_evaluate(metric, human, level="segment", method="kendall", group_by="item").statistic, 4)
+    0.7778
+    >>> res = meta_evaluate(metric, human, level="segment", method="kendall_like", group_by="item", threshold=25)
+    >>> res.statistic, res.n
+    (1.0, 7)
+    """
+    canonical = _check_options(level, method, group_by, ties)
+    check_bootstrap(n_bootstrap, confidence)
+    systems, metric = _as_scores(metric_scores, "metric_scores", None)
+    _, human = _as_scores(human_scores, "human_scores", systems)
+    if metric.shape[0] != human.shape[0]:
+        raise InputError(f"{metric.shape[0]} systems in metric_scores but {human.shape[0]} here", side="human_scores")
+    if level == "segment" and (metric.ndim != 2 or human.ndim != 2):
+        raise InputError("segment level needs systems x items matrices for both scores", side="human_scores")
+    if metric.ndim == 2 and human.ndim == 2 and metric.shape != human.shape:
+        raise InputError(f"shape {human.shape} differs from metric_scores' {metric.shape}", side="human_scores")
+    judged = ~np.isnan(human) if human.ndim == 2 else None
+    if level == "segment":
+        missing_metric = np.isnan(metric) & judged  # unjudged cells are never used
+        if missing_metric.any():
+            position = tuple(int(i) for i in np.argwhere(missing_metric)[0])
+            raise InputError(f"metric score at {position} is missing where humans judged", side="metric_scores")
+    else:
+        for side, scores in (("metric_scores", metric), ("human_scores", human)):
+            absent = np.isnan(scores) if scores.ndim == 1 else np.isnan(scores).all(axis=1)
+            if absent.any():
+                raise InputError(f"system {int(np.flatnonzero(absent)[0])} has no score", side=side)
+    n_systems = metric.shape[0]
+    if level == "system" and n_systems < 2:
+        raise InputError("system-level meta-evaluation needs at least two systems", side="metric_scores")
+
+    n_groups = 1
+    resampled: Callable[[np.ndarray], np.ndarray] | None = None
+    use_indices = False
+    if level == "system":
+        full, resampled = _system_level(canonical, metric, human)
+        statistic, pvalue, n = full()
+        n_items = metric.shape[1] if metric.ndim == 2 else (human.shape[1] if human.ndim == 2 else 0)
+    else:
+        n_items = metric.shape[1]
+        if group_by == "item":
+            values, sizes = _item_groups(canonical, metric, human, judged, threshold, ties)
+            pvalue = math.nan
+            if canonical in PAIR_METHODS:
+                totals = values.sum(axis=0)
+                if canonical == "kendall_like":
+                    statistic = float(tau_from_counts(totals[0], totals[1]))
+                    n = int(totals[0] + totals[1])
+
+                    def resampled(weights: np.ndarray) -> np.ndarray:
+                        sums = weights @ values
+                        return tau_from_counts(sums[:, 0], sums[:, 1])
+                else:
+                    statistic = float(totals[0] / totals[1]) if totals[1] else math.nan
+                    n = int(totals[1])
+
+                    def resampled(weights: np.ndarray) -> np.ndarray:
+                        sums = weights @ values
+                        with np.errstate(invalid="ignore", divide="ignore"):
+                            return sums[:, 0] / sums[:, 1]
+
+                n_groups = int(np.count_nonzero(sizes >= 2))
+            else:
+                defined = ~np.isnan(values)
+                statistic = float(values[defined].mean()) if defined.any() else math.nan
+                n = int(sizes[defined].sum())
+                n_groups = int(defined.sum())
+                filled = np.where(defined, values, 0.0)
+
+                def resampled(weights: np.ndarray) -> np.ndarray:
+                    with np.errstate(invalid="ignore", divide="ignore"):
+                        return (weights @ filled) / (weights @ defined.astype(np.float64))
+        elif group_by == "system":
+            offsets = np.r_[0, np.cumsum(judged.sum(axis=1))]
+            values = _group_statistics(canonical, metric[judged], human[judged], offsets)
+            defined = ~np.isnan(values)
+            statistic = float(values[defined].mean()) if defined.any() else math.nan
+            pvalue = math.nan
+            n = int(np.diff(offsets)[defined].sum())
+            n_groups = int(defined.sum())
+            resampled, use_indices = _expanded_statistic(canonical, metric, human, judged, "system"), True
+        else:
+            statistic, pvalue = _single(canonical, metric[judged], human[judged])
+            n = int(judged.sum())
+            resampled, use_indices = _expanded_statistic(canonical, metric, human, judged, None), True
+        if n == 0:
+            raise InputError("no judged item to correlate", side="human_scores")
+    if math.isnan(statistic):
+        warnings.warn(
+            f"{level}-level {method} is undefined (constant scores or too few observations); returning nan",
+            UndefinedMetricWarning,
+            stacklevel=2,
+        )
+
+    fields: dict[str, object] = {"level": level, "method": method, "group": group_by or "none"}
+    if method == "kendall_like":
+        fields.update(threshold=f"{threshold:g}", ties=ties)
+    ci = None
+    if n_bootstrap:
+        if resampled is None or n_items == 0:
+            raise ValueError("a bootstrap over items needs per-item scores (systems x items)")
+        per_resample = n_systems * n_items if use_indices else 0
+        ci = _bootstrap(resampled, n_items, per_resample, n_bootstrap, seed, confidence)
+        fields.update(bs=n_bootstrap, rs=seed)
+    return MetaEvaluation(
+        statistic=float(statistic),
+        pvalue=float(pvalue),
+        n=int(n),
+        n_groups=n_groups,
+        level=level,
+        method=method,
+        group_by=group_by,
+        signature=str(Signature.build(**fields)),
+        ci=ci,
+    )
+
+
+def _bootstrap(
+    statistic: Callable[[np.ndarray], np.ndarray],
+    n_items: int,
+    cells_per_resample: int,
+    n_resamples: int,
+    seed: int | None,
+    confidence: float,
+) -> ConfidenceInterval:
+    """Percentile interval over item resamples.
+
+    ``statistic`` takes ``(rows, n_items)`` draw counts or, when ``cells_per_resample``
+    is set, item indices (expanded into that many values per resample, in bounded chunks).
+    """
+    values = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            if cells_per_resample:
+                rows = max(1, _EXPANDED_CELLS // cells_per_resample)
+                for block in index_blocks(n_items, n_resamples, seed):
+                    for start in range(0, len(block), rows):
+                        values.append(statistic(block[start : start + rows]))
+            else:
+                for weights in weight_blocks(n_items, n_resamples, seed):
+                    values.append(statistic(weights))
+    return percentile_interval(np.concatenate(values), confidence=confidence, n_resamples=n_resamples, seed=seed)
