@@ -1,10 +1,15 @@
 """Score-based metrics: precision-recall and ROC curves, average precision, ROC AUC.
 
-Same names, signatures and numbers as scikit-learn. One sort per curve; the
-per-sample averages (``average="samples"``) are vectorised over rows instead of
-looping over samples. :func:`interpolated_average_precision` adds the 11-point
+Same names, signatures and numbers as scikit-learn. Unweighted curves come from
+two value sorts (the scores, and the positives' scores) instead of a stable
+argsort; weighted ones follow scikit-learn's order exactly. The per-sample
+averages (``average="samples"``) are vectorised over rows instead of looping
+over samples. :func:`interpolated_average_precision` adds the 11-point
 interpolated AP (PASCAL VOC 2007 style), labelled as such, next to the default
 non-interpolated (step-function) AP.
+
+These metrics do not decompose into per-sample statistics (they rank all the
+scores at once), so there is no accumulator for them: keep the scores.
 """
 
 from __future__ import annotations
