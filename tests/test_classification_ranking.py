@@ -84,6 +84,7 @@ def test_multilabel_parity(seed):
         weight = _pick(rng, [None, rng.random(n)])
         both("average_precision_score", y, s, average=average, sample_weight=weight)
         both("roc_auc_score", y, s, average=average, sample_weight=weight)
+        both("roc_auc_score", y, s, average=average, sample_weight=weight, max_fpr=_pick(rng, [0.05, 0.3, 0.5]))
     y[:, 0] = 0  # a label that never occurs
     both("average_precision_score", y, s, average="samples")
     both("roc_auc_score", y, s, average="macro")
@@ -193,3 +194,15 @@ def test_interpolated_ap_samples_average_equals_the_per_row_definition():
             ),
             abs=1e-12,
         )
+
+
+def test_partial_auc_samples_at_exact_fpr_steps():
+    """Rows with 10 negatives put false positive rates exactly on max_fpr = 0.3 and 0.5."""
+    rng = np.random.default_rng(11)
+    y = np.zeros((60, 14), dtype=int)
+    for i in range(60):
+        y[i, rng.choice(14, 4, replace=False)] = 1
+    s = np.round(rng.random((60, 14)), 1)
+    for max_fpr in (0.3, 0.5, 1.0):
+        both("roc_auc_score", y, s, average="samples", max_fpr=max_fpr)
+        both("roc_auc_score", y, s, average="macro", max_fpr=max_fpr)

@@ -401,7 +401,7 @@ def _rowwise_interpolated_ap(truth: np.ndarray, score: np.ndarray, n_points: int
     return best.mean(axis=1)
 
 
-def _rowwise_auc(truth: np.ndarray, score: np.ndarray) -> np.ndarray:
+def _rowwise_auc(truth: np.ndarray, score: np.ndarray, max_fpr: float | None = None) -> np.ndarray:
     tps, fps, tps_prev, fps_prev, is_end = _rowwise_counts(truth, score)
     positives, negatives = tps[:, -1:], fps[:, -1:]
     undefined = (positives[:, 0] == 0) | (negatives[:, 0] == 0)
@@ -411,10 +411,23 @@ def _rowwise_auc(truth: np.ndarray, score: np.ndarray) -> np.ndarray:
             UndefinedMetricWarning,
             stacklevel=4,
         )
+    partial = max_fpr is not None and max_fpr != 1
+    if partial and (max_fpr <= 0 or max_fpr > 1):
+        raise ValueError(f"Expected max_fpr in range (0, 1], got: {max_fpr!r}")
     with np.errstate(divide="ignore", invalid="ignore"):
         tpr, tpr_prev = tps / positives, tps_prev / positives
         fpr, fpr_prev = fps / negatives, fps_prev / negatives
+        if partial:
+            # segments past max_fpr are cut there, their tpr interpolated linearly (as scikit-learn)
+            cut = (fpr > max_fpr) & (fpr_prev < max_fpr)
+            tpr_cut = tpr_prev + (tpr - tpr_prev) * (max_fpr - fpr_prev) / (fpr - fpr_prev)
+            tpr = np.where(cut, tpr_cut, tpr)
+            fpr = np.where(cut, max_fpr, fpr)
+            is_end = is_end & (fpr <= max_fpr)
         area = np.where(is_end, (fpr - fpr_prev) * (tpr + tpr_prev) / 2.0, 0.0).sum(axis=1)
+    if partial:
+        min_area = 0.5 * max_fpr**2
+        area = 0.5 * (1 + (area - min_area) / (max_fpr - min_area))
     return np.where(undefined, np.nan, area)
 
 
@@ -423,7 +436,7 @@ def _rowwise_auc(truth: np.ndarray, score: np.ndarray) -> np.ndarray:
 
 def _average_binary(
     metric: BinaryMetric,
-    rowwise: Callable[[np.ndarray, np.ndarray], np.ndarray] | None,
+    rowwise: Callable[[np.ndarray, np.ndarray], np.ndarray],
     truth: np.ndarray,
     score: np.ndarray,
     average: str | None,
@@ -444,10 +457,7 @@ def _average_binary(
         if np.isclose(np.sum(average_weight), 0):
             return 0.0
     if average == "samples":
-        if rowwise is None:  # (only partial ROC AUC) the per-sample weights weigh the average, not the curves
-            scores = np.array([metric(truth[i], score[i], None) for i in range(truth.shape[0])])
-        else:
-            scores = rowwise(truth, score)
+        scores = rowwise(truth, score)  # the sample weights weigh the average, not the curves
         average_weight = weights
     else:
         scores = np.array([metric(truth[:, c], score[:, c], weights) for c in range(truth.shape[1])], dtype=np.float64)
@@ -616,7 +626,11 @@ def roc_auc_score(
         classes = _unique(y)
         truth = y == classes[-1] if classes.size == 2 else np.zeros(y.shape[0], dtype=bool)
         return binary(truth, _column(score, "y_score"), weights)
-    return _average_binary(binary, _rowwise_auc if max_fpr in (None, 1) else None, y, score, average, weights)
+
+    def rowwise(truth: np.ndarray, s: np.ndarray) -> np.ndarray:
+        return _rowwise_auc(truth, s, max_fpr)
+
+    return _average_binary(binary, rowwise, y, score, average, weights)
 
 
 def _multiclass_auc(
@@ -674,7 +688,7 @@ def _multiclass_auc(
                 "None in this case."
             )
         return _ovo_auc(codes, score, average)
-    return _average_binary(_binary_auc, None, _one_hot(codes, classes.size), score, average, weights)
+    return _average_binary(_binary_auc, _rowwise_auc, _one_hot(codes, classes.size), score, average, weights)
 
 
 def _ovo_auc(codes: np.ndarray, score: np.ndarray, average: str | None) -> float:

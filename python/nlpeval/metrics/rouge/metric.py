@@ -69,7 +69,6 @@ class Rouge(CorpusMetric):
     eos_id: int | None = None
     segment_columns: str = "prf"
 
-
     def __post_init__(self) -> None:
         if self.flavor not in FLAVORS:
             raise ValueError(f"unknown ROUGE flavor {self.flavor!r}; choose one of {', '.join(FLAVORS)}")
