@@ -113,6 +113,8 @@ def test_cohen_bad_input_names_the_item():
         cohen_kappa([1, "a"], [1, 2])
     with pytest.raises(ValueError, match="weights"):
         cohen_kappa([1, 2], [1, 2], weights="cubic")
+    with pytest.raises(InputError, match="no items"):
+        cohen_kappa([], [])
 
 
 # ---------------------------------------------------------------- Fleiss
@@ -158,6 +160,8 @@ def test_fleiss_degenerate_inputs():
         fleiss_kappa([[1], [2]])
     with pytest.raises(InputError, match="non-negative integers"):
         fleiss_kappa([[1, 0.5], [1, 1]], from_counts=True)
+    with pytest.raises(InputError, match="no ratings"):
+        fleiss_kappa([[None, None], [None, None]])
 
 
 # ---------------------------------------------------------------- Krippendorff

@@ -261,14 +261,21 @@ def test_segment_level_matches_reference(method, group_by):
         ("system", "kendall", None),
         ("system", "pairwise_accuracy", None),
         ("segment", "spearman", None),
+        ("segment", "pearson", None),
+        ("segment", "kendall_c", None),
         ("segment", "kendall", "item"),
         ("segment", "pearson", "system"),
+        ("segment", "spearman", "system"),
+        ("segment", "kendall", "system"),
         ("segment", "kendall_like", "item"),
         ("segment", "pairwise_accuracy", "item"),
     ],
 )
 def test_bootstrap_over_items_equals_recomputing_each_resample(level, method, group_by):
     metric, human = _data(np.random.default_rng(25), systems=5, items=30)
+    if level == "segment":
+        human[3] = np.nan  # a system nobody judged
+    human[4, :3] = 42.0  # human ties
     n_res, seed = 40, 9
     result = meta_evaluate(metric, human, level=level, method=method, group_by=group_by, n_bootstrap=n_res, seed=seed)
     values = []

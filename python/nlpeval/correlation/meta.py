@@ -262,6 +262,157 @@ def _expanded_statistic(
     return statistic
 
 
+def _spearman_weighted_statistic(
+    metric: np.ndarray, human: np.ndarray, judged: np.ndarray, group_by: str | None
+) -> Callable[[np.ndarray], np.ndarray]:
+    """Resampled Spearman's rho over items without expanding the data.
+
+    A resample draws item ``j`` ``w_j`` times, so every judged cell of item ``j``
+    counts ``w_j`` times: a cell's average rank among the resampled observations is
+    (weight of smaller values) + (weight of its ties + 1) / 2, and rho is the
+    weighted Pearson r of those ranks. Sorting happens once, not per resample.
+    """
+    systems, items = np.nonzero(judged)  # row-major: cells grouped by system
+    if group_by == "system":
+        # systems without a judged item form no group (reduceat needs non-empty groups)
+        groups = np.searchsorted(np.unique(systems), systems)
+    else:
+        groups = np.zeros(len(items), dtype=np.int64)
+    n_groups = int(groups.max()) + 1
+    starts = np.searchsorted(groups, np.arange(n_groups))
+    x, y = metric[systems, items], human[systems, items]
+
+    def rank_plan(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        order = np.lexsort((values, groups))
+        sorted_values, sorted_groups = values[order], groups[order]
+        new_run = np.r_[True, (sorted_values[1:] != sorted_values[:-1]) | (sorted_groups[1:] != sorted_groups[:-1])]
+        run_of_sorted = np.cumsum(new_run) - 1
+        run_starts = np.flatnonzero(new_run)
+        run_of_cell = np.empty(len(values), dtype=np.int64)
+        run_of_cell[order] = run_of_sorted
+        return order, run_starts, run_of_cell
+
+    plans = [rank_plan(x), rank_plan(y)]
+    group_of_sorted = [groups[plan[0]] for plan in plans]
+
+    def ranks(weights: np.ndarray, which: int) -> np.ndarray:
+        order, run_starts, run_of_cell = plans[which]
+        sorted_weights = weights[:, order]
+        before = np.cumsum(sorted_weights, axis=1) - sorted_weights
+        # weight of smaller values in the same group: subtract what precedes the group
+        group_first = starts[group_of_sorted[which]]
+        before -= before[:, group_first]
+        run_totals = np.add.reduceat(sorted_weights, run_starts, axis=1)
+        run_ranks = before[:, run_starts] + (run_totals + 1.0) / 2.0
+        return run_ranks[:, run_of_cell]
+
+    def statistic(draws: np.ndarray) -> np.ndarray:
+        weights = draws[:, items]
+        a, b = ranks(weights, 0), ranks(weights, 1)
+
+        def group_sum(values: np.ndarray) -> np.ndarray:
+            return np.add.reduceat(values, starts, axis=1)
+
+        n = group_sum(weights)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            ma, mb = group_sum(weights * a) / n, group_sum(weights * b) / n
+            da = a - np.repeat(ma, np.diff(np.r_[starts, len(items)]), axis=1)
+            db = b - np.repeat(mb, np.diff(np.r_[starts, len(items)]), axis=1)
+            sab = group_sum(weights * da * db)
+            saa = group_sum(weights * da * da)
+            sbb = group_sum(weights * db * db)
+            r = np.clip(sab / (np.sqrt(saa) * np.sqrt(sbb)), -1.0, 1.0)
+        drawn = weights > 0
+        constant = np.zeros(r.shape, dtype=bool)
+        for values in (a, b):
+            high = np.maximum.reduceat(np.where(drawn, values, -np.inf), starts, axis=1)
+            low = np.minimum.reduceat(np.where(drawn, values, np.inf), starts, axis=1)
+            constant |= ~(high > low)
+        r = np.where(constant | (n < 2), np.nan, r)
+        if group_by == "system":
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
+                return np.nanmean(r, axis=1)
+        return r[:, 0]
+
+    return statistic
+
+
+def _pearson_sums_statistic(
+    metric: np.ndarray, human: np.ndarray, judged: np.ndarray, group_by: str | None
+) -> Callable[[np.ndarray], np.ndarray]:
+    """Resampled Pearson's r over items from per-item sums (one matrix product per block of resamples).
+
+    Values are centred per group on the full data first, so the sums formula loses
+    no precision to a large mean. A resample whose drawn values are all equal is
+    undefined (found exactly, from per-item minima and maxima).
+    """
+    n_systems, n_items = metric.shape
+    rows = np.arange(n_systems)[:, None] if group_by == "system" else np.zeros((n_systems, 1), dtype=np.int64)
+    n_groups = n_systems if group_by == "system" else 1
+    group_of = np.broadcast_to(rows, judged.shape)
+    count = np.zeros((n_items, n_groups))
+    np.add.at(count, (np.nonzero(judged)[1], group_of[judged]), 1.0)
+
+    def per_item(values: np.ndarray, reducer: Any, fill: float) -> np.ndarray:
+        out = np.full((n_items, n_groups), fill)
+        reducer.at(out, (np.nonzero(judged)[1], group_of[judged]), values[judged])
+        return out
+
+    with np.errstate(invalid="ignore", divide="ignore"):
+        sums_x = per_item(metric, np.add, 0.0)
+        sums_y = per_item(human, np.add, 0.0)
+        mean_x = sums_x.sum(axis=0) / count.sum(axis=0)
+        mean_y = sums_y.sum(axis=0) / count.sum(axis=0)
+    x = np.where(judged, metric - mean_x[group_of], 0.0)
+    y = np.where(judged, human - mean_y[group_of], 0.0)
+    parts = np.concatenate(
+        [count, per_item(x, np.add, 0.0), per_item(y, np.add, 0.0)]
+        + [per_item(a * b, np.add, 0.0) for a, b in ((x, x), (y, y), (x, y))],
+        axis=1,
+    )
+    bounds = [
+        per_item(metric, np.minimum, np.inf),
+        per_item(metric, np.maximum, -np.inf),
+        per_item(human, np.minimum, np.inf),
+        per_item(human, np.maximum, -np.inf),
+    ]
+
+    def statistic(draws: np.ndarray) -> np.ndarray:
+        totals = (draws @ parts).reshape(len(draws), 6, n_groups)
+        n, sx, sy, sxx, syy, sxy = (totals[:, k] for k in range(6))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            cxy = sxy - sx * sy / n
+            cxx = sxx - sx * sx / n
+            cyy = syy - sy * sy / n
+            r = np.clip(cxy / (np.sqrt(cxx) * np.sqrt(cyy)), -1.0, 1.0)
+        drawn = (draws > 0)[:, :, None]
+        constant = np.zeros(r.shape, dtype=bool)
+        for low, high in ((bounds[0], bounds[1]), (bounds[2], bounds[3])):
+            lowest = np.where(drawn, low[None], np.inf).min(axis=1)
+            highest = np.where(drawn, high[None], -np.inf).max(axis=1)
+            constant |= ~(highest > lowest)
+        r = np.where(constant | (n < 2), np.nan, r)
+        if group_by == "system":
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
+                return np.nanmean(r, axis=1)
+        return r[:, 0]
+
+    return statistic
+
+
+def _resampler(
+    method: str, metric: np.ndarray, human: np.ndarray, judged: np.ndarray, group_by: str | None
+) -> tuple[Callable[[np.ndarray], np.ndarray], bool]:
+    """The resampled statistic for flattened or per-system correlations, and whether it takes indices."""
+    if method == "pearson":
+        return _pearson_sums_statistic(metric, human, judged, group_by), False
+    if method == "spearman":
+        return _spearman_weighted_statistic(metric, human, judged, group_by), False
+    return _expanded_statistic(method, metric, human, judged, group_by), True
+
+
 def meta_evaluate(
     metric_scores: Any,
     human_scores: Any,
@@ -351,6 +502,8 @@ def meta_evaluate(
         raise InputError(f"shape {human.shape} differs from metric_scores' {metric.shape}", side="human_scores")
     judged = ~np.isnan(human) if human.ndim == 2 else None
     if level == "segment":
+        if not judged.any():
+            raise InputError("no judged item to correlate", side="human_scores")
         missing_metric = np.isnan(metric) & judged  # unjudged cells are never used
         if missing_metric.any():
             position = tuple(int(i) for i in np.argwhere(missing_metric)[0])
@@ -413,11 +566,11 @@ def meta_evaluate(
             pvalue = math.nan
             n = int(np.diff(offsets)[defined].sum())
             n_groups = int(defined.sum())
-            resampled, use_indices = _expanded_statistic(canonical, metric, human, judged, "system"), True
+            resampled, use_indices = _resampler(canonical, metric, human, judged, "system")
         else:
             statistic, pvalue = _single(canonical, metric[judged], human[judged])
             n = int(judged.sum())
-            resampled, use_indices = _expanded_statistic(canonical, metric, human, judged, None), True
+            resampled, use_indices = _resampler(canonical, metric, human, judged, None)
         if n == 0:
             raise InputError("no judged item to correlate", side="human_scores")
     if math.isnan(statistic):
