@@ -4,9 +4,13 @@ Each unit contributes its value counts ``c_u`` (over the ``V`` distinct values)
 to the coincidence matrix ``o = sum_u (c_u c_u^T - diag(c_u)) / (m_u - 1)``
 (``m_u`` = values in the unit, units with fewer than two are not pairable). Then
 ``alpha = 1 - (n - 1) * sum(o * d) / sum(n_c n_k d)`` with ``n`` the value totals
-and ``d`` the level's distance. The work is O(units x raters) to count plus
-O(V^2) for the matrices (expected disagreement in closed form for nominal,
-ordinal and interval data), so 5 raters x 40,000 units take milliseconds.
+and ``d`` the level's distance. The work is O(units x raters) to count plus at
+most O(V^2) for the matrices, so 5 raters x 40,000 units take milliseconds. The
+expected disagreement has a closed form for nominal, interval and ordinal data
+(ordinal distances are squared differences of mid-cumulative value counts), so
+only ratio data with very many distinct values (continuous measurements) pay the
+full O(V^2), in blocks of bounded memory. Up to 8 distinct values the counts are
+dense; beyond, a sparse units x values matrix keeps the coincidences O(nonzeros).
 """
 
 from __future__ import annotations
