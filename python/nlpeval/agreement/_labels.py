@@ -70,24 +70,29 @@ def as_array(data: Any, *, ndim: int, what: str) -> np.ndarray:
 
 def _numeric_codes(array: np.ndarray, what: str) -> Coded:
     flat = np.asarray(array, dtype=np.float64).ravel()
-    missing = np.isnan(flat)
-    present = flat[~missing]
-    if present.size and not np.isfinite(present).all():
-        bad = int(np.flatnonzero(np.isinf(flat))[0])
-        raise InputError(f"value at ({_position(bad, array.shape)}) is infinite", side=what)
+    given = ~np.isnan(flat)
+    present = flat[given]
     codes = np.full(flat.shape, -1, dtype=np.int64)
     if present.size == 0:
         return Coded(codes.reshape(array.shape), np.empty(0, dtype=np.float64), True)
     low, high = present.min(), present.max()
-    if high - low <= _COUNTING_RANGE and np.array_equal(present, np.floor(present)):
-        shifted = (present - low).astype(np.int64)
-        used = np.bincount(shifted) > 0
+    if np.isinf(low) or np.isinf(high):
+        bad = int(np.flatnonzero(np.isinf(flat))[0])
+        raise InputError(f"value at ({_position(bad, array.shape)}) is infinite", side=what)
+    shifted = present - low
+    counted = None
+    if high - low <= _COUNTING_RANGE:
+        as_int = shifted.astype(np.int64)
+        if np.array_equal(as_int, shifted):  # integer-valued: count, do not sort
+            counted = as_int
+    if counted is not None:
+        used = np.bincount(counted) > 0
         remap = np.cumsum(used) - 1
         values = np.flatnonzero(used).astype(np.float64) + low
-        codes[~missing] = remap[shifted]
+        codes[given] = remap[counted]
     else:
         values, inverse = np.unique(present, return_inverse=True)
-        codes[~missing] = inverse
+        codes[given] = inverse
     # -0.0 and 0.0 are one value, as in NumPy comparisons
     return Coded(codes.reshape(array.shape), values + 0.0, True)
 

@@ -102,7 +102,8 @@ class _Counts:
             table = np.empty((n_values, codes.shape[1]), dtype=np.int32)
             for value in range(n_values):
                 np.sum(codes == value, axis=0, dtype=np.int32, out=table[value])
-            self.matrix = np.ascontiguousarray(table[:, pairable].T, dtype=np.float64)
+            # values x units: each value's counts are one contiguous row
+            self.matrix = table[:, pairable].astype(np.float64)
             return
         from scipy import sparse
 
@@ -119,10 +120,14 @@ class _Counts:
         scale = self.weights if draws is None else self.weights * draws
         counts = self.matrix
         if self.dense:
-            weighted = counts * scale[:, None]
-            # einsum, not BLAS: V is tiny here, and threaded BLAS start-up costs more than the sum
-            o = np.einsum("uc,uk->ck", weighted, counts)
-            o[np.diag_indices_from(o)] -= weighted.sum(axis=0)
+            weighted = counts * scale[None, :]
+            v = self.n_values
+            o = np.empty((v, v))
+            # V(V+1)/2 dot products of contiguous rows: V is tiny, a matrix product's set-up costs more
+            for c in range(v):
+                for k in range(c, v):
+                    o[c, k] = o[k, c] = np.dot(weighted[c], counts[k])
+            o[np.diag_indices_from(o)] -= weighted.sum(axis=1)
             totals = o.sum(axis=0)
         else:
             from scipy import sparse
@@ -137,7 +142,7 @@ class _Counts:
         v = self.n_values
         if not self.dense or self.n_units * v * v > _DENSE_CELLS:
             return None
-        counts = self.matrix
+        counts = self.matrix.T
         outer = counts[:, :, None] * counts[:, None, :]
         outer[:, np.arange(v), np.arange(v)] -= counts
         return (outer * self.weights[:, None, None]).reshape(self.n_units, v * v)
