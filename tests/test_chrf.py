@@ -277,6 +277,16 @@ def test_bad_input_names_the_segment() -> None:
         nlpeval.chrf(["a", "b"], ["a"])
 
 
+def test_invalid_unicode_names_the_segment() -> None:
+    """Deliberate deviation: a lone surrogate is rejected (sacreBLEU would count its code units)."""
+    with pytest.raises(nlpeval.InputError, match=r"references: segment 1 \(reference 1\): is not valid Unicode"):
+        nlpeval.chrf(["a", "b"], [["a"], ["b", "c\udc80"]])
+    with pytest.raises(nlpeval.InputError, match="hypotheses: segment 0: is not valid Unicode"):
+        nlpeval.chrf(["\ud800"], ["a"])
+    with pytest.raises(nlpeval.InputError, match="candidates: segment 0: is not valid Unicode"):
+        nlpeval.pairwise_chrf(["a"], ["\ud800"])
+
+
 @pytest.mark.parametrize(
     "options",
     [{"char_order": 0}, {"char_order": -1}, {"word_order": 1.5}, {"beta": -1}, {"beta": "2"}, {"char_order": True}],

@@ -9,7 +9,7 @@ import numpy as np
 from nlpeval import _native
 from nlpeval.core.errors import InputError
 from nlpeval.core.validation import as_segment_list
-from nlpeval.metrics.chrf.sacrebleu import DEFAULT_BETA, check_options
+from nlpeval.metrics.chrf.sacrebleu import DEFAULT_BETA, check_options, check_unicode
 
 
 def _texts(values: Sequence[str], side: str, lowercase: bool) -> list[str]:
@@ -60,9 +60,14 @@ def pairwise_chrf(
     check_options(char_order, word_order, beta)
     hyps = _texts(hypotheses, "hypotheses", lowercase)
     cands = _texts(candidates, "candidates", lowercase)
-    scores = _native.chrf_pairwise_scores(
-        hyps, cands, char_order, word_order, whitespace, float(beta**2), eps_smoothing
-    )
+    try:
+        scores = _native.chrf_pairwise_scores(
+            hyps, cands, char_order, word_order, whitespace, float(beta**2), eps_smoothing
+        )
+    except UnicodeEncodeError:
+        check_unicode(hyps, "hypotheses")
+        check_unicode(cands, "candidates")
+        raise
     return scores / 100.0
 
 

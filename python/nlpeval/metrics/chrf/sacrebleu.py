@@ -10,6 +10,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from nlpeval import _native
+from nlpeval.core.errors import InputError
 from nlpeval.core.metric import CorpusMetric
 from nlpeval.core.signature import Signature, nrefs_field
 from nlpeval.core.stats import Stats, StatsSchema
@@ -59,6 +60,33 @@ def check_options(char_order: Any, word_order: Any, beta: Any) -> None:
         raise ValueError(f"beta must be a non-negative number; got {beta!r}")
 
 
+def check_unicode(texts: Sequence[str], side: str, references: Sequence[Sequence[str]] | None = None) -> None:
+    """Raise :class:`InputError` for the first text with a lone surrogate (not valid Unicode).
+
+    sacreBLEU would count the surrogate code units as characters; the native
+    kernel takes only valid Unicode, so such input is rejected, naming the segment.
+
+    Examples
+    --------
+    >>> check_unicode(["ok", "bad \\udc80"], "hypotheses")
+    Traceback (most recent call last):
+    ...
+    nlpeval.core.errors.InputError: hypotheses: segment 1: is not valid Unicode text (lone surrogate at character 4)
+    """
+    for index, text in enumerate(texts):
+        items = [(None, text)] if references is None else list(enumerate(references[index]))
+        for position, item in items:
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                raise InputError(
+                    f"is not valid Unicode text (lone surrogate at character {exc.start})",
+                    segment=index,
+                    side=side,
+                    reference=position,
+                ) from None
+
+
 @dataclass(frozen=True)
 class CHRF(CorpusMetric):
     """chrF (Popović 2015) and chrF++ (Popović 2017) exactly as sacreBLEU 2.x computes them.
@@ -83,6 +111,13 @@ class CHRF(CorpusMetric):
     eps_smoothing : bool
         Average per-order F-scores with chrF++.py's epsilon (as the original
         chrF++.py, Moses and NLTK) instead of sacreBLEU's effective-order rule.
+
+    Notes
+    -----
+    Empty hypotheses and references are scored as sacreBLEU scores them. Text
+    with a lone surrogate (not valid Unicode) raises :class:`~nlpeval.InputError`
+    naming the segment, where sacreBLEU would count the surrogate code units.
+    sacreBLEU's signature omits beta; ours adds ``beta:`` when it is not 2.
 
     Examples
     --------
@@ -128,15 +163,20 @@ class CHRF(CorpusMetric):
         if self.lowercase:
             hyps = [h.lower() for h in hyps]
             refs = [[r.lower() for r in seg] for seg in refs]
-        rows = _native.chrf_stats(
-            hyps,
-            refs,
-            self.char_order,
-            self.word_order,
-            self.whitespace,
-            float(self.factor),
-            self.eps_smoothing,
-        )
+        try:
+            rows = _native.chrf_stats(
+                hyps,
+                refs,
+                self.char_order,
+                self.word_order,
+                self.whitespace,
+                float(self.factor),
+                self.eps_smoothing,
+            )
+        except UnicodeEncodeError:
+            check_unicode(hyps, "hypotheses")
+            check_unicode(hyps, "references", refs)
+            raise
         counts = reference_counts(refs)
         return Stats(self.schema, np.column_stack([rows, counts, counts]))
 
@@ -178,4 +218,4 @@ class CHRF(CorpusMetric):
         )
 
 
-__all__ = ["CHRF", "DEFAULT_BETA", "check_options", "chrf_schema"]
+__all__ = ["CHRF", "DEFAULT_BETA", "check_options", "check_unicode", "chrf_schema"]

@@ -1,0 +1,65 @@
+"""chrF / chrF++: corpus, sentence level and the pairwise matrix, against sacreBLEU."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from harness import Case, wmt17_systems
+
+#: the sacreBLEU pairwise loop runs on 1/PAIRWISE_SCALE of the rows (it takes minutes in full)
+PAIRWISE_SCALE = 10
+
+
+def cases(data: Path) -> list[Case]:
+    import sacrebleu
+
+    import nlpeval
+
+    reference, systems = wmt17_systems()
+    outputs = list(systems.values())
+    one = systems["online-B.0"]
+    pool = one[:1000]
+    cands = reference[:1000]
+    tool = f"sacrebleu {sacrebleu.__version__}"
+
+    def corpus(word_order: int) -> tuple:
+        def ref() -> None:
+            for hyp in outputs:
+                sacrebleu.corpus_chrf(hyp, [reference], word_order=word_order)
+
+        def ours() -> None:
+            for hyp in outputs:
+                nlpeval.chrf(hyp, reference, word_order=word_order)
+
+        return ref, ours
+
+    def sentence_ref() -> None:
+        for hyp, ref in zip(one, reference, strict=True):
+            sacrebleu.sentence_chrf(hyp, [ref])
+
+    def sentence_ours() -> None:
+        nlpeval.chrf(one, reference, segments=True)
+
+    def pairwise_ref() -> None:
+        for hyp in pool[: len(pool) // PAIRWISE_SCALE]:
+            for cand in cands:
+                sacrebleu.sentence_chrf(hyp, [cand])
+
+    def pairwise_ours() -> None:
+        nlpeval.pairwise_chrf(pool, cands)
+
+    return [
+        Case("corpus chrF, 16 WMT17 systems", tool, *corpus(0), 20),
+        Case("corpus chrF++, 16 WMT17 systems", tool, *corpus(2), 20),
+        Case("sentence chrF, 3,004 pairs", tool, sentence_ref, sentence_ours, 20),
+        Case(
+            f"pairwise sentence chrF, 1,000 x 1,000 (sacrebleu loop timed on {1000 // PAIRWISE_SCALE} x 1,000, "
+            f"scaled x{PAIRWISE_SCALE})",
+            f"{tool} loop",
+            pairwise_ref,
+            pairwise_ours,
+            50,
+            repeat=1,
+            reference_scale=PAIRWISE_SCALE,
+        ),
+    ]
