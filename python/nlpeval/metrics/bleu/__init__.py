@@ -7,7 +7,7 @@ from typing import Any
 
 from nlpeval.core.metric import CorpusMetric
 from nlpeval.core.score import Score
-from nlpeval.metrics.bleu.extract import is_token_id_input
+from nlpeval.core.token_ids import is_token_id_input
 from nlpeval.metrics.bleu.hf import HfBLEU, HfTokenIdBLEU
 from nlpeval.metrics.bleu.nltk import NltkBLEU, NltkTokenIdBLEU
 from nlpeval.metrics.bleu.sacrebleu import BLEU, TokenIdBLEU

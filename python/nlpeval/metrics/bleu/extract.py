@@ -15,6 +15,7 @@ import numpy as np
 from nlpeval import _native
 from nlpeval.core.errors import InputError
 from nlpeval.core.stats import StatsSchema
+from nlpeval.core.token_ids import validate_token_ids
 from nlpeval.core.validation import as_segment_list, check_lengths, reference_counts, validate_text
 from nlpeval.tokenizers import TokenizerSpec
 
@@ -130,45 +131,6 @@ def token_rows(
     return _with_ref_counts(rows, reference_counts(ref_tokens))
 
 
-def _id_sequence(
-    item: Any, side: str, segment: int, reference: int | None, pad_id: int | None, eos_id: int | None
-) -> list[int]:
-    array = np.asarray(item)
-    if array.ndim != 1 or not (np.issubdtype(array.dtype, np.integer) or array.size == 0):
-        raise InputError(
-            f"expected a 1-D sequence of integer token ids; got shape {array.shape} of {array.dtype}",
-            segment=segment,
-            side=side,
-            reference=reference,
-        )
-    ids = array.astype(np.int64, copy=False)
-    if eos_id is not None:
-        stops = np.flatnonzero(ids == eos_id)
-        if stops.size:
-            ids = ids[: stops[0]]
-    if pad_id is not None:
-        ids = ids[ids != pad_id]
-    return ids.tolist()
-
-
-def is_token_id_input(hypotheses: Any) -> bool:
-    """True when hypotheses are integer sequences (lists, arrays, tensors) rather than text."""
-    if isinstance(hypotheses, str):
-        return False
-    try:
-        first = hypotheses[0]
-    except (TypeError, IndexError, KeyError):
-        return False
-    if isinstance(first, str):
-        return False
-    array = np.asarray(first) if not isinstance(first, list) or first else np.asarray([], dtype=np.int64)
-    return (
-        array.ndim == 1
-        and (np.issubdtype(array.dtype, np.integer) or array.size == 0)
-        and (not isinstance(first, list) or all(isinstance(t, (int, np.integer)) for t in first))
-    )
-
-
 def id_rows(
     hypotheses: Any,
     references: Any,
@@ -183,26 +145,6 @@ def id_rows(
     2-D array) of id sequences. Each sequence is cut at its first ``eos_id`` and
     stripped of every ``pad_id``.
     """
-    hyps = as_segment_list(np.asarray(hypotheses) if _is_2d_array(hypotheses) else hypotheses, "hypotheses")
-    refs = as_segment_list(np.asarray(references) if _is_2d_array(references) else references, "references")
-    check_lengths(len(hyps), refs)
-    hyp_ids = [_id_sequence(h, "hypotheses", i, None, pad_id, eos_id) for i, h in enumerate(hyps)]
-    ref_ids: list[list[list[int]]] = []
-    for index, item in enumerate(refs):
-        array = item if isinstance(item, np.ndarray) else None
-        nested = (array is not None and array.ndim == 2) or (
-            isinstance(item, (list, tuple)) and item and not isinstance(item[0], (int, np.integer))
-        )
-        if nested:
-            seg = [_id_sequence(r, "references", index, k, pad_id, eos_id) for k, r in enumerate(item)]
-            if not seg:
-                raise InputError("has no reference", segment=index, side="references")
-            ref_ids.append(seg)
-        else:
-            ref_ids.append([_id_sequence(item, "references", index, None, pad_id, eos_id)])
+    hyp_ids, ref_ids = validate_token_ids(hypotheses, references, pad_id=pad_id, eos_id=eos_id)
     rows = _native.bleu_stats_ids(hyp_ids, ref_ids, max_order)
     return _with_ref_counts(rows, reference_counts(ref_ids))
-
-
-def _is_2d_array(value: Any) -> bool:
-    return hasattr(value, "ndim") and hasattr(value, "shape") and getattr(value, "ndim", 0) >= 2

@@ -12,7 +12,8 @@ import numpy as np
 from nlpeval.core.metric import CorpusMetric
 from nlpeval.core.signature import Signature, nrefs_field
 from nlpeval.core.stats import Stats, StatsSchema
-from nlpeval.metrics.bleu.extract import bleu_schema, id_rows, is_token_id_input, text_rows
+from nlpeval.core.token_ids import is_token_id_input
+from nlpeval.metrics.bleu.extract import bleu_schema, id_rows, text_rows
 from nlpeval.tokenizers import TokenizerSpec, resolve_tokenizer
 
 #: Default ``smooth_value`` per smoothing method (``None``: the method takes no value).

@@ -16,8 +16,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from nlpeval.core.stats import Stats
+from nlpeval.core.token_ids import is_token_id_input
 from nlpeval.core.zero_division import ZeroDivision
-from nlpeval.metrics.bleu.extract import is_token_id_input
 from nlpeval.metrics.rouge.metric import FLAVORS, Rouge
 from nlpeval.metrics.rouge.result import RougeScore
 from nlpeval.metrics.rouge.types import TYPE_PATTERN, RougeType
