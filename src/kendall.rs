@@ -135,6 +135,144 @@ pub fn batch_group_stats(x: &[f64], y: &[f64], ranges: &[(usize, usize)]) -> (Ve
     (counts, sums)
 }
 
+/// Number of columns of [`weighted_group_stats`].
+pub const WEIGHTED_COLUMNS: usize = 7;
+
+/// Pairs within weighted runs: `sum (W^2 - W) / 2` over runs (`W` = total weight of a
+/// run, i.e. its number of copies) and the number of runs with weight.
+fn weighted_runs(boundaries: &[usize], weights: &[f64]) -> (f64, f64) {
+    let mut pairs = 0.0;
+    let mut count = 0.0;
+    for window in boundaries.windows(2) {
+        let total: f64 = weights[window[0]..window[1]].iter().sum();
+        pairs += (total * total - total) / 2.0;
+        if total > 0.0 {
+            count += 1.0;
+        }
+    }
+    (pairs, count)
+}
+
+/// Start of every run of equal values of a sorted slice, and its end.
+fn run_boundaries<T: PartialEq>(sorted: &[T]) -> Vec<usize> {
+    let mut bounds = vec![0];
+    for i in 1..sorted.len() {
+        if sorted[i] != sorted[i - 1] {
+            bounds.push(i);
+        }
+    }
+    bounds.push(sorted.len());
+    bounds
+}
+
+/// Sorts `(values, weights)` by value and returns the weighted number of strict
+/// inversions: the sum of `w_i * w_j` over pairs `i < j` with `values[i] > values[j]`.
+fn sort_counting_weighted_inversions(values: &mut [u64], weights: &mut [f64]) -> f64 {
+    let n = values.len();
+    let mut value_buffer = vec![0u64; n];
+    let mut weight_buffer = vec![0.0f64; n];
+    let mut inversions = 0.0;
+    let mut width = 1usize;
+    while width < n {
+        let mut start = 0usize;
+        while start < n {
+            let mid = (start + width).min(n);
+            let end = (start + 2 * width).min(n);
+            let mut left_weight: f64 = weights[start..mid].iter().sum();
+            let (mut i, mut j, mut k) = (start, mid, start);
+            while i < mid && j < end {
+                if values[j] < values[i] {
+                    inversions += weights[j] * left_weight;
+                    value_buffer[k] = values[j];
+                    weight_buffer[k] = weights[j];
+                    j += 1;
+                } else {
+                    left_weight -= weights[i];
+                    value_buffer[k] = values[i];
+                    weight_buffer[k] = weights[i];
+                    i += 1;
+                }
+                k += 1;
+            }
+            for (src, dst) in [(i..mid, k), (j..end, k + (mid - i))] {
+                let len = src.len();
+                value_buffer[dst..dst + len].copy_from_slice(&values[src.clone()]);
+                weight_buffer[dst..dst + len].copy_from_slice(&weights[src]);
+            }
+            start = end;
+        }
+        values.copy_from_slice(&value_buffer);
+        weights.copy_from_slice(&weight_buffer);
+        width *= 2;
+    }
+    inversions
+}
+
+/// Kendall statistics of one group under several weightings (each observation counted
+/// `weight` times, as a bootstrap resample does): per weighting
+/// `[discordant, x_tied, y_tied, xy_tied, distinct_x, distinct_y, n]` as floats
+/// (integers when the weights are). The sort by (x, y) is done once for all weightings.
+pub fn weighted_group_stats(
+    x: &[f64],
+    y: &[f64],
+    weightings: &[&[f64]],
+) -> Vec<[f64; WEIGHTED_COLUMNS]> {
+    let mut order: Vec<usize> = (0..x.len()).collect();
+    let keys: Vec<(u64, u64)> = x.iter().zip(y).map(|(&a, &b)| (key(a), key(b))).collect();
+    order.sort_unstable_by_key(|&i| keys[i]);
+    weightings
+        .iter()
+        .map(|weights| {
+            // observations drawn zero times take no part: drop them before counting
+            let kept: Vec<usize> = order
+                .iter()
+                .copied()
+                .filter(|&i| weights[i] > 0.0)
+                .collect();
+            let sorted: Vec<(u64, u64)> = kept.iter().map(|&i| keys[i]).collect();
+            let mut w: Vec<f64> = kept.iter().map(|&i| weights[i]).collect();
+            let n: f64 = w.iter().sum();
+            let xs: Vec<u64> = sorted.iter().map(|p| p.0).collect();
+            let (x_tied, distinct_x) = weighted_runs(&run_boundaries(&xs), &w);
+            let (xy_tied, _) = weighted_runs(&run_boundaries(&sorted), &w);
+            let mut ys: Vec<u64> = sorted.iter().map(|p| p.1).collect();
+            let discordant = sort_counting_weighted_inversions(&mut ys, &mut w);
+            let (y_tied, distinct_y) = weighted_runs(&run_boundaries(&ys), &w);
+            [
+                discordant, x_tied, y_tied, xy_tied, distinct_x, distinct_y, n,
+            ]
+        })
+        .collect()
+}
+
+/// [`weighted_group_stats`] of every group under every row of `weights`
+/// (`rows x len`, row-major): flattened in (row, group) order.
+pub fn batch_weighted_group_stats(
+    x: &[f64],
+    y: &[f64],
+    ranges: &[(usize, usize)],
+    weights: &[f64],
+    rows: usize,
+) -> Vec<f64> {
+    let len = x.len();
+    let per_group: Vec<Vec<[f64; WEIGHTED_COLUMNS]>> = ranges
+        .par_iter()
+        .map(|&(start, end)| {
+            let weightings: Vec<&[f64]> = (0..rows)
+                .map(|r| &weights[r * len + start..r * len + end])
+                .collect();
+            weighted_group_stats(&x[start..end], &y[start..end], &weightings)
+        })
+        .collect();
+    let mut out = Vec::with_capacity(rows * ranges.len() * WEIGHTED_COLUMNS);
+    for r in 0..rows {
+        for group in &per_group {
+            out.extend_from_slice(&group[r]);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -230,5 +368,45 @@ mod tests {
         assert_eq!(sums, vec![0.0; 8]);
         assert!(group_ranges(&[0, 7], 6).is_err());
         assert!(group_ranges(&[3, 1], 6).is_err());
+    }
+
+    #[test]
+    fn weights_equal_repeating_observations() {
+        let x = sequence(7, 40, 4);
+        let y = sequence(8, 40, 5);
+        let weights: Vec<f64> = sequence(9, 40, 3);
+        let mut xr = Vec::new();
+        let mut yr = Vec::new();
+        for i in 0..40 {
+            for _ in 0..weights[i] as usize {
+                xr.push(x[i]);
+                yr.push(y[i]);
+            }
+        }
+        let (expanded, _) = group_stats(&xr, &yr);
+        let weighted = weighted_group_stats(&x, &y, &[&weights])[0];
+        let expected: Vec<f64> = expanded.iter().map(|&v| v as f64).collect();
+        assert_eq!(weighted[..6].to_vec(), expected);
+        assert_eq!(weighted[6], xr.len() as f64);
+        let ones = vec![1.0; 40];
+        let plain = weighted_group_stats(&x, &y, &[&ones])[0];
+        let (counts, _) = group_stats(&x, &y);
+        assert_eq!(
+            plain[..6].to_vec(),
+            counts.iter().map(|&v| v as f64).collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
+    fn weighted_batches_are_row_then_group() {
+        let x = [1.0, 2.0, 3.0, 1.0, 2.0];
+        let y = [3.0, 2.0, 1.0, 1.0, 2.0];
+        let weights = [1.0, 1.0, 1.0, 1.0, 1.0, 2.0, 0.0, 1.0, 1.0, 1.0];
+        let flat = batch_weighted_group_stats(&x, &y, &[(0, 3), (3, 5)], &weights, 2);
+        assert_eq!(flat.len(), 2 * 2 * WEIGHTED_COLUMNS);
+        assert_eq!(flat[0], 3.0); // row 0, group 0: fully discordant
+        assert_eq!(flat[WEIGHTED_COLUMNS], 0.0); // row 0, group 1: concordant
+        assert_eq!(flat[2 * WEIGHTED_COLUMNS], 2.0); // row 1, group 0: x=1 twice, x=3 once
+        assert_eq!(flat[2 * WEIGHTED_COLUMNS + 6], 3.0);
     }
 }

@@ -10,7 +10,7 @@ pub mod rouge_text;
 pub mod ter;
 pub mod text;
 
-use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray1};
+use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use rayon::prelude::*;
@@ -449,6 +449,31 @@ fn kendall_group_stats<'py>(
     ))
 }
 
+/// Kendall's tau statistics of groups under many weightings (bootstrap resamples):
+/// `weights` is `(rows, len(x))`; returns `(rows, n_groups, 7)` floats
+/// `[discordant, x_tied, y_tied, xy_tied, distinct_x, distinct_y, n]`.
+#[pyfunction]
+fn kendall_weighted_stats<'py>(
+    py: Python<'py>,
+    x: PyReadonlyArray1<'py, f64>,
+    y: PyReadonlyArray1<'py, f64>,
+    offsets: PyReadonlyArray1<'py, i64>,
+    weights: PyReadonlyArray2<'py, f64>,
+) -> PyResult<Bound<'py, PyArray3<f64>>> {
+    let (x, y, offsets) = (x.as_slice()?, y.as_slice()?, offsets.as_slice()?);
+    let (rows, cols) = weights.as_array().dim();
+    if x.len() != y.len() || cols != x.len() {
+        return Err(PyValueError::new_err(
+            "x, y and the weight rows differ in length",
+        ));
+    }
+    let weights = weights.as_slice()?;
+    let ranges = kendall::group_ranges(offsets, x.len()).map_err(PyValueError::new_err)?;
+    let groups = ranges.len();
+    let flat = py.detach(|| kendall::batch_weighted_group_stats(x, y, &ranges, weights, rows));
+    PyArray1::from_vec(py, flat).reshape([rows, groups, kendall::WEIGHTED_COLUMNS])
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tokenize, m)?)?;
@@ -466,5 +491,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(chrf_pairwise_scores, m)?)?;
     m.add_function(wrap_pyfunction!(ter_stats, m)?)?;
     m.add_function(wrap_pyfunction!(kendall_group_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(kendall_weighted_stats, m)?)?;
     Ok(())
 }

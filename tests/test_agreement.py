@@ -442,3 +442,20 @@ def test_cli_agree_bad_input_exits_2_with_file_and_line(tmp_path, capsys, rows, 
     assert cli_main(["agree", path, *args]) == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+
+
+def test_agreement_on_real_data(wmt17):
+    """The 16 WMT17 systems as 'raters' of each segment's quality: sentence BLEU bucketed into 1-5."""
+    reference = wmt17["reference"]
+    systems = [name for name in wmt17 if name != "reference"]
+    scores = np.array([nlpeval.bleu(wmt17[name], reference, segments=True).segments for name in systems])
+    buckets = np.digitize(scores, [0.1, 0.2, 0.35, 0.5]) + 1.0  # raters x units, 1..5
+    data = buckets.copy()
+    data[np.random.default_rng(17).random(data.shape) < 0.15] = np.nan  # some raters skip units
+    for level in LEVELS:
+        assert close(krippendorff_alpha(data, level=level).score, krippendorff.alpha(data, level_of_measurement=level))
+    units_by_raters = buckets.T.astype(int)
+    assert close(fleiss_kappa(units_by_raters).score, _statsmodels_fleiss(units_by_raters))
+    for weights in (None, "linear", "quadratic"):
+        expected = sklearn_metrics.cohen_kappa_score(buckets[0], buckets[1], weights=weights)
+        assert close(cohen_kappa(buckets[0], buckets[1], weights=weights).score, expected)

@@ -49,3 +49,9 @@ def chrf_pairwise_scores(
 def kendall_group_stats(
     x: npt.NDArray[np.float64], y: npt.NDArray[np.float64], offsets: npt.NDArray[np.int64]
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]: ...
+def kendall_weighted_stats(
+    x: npt.NDArray[np.float64],
+    y: npt.NDArray[np.float64],
+    offsets: npt.NDArray[np.int64],
+    weights: npt.NDArray[np.float64],
+) -> npt.NDArray[np.float64]: ...

@@ -29,3 +29,4 @@ chrf_stats = _core.chrf_stats
 chrf_pairwise_scores = _core.chrf_pairwise_scores
 ter_stats = _core.ter_stats
 kendall_group_stats = _core.kendall_group_stats
+kendall_weighted_stats = _core.kendall_weighted_stats

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from nlpeval.agreement._resample import check_bootstrap, index_blocks, percentile_interval, weight_blocks
+from nlpeval.agreement._resample import check_bootstrap, percentile_interval, weight_blocks
 from nlpeval.core.errors import InputError, UndefinedMetricWarning
 from nlpeval.core.score import ConfidenceInterval
 from nlpeval.core.signature import Signature
@@ -233,35 +233,6 @@ def _item_groups(
     return _group_statistics(method, x, y, offsets), sizes
 
 
-def _expanded_statistic(
-    method: str, metric: np.ndarray, human: np.ndarray, judged: np.ndarray, group_by: str | None
-) -> Callable[[np.ndarray], np.ndarray]:
-    """Resampled statistic over items for flattened or per-system correlations (data expanded per resample)."""
-    n_systems, n_items = metric.shape
-
-    def statistic(columns: np.ndarray) -> np.ndarray:
-        rows = len(columns)
-        m = metric[:, columns]  # systems x rows x items
-        h = human[:, columns]
-        j = judged[:, columns]
-        if group_by == "system":
-            # groups ordered (resample, system)
-            m, h, j = (np.moveaxis(a, 1, 0).reshape(rows * n_systems, n_items) for a in (m, h, j))
-        else:
-            m, h, j = (np.moveaxis(a, 1, 0).reshape(rows, n_systems * n_items) for a in (m, h, j))
-        sizes = j.sum(axis=1)
-        offsets = np.r_[0, np.cumsum(sizes)]
-        values = _group_statistics(method, m[j], h[j], offsets)
-        if group_by == "system":
-            values = values.reshape(rows, n_systems)
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", RuntimeWarning)
-                return np.nanmean(values, axis=1)
-        return values
-
-    return statistic
-
-
 def _spearman_weighted_statistic(
     metric: np.ndarray, human: np.ndarray, judged: np.ndarray, group_by: str | None
 ) -> Callable[[np.ndarray], np.ndarray]:
@@ -402,15 +373,64 @@ def _pearson_sums_statistic(
     return statistic
 
 
+def _kendall_weighted_statistic(
+    method: str, metric: np.ndarray, human: np.ndarray, judged: np.ndarray, group_by: str | None
+) -> Callable[[np.ndarray], np.ndarray]:
+    """Resampled Kendall's tau over items: each judged cell weighted by its item's draws.
+
+    The native kernel sorts each group once and counts weighted discordant pairs and
+    ties per resample, which equals counting on the expanded resample.
+    """
+    from nlpeval import _native
+
+    n_systems = metric.shape[0]
+    systems, items = np.nonzero(judged)  # row-major: cells grouped by system
+    x, y = metric[systems, items], human[systems, items]
+    offsets = np.searchsorted(systems, np.arange(n_systems + 1)) if group_by == "system" else np.array([0, len(items)])
+    variant = method[-1]
+
+    def statistic(draws: np.ndarray) -> np.ndarray:
+        weights = np.ascontiguousarray(draws[:, items], dtype=np.float64)
+        stats = _native.kendall_weighted_stats(x, y, offsets.astype(np.int64), weights)
+        dis, x_tied, y_tied, xy_tied, distinct_x, distinct_y, n = (stats[..., k] for k in range(7))
+        total = n * (n - 1.0) / 2.0
+        con_minus_dis = total - x_tied - y_tied + xy_tied - 2.0 * dis
+        with np.errstate(invalid="ignore", divide="ignore"):
+            if variant == "b":
+                tau = con_minus_dis / np.sqrt(total - x_tied) / np.sqrt(total - y_tied)
+            else:
+                classes = np.minimum(distinct_x, distinct_y)
+                tau = 2.0 * con_minus_dis / (n * n * (classes - 1.0) / classes)
+        tau = np.where((x_tied == total) | (y_tied == total), np.nan, np.clip(tau, -1.0, 1.0))
+        if group_by == "system":
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
+                return np.nanmean(tau, axis=1)
+        return tau[:, 0]
+
+    return statistic
+
+
+def _in_chunks(statistic: Callable[[np.ndarray], np.ndarray], cells: int) -> Callable[[np.ndarray], np.ndarray]:
+    """``statistic`` applied to row chunks of the draws so that rows x cells stays bounded."""
+    rows = max(1, _EXPANDED_CELLS // max(cells, 1))
+
+    def chunked(draws: np.ndarray) -> np.ndarray:
+        return np.concatenate([statistic(draws[start : start + rows]) for start in range(0, len(draws), rows)])
+
+    return chunked
+
+
 def _resampler(
     method: str, metric: np.ndarray, human: np.ndarray, judged: np.ndarray, group_by: str | None
-) -> tuple[Callable[[np.ndarray], np.ndarray], bool]:
-    """The resampled statistic for flattened or per-system correlations, and whether it takes indices."""
+) -> Callable[[np.ndarray], np.ndarray]:
+    """The resampled statistic (of item draw counts) for flattened or per-system correlations."""
     if method == "pearson":
-        return _pearson_sums_statistic(metric, human, judged, group_by), False
+        return _pearson_sums_statistic(metric, human, judged, group_by)
+    cells = int(judged.sum())
     if method == "spearman":
-        return _spearman_weighted_statistic(metric, human, judged, group_by), False
-    return _expanded_statistic(method, metric, human, judged, group_by), True
+        return _in_chunks(_spearman_weighted_statistic(metric, human, judged, group_by), cells)
+    return _in_chunks(_kendall_weighted_statistic(method, metric, human, judged, group_by), cells)
 
 
 def meta_evaluate(
@@ -519,7 +539,6 @@ def meta_evaluate(
 
     n_groups = 1
     resampled: Callable[[np.ndarray], np.ndarray] | None = None
-    use_indices = False
     if level == "system":
         full, resampled = _system_level(canonical, metric, human)
         statistic, pvalue, n = full()
@@ -566,11 +585,11 @@ def meta_evaluate(
             pvalue = math.nan
             n = int(np.diff(offsets)[defined].sum())
             n_groups = int(defined.sum())
-            resampled, use_indices = _resampler(canonical, metric, human, judged, "system")
+            resampled = _resampler(canonical, metric, human, judged, "system")
         else:
             statistic, pvalue = _single(canonical, metric[judged], human[judged])
             n = int(judged.sum())
-            resampled, use_indices = _resampler(canonical, metric, human, judged, None)
+            resampled = _resampler(canonical, metric, human, judged, None)
         if n == 0:
             raise InputError("no judged item to correlate", side="human_scores")
     if math.isnan(statistic):
@@ -587,8 +606,7 @@ def meta_evaluate(
     if n_bootstrap:
         if resampled is None or n_items == 0:
             raise ValueError("a bootstrap over items needs per-item scores (systems x items)")
-        per_resample = n_systems * n_items if use_indices else 0
-        ci = _bootstrap(resampled, n_items, per_resample, n_bootstrap, seed, confidence)
+        ci = _bootstrap(resampled, n_items, n_bootstrap, seed, confidence)
         fields.update(bs=n_bootstrap, rs=seed)
     return MetaEvaluation(
         statistic=float(statistic),
@@ -606,26 +624,15 @@ def meta_evaluate(
 def _bootstrap(
     statistic: Callable[[np.ndarray], np.ndarray],
     n_items: int,
-    cells_per_resample: int,
     n_resamples: int,
     seed: int | None,
     confidence: float,
 ) -> ConfidenceInterval:
-    """Percentile interval over item resamples.
-
-    ``statistic`` takes ``(rows, n_items)`` draw counts or, when ``cells_per_resample``
-    is set, item indices (expanded into that many values per resample, in bounded chunks).
-    """
+    """Percentile interval over item resamples; ``statistic`` takes ``(rows, n_items)`` draw counts."""
     values = []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
         with np.errstate(invalid="ignore", divide="ignore"):
-            if cells_per_resample:
-                rows = max(1, _EXPANDED_CELLS // cells_per_resample)
-                for block in index_blocks(n_items, n_resamples, seed):
-                    for start in range(0, len(block), rows):
-                        values.append(statistic(block[start : start + rows]))
-            else:
-                for weights in weight_blocks(n_items, n_resamples, seed):
-                    values.append(statistic(weights))
+            for weights in weight_blocks(n_items, n_resamples, seed):
+                values.append(statistic(weights))
     return percentile_interval(np.concatenate(values), confidence=confidence, n_resamples=n_resamples, seed=seed)
