@@ -75,7 +75,7 @@ def _expected_sum(level: str, points: np.ndarray, totals: np.ndarray) -> np.ndar
         out = 0.0
         for start in range(0, len(used), rows):
             block = _distance(level, p[start : start + rows, None], p[None, :])
-            out += float(t[start : start + rows] @ block @ t)
+            out += float(np.einsum("i,ij,j->", t[start : start + rows], block, t))
         return np.asarray(out)
     d = _distance(level, points[..., :, None], points[..., None, :])
     return np.einsum("...i,...ij,...j->...", totals, d, totals)
@@ -121,12 +121,8 @@ class _Counts:
         counts = self.matrix
         if self.dense:
             weighted = counts * scale[None, :]
-            v = self.n_values
-            o = np.empty((v, v))
-            # V(V+1)/2 dot products of contiguous rows: V is tiny, a matrix product's set-up costs more
-            for c in range(v):
-                for k in range(c, v):
-                    o[c, k] = o[k, c] = np.dot(weighted[c], counts[k])
+            # einsum's own loops, not BLAS: V is tiny, and waking BLAS threads costs more than the sums
+            o = np.einsum("cu,ku->ck", weighted, counts)
             o[np.diag_indices_from(o)] -= weighted.sum(axis=1)
             totals = o.sum(axis=0)
         else:
