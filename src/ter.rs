@@ -54,8 +54,6 @@ enum Op {
     HypOnly,
     /// Horizontal move: a reference word with no hypothesis word.
     RefOnly,
-    /// Not reached.
-    Unset,
 }
 
 /// The cells computed for each row of a `(n_hyp + 1) x (n_ref + 1)` matrix.
@@ -121,82 +119,92 @@ fn at(values: &[i64], lo: usize, j: usize) -> i64 {
     }
 }
 
-/// Fills row `i` (columns `lo..hi`) from the previous row, costs only.
+/// Fills one row of the forward matrix (columns `lo..lo + out.len()`) from the
+/// previous row: the cheapest of a diagonal move (free if the words match), a
+/// hypothesis-only move (down) and a reference-only move (right); cells that
+/// cannot be reached keep [`INF`].
 #[inline]
 fn forward_row(
     prev: &[i64],
     prev_lo: usize,
     lo: usize,
-    hi: usize,
     word: u32,
     reference: &[u32],
-    out: &mut Vec<i64>,
+    out: &mut [i64],
 ) {
-    out.clear();
-    for j in lo..hi {
-        let up = at(prev, prev_lo, j);
+    let hi = lo + out.len();
+    let prev_hi = prev_lo + prev.len();
+    let mut left = INF;
+    let cell = |j: usize, left: i64| -> i64 {
+        let up = at(prev, prev_lo, j) + 1;
         if j == 0 {
-            out.push(up + 1);
-            continue;
+            return up;
         }
         let diagonal = at(prev, prev_lo, j - 1) + i64::from(word != reference[j - 1]);
-        let left = if j > lo { out[j - 1 - lo] } else { INF };
-        out.push(INF.min(diagonal).min(up + 1).min(left + 1));
+        INF.min(diagonal).min(up).min(left + 1)
+    };
+    // columns whose diagonal neighbour is outside the previous row
+    let mut j = lo;
+    while j < hi && j <= prev_lo {
+        left = cell(j, left);
+        out[j - lo] = left;
+        j += 1;
+    }
+    // the bulk: both neighbours in the previous row
+    let end = hi.min(prev_hi).max(j);
+    if j < end {
+        let up = &prev[j - prev_lo..end - prev_lo];
+        let diagonal = &prev[j - 1 - prev_lo..end - 1 - prev_lo];
+        let words = &reference[j - 1..end - 1];
+        for (k, target) in out[j - lo..end - lo].iter_mut().enumerate() {
+            let value = (diagonal[k] + i64::from(word != words[k]))
+                .min(up[k] + 1)
+                .min(left + 1)
+                .min(INF);
+            *target = value;
+            left = value;
+        }
+    }
+    // columns past the end of the previous row
+    for j in end..hi {
+        left = cell(j, left);
+        out[j - lo] = left;
     }
 }
 
-/// The full beam-limited forward matrix of one hypothesis, with operations.
+/// The beam-limited forward matrix of one hypothesis (costs from the start).
 struct Forward {
     cost: Vec<i64>,
-    op: Vec<Op>,
 }
 
 impl Forward {
     fn new(hyp: &[u32], reference: &[u32], band: &Band) -> Forward {
-        let mut cost = vec![INF; band.cells()];
-        let mut op = vec![Op::Unset; band.cells()];
+        let mut forward = Forward {
+            cost: vec![INF; band.cells()],
+        };
         for j in 0..=reference.len() {
-            cost[j] = j as i64;
-            op[j] = Op::RefOnly;
+            forward.cost[j] = j as i64;
         }
-        for i in 1..=hyp.len() {
-            let (lo, hi, base) = (band.lo[i], band.hi[i], band.offset[i]);
-            let (prev_lo, prev_base) = (band.lo[i - 1], band.offset[i - 1]);
-            let (done, row) = cost.split_at_mut(base);
-            let prev = &done[prev_base..];
-            let word = hyp[i - 1];
-            for j in lo..hi {
-                let up = at(prev, prev_lo, j);
-                let k = j - lo;
-                if j == 0 {
-                    row[k] = up + 1;
-                    op[base + k] = Op::HypOnly;
-                    continue;
-                }
-                // equal costs prefer the diagonal, then the hypothesis-only move
-                let same = word == reference[j - 1];
-                let mut best = (INF, Op::Unset);
-                let diagonal = at(prev, prev_lo, j - 1) + i64::from(!same);
-                let diagonal_op = if same { Op::Match } else { Op::Substitute };
-                let left = if j > lo { row[k - 1] } else { INF };
-                for (value, how) in [
-                    (diagonal, diagonal_op),
-                    (up + 1, Op::HypOnly),
-                    (left + 1, Op::RefOnly),
-                ] {
-                    if best.0 > value {
-                        best = (value, how);
-                    }
-                }
-                row[k] = best.0;
-                op[base + k] = best.1;
-            }
+        forward.refill(hyp, reference, band, 0);
+        forward
+    }
+
+    /// Recomputes the rows after `from` (rows up to `from` depend only on words before it).
+    fn refill(&mut self, hyp: &[u32], reference: &[u32], band: &Band, from: usize) {
+        for i in from + 1..=hyp.len() {
+            let (done, rest) = self.cost.split_at_mut(band.offset[i]);
+            let prev = &done[band.offset[i - 1]..];
+            let row = &mut rest[..band.offset[i + 1] - band.offset[i]];
+            forward_row(prev, band.lo[i - 1], band.lo[i], hyp[i - 1], reference, row);
         }
-        Forward { cost, op }
     }
 
     fn row<'a>(&'a self, band: &Band, i: usize) -> &'a [i64] {
         &self.cost[band.offset[i]..band.offset[i + 1]]
+    }
+
+    fn get(&self, band: &Band, i: usize, j: usize) -> i64 {
+        at(self.row(band, i), band.lo[i], j)
     }
 
     fn distance(&self) -> i64 {
@@ -204,21 +212,32 @@ impl Forward {
     }
 
     /// The operations of the optimal path, from the start of both sequences.
-    fn trace(&self, band: &Band, n_hyp: usize, n_ref: usize) -> Vec<Op> {
-        let mut ops = Vec::with_capacity(n_hyp + n_ref);
-        let (mut i, mut j) = (n_hyp, n_ref);
+    ///
+    /// Each cell took the first of (diagonal, hypothesis-only, reference-only)
+    /// that reaches its cost, so walking back from the end re-derives the
+    /// operation of every cell on the path from the costs alone.
+    fn trace(&self, hyp: &[u32], reference: &[u32], band: &Band) -> Vec<Op> {
+        let mut ops = Vec::with_capacity(hyp.len() + reference.len());
+        let (mut i, mut j) = (hyp.len(), reference.len());
         while i > 0 || j > 0 {
-            let how = if j >= band.lo[i] && j < band.hi[i] {
-                self.op[band.offset[i] + j - band.lo[i]]
+            let how = if i == 0 {
+                Op::RefOnly
+            } else if j == 0 {
+                Op::HypOnly
             } else {
-                Op::Unset
-            };
-            // Every cell of the band is reachable (consecutive rows overlap by
-            // construction), so the path never leaves it; `Unset` cannot occur.
-            let how = match how {
-                Op::Unset if i > 0 => Op::HypOnly,
-                Op::Unset => Op::RefOnly,
-                other => other,
+                let cost = self.get(band, i, j);
+                let same = hyp[i - 1] == reference[j - 1];
+                if self.get(band, i - 1, j - 1) + i64::from(!same) == cost {
+                    if same {
+                        Op::Match
+                    } else {
+                        Op::Substitute
+                    }
+                } else if self.get(band, i - 1, j) + 1 == cost {
+                    Op::HypOnly
+                } else {
+                    Op::RefOnly
+                }
             };
             ops.push(how);
             match how {
@@ -227,7 +246,7 @@ impl Forward {
                     j -= 1;
                 }
                 Op::HypOnly => i -= 1,
-                Op::RefOnly | Op::Unset => j -= 1,
+                Op::RefOnly => j -= 1,
             }
         }
         ops.reverse();
@@ -235,37 +254,55 @@ impl Forward {
     }
 }
 
-/// Costs from every band cell to the end of the matrix (unchanged suffixes).
-fn backward(hyp: &[u32], reference: &[u32], band: &Band) -> Vec<i64> {
-    let n_hyp = hyp.len();
-    let mut cost = vec![INF; band.cells()];
-    for i in (0..=n_hyp).rev() {
-        let (lo, hi, base) = (band.lo[i], band.hi[i], band.offset[i]);
-        let (row, later) = cost.split_at_mut(band.offset[i + 1]);
-        let row = &mut row[base..];
-        for j in (lo..hi).rev() {
-            let k = j - lo;
-            if i == n_hyp && j == reference.len() {
-                row[k] = 0;
-                continue;
-            }
-            let mut best = INF;
-            if j + 1 < hi {
-                best = best.min(row[k + 1] + 1);
-            }
-            if i < n_hyp {
-                let next = &later[..band.offset[i + 2] - band.offset[i + 1]];
-                let next_lo = band.lo[i + 1];
-                best = best.min(at(next, next_lo, j) + 1);
-                if j < reference.len() {
-                    let same = hyp[i] == reference[j];
-                    best = best.min(at(next, next_lo, j + 1) + i64::from(!same));
-                }
-            }
-            row[k] = best;
+/// Costs from every band cell to the end of the matrix, for evaluating shifts
+/// whose suffix is unchanged.
+struct Backward {
+    cost: Vec<i64>,
+}
+
+impl Backward {
+    fn new(band: &Band) -> Backward {
+        Backward {
+            cost: vec![INF; band.cells()],
         }
     }
-    cost
+
+    /// Recomputes the rows before `to` (rows from `to` on depend only on words from it).
+    fn refill(&mut self, hyp: &[u32], reference: &[u32], band: &Band, to: usize) {
+        let n_hyp = hyp.len();
+        for i in (0..to).rev() {
+            let (lo, hi) = (band.lo[i], band.hi[i]);
+            let (before, later) = self.cost.split_at_mut(band.offset[i + 1]);
+            let row = &mut before[band.offset[i]..];
+            let next = if i < n_hyp {
+                &later[..band.offset[i + 2] - band.offset[i + 1]]
+            } else {
+                &later[..0]
+            };
+            let next_lo = if i < n_hyp { band.lo[i + 1] } else { 0 };
+            let mut right = INF;
+            for j in (lo..hi).rev() {
+                let mut best = if i == n_hyp && j == reference.len() {
+                    0
+                } else {
+                    INF.min(right + 1)
+                };
+                if i < n_hyp {
+                    best = best.min(at(next, next_lo, j) + 1);
+                    if j < reference.len() {
+                        let same = hyp[i] == reference[j];
+                        best = best.min(at(next, next_lo, j + 1) + i64::from(!same));
+                    }
+                }
+                row[j - lo] = best;
+                right = best;
+            }
+        }
+    }
+
+    fn row<'a>(&'a self, band: &Band, i: usize) -> &'a [i64] {
+        &self.cost[band.offset[i]..band.offset[i + 1]]
+    }
 }
 
 /// Where each reference word is aligned and which words are in error.
@@ -295,7 +332,7 @@ impl Alignment {
                     hyp_pos += 1;
                     hyp_err.push(true);
                 }
-                Op::RefOnly | Op::Unset => {
+                Op::RefOnly => {
                     hyp_of_ref.push(hyp_pos);
                     ref_err.push(true);
                 }
@@ -318,13 +355,13 @@ struct Shift {
 }
 
 impl Shift {
-    /// The shifted words (sacreBLEU's `_perform_shift`, Python slice semantics).
-    fn apply(self, words: &[u32]) -> Vec<u32> {
+    /// Writes the shifted words into `out` (sacreBLEU's `_perform_shift`, Python slice semantics).
+    fn apply_into(self, words: &[u32], out: &mut Vec<u32>) {
         let Shift { start, len, target } = self;
         let n = words.len();
         let clamp = |k: usize| k.min(n);
         let block = &words[start..start + len];
-        let mut out = Vec::with_capacity(n);
+        out.clear();
         if target < start {
             out.extend_from_slice(&words[..target]);
             out.extend_from_slice(block);
@@ -341,6 +378,11 @@ impl Shift {
             out.extend_from_slice(block);
             out.extend_from_slice(&words[clamp(len + target)..]);
         }
+    }
+
+    fn apply(self, words: &[u32]) -> Vec<u32> {
+        let mut out = Vec::with_capacity(words.len());
+        self.apply_into(words, &mut out);
         out
     }
 
@@ -357,15 +399,34 @@ impl Shift {
     }
 }
 
-/// Every shift sacreBLEU evaluates for this hypothesis, in its order (repeats included).
-fn shift_candidates(hyp: &[u32], reference: &[u32], alignment: &Alignment) -> Vec<Shift> {
+/// Reference positions of every word id, ascending.
+fn positions(reference: &[u32], vocab_size: usize) -> Vec<Vec<usize>> {
+    let mut out = vec![Vec::new(); vocab_size];
+    for (j, &word) in reference.iter().enumerate() {
+        out[word as usize].push(j);
+    }
+    out
+}
+
+/// The shifts sacreBLEU evaluates for this hypothesis, in its order (repeats
+/// included), stopping once there are `limit` of them.
+fn shift_candidates(
+    hyp: &[u32],
+    reference: &[u32],
+    where_in_ref: &[Vec<usize>],
+    alignment: &Alignment,
+    limit: usize,
+) -> Vec<Shift> {
     let (n_hyp, n_ref) = (hyp.len(), reference.len());
     let mut out = Vec::new();
     let any = |flags: &[bool]| flags.iter().any(|&f| f);
     for start_h in 0..n_hyp {
         let first_r = start_h.saturating_sub(MAX_SHIFT_DIST);
-        let last_r = (start_h + MAX_SHIFT_DIST + 1).min(n_ref);
-        for start_r in first_r..last_r {
+        let last_r = start_h + MAX_SHIFT_DIST;
+        // the blocks start with equal words: only the reference positions of this word
+        let places = &where_in_ref[hyp[start_h] as usize];
+        let from = places.partition_point(|&r| r < first_r);
+        for &start_r in places[from..].iter().take_while(|&&r| r <= last_r) {
             let mut len = 0;
             while len < MAX_SHIFT_SIZE
                 && start_h + len < n_hyp
@@ -402,90 +463,111 @@ fn shift_candidates(hyp: &[u32], reference: &[u32], alignment: &Alignment) -> Ve
                         target,
                     });
                 }
+                if out.len() >= limit {
+                    return out;
+                }
             }
         }
     }
     out
 }
 
-/// Scratch state for evaluating many shifts of one hypothesis.
-struct ShiftEvaluator<'a> {
-    words: &'a [u32],
-    reference: &'a [u32],
-    band: &'a Band,
-    forward: &'a Forward,
-    backward: Vec<i64>,
+/// Scratch space for evaluating many shifts of one hypothesis.
+#[derive(Default)]
+struct Scratch {
+    shifted: Vec<u32>,
     prev: Vec<i64>,
     cur: Vec<i64>,
 }
 
-impl<'a> ShiftEvaluator<'a> {
-    fn new(words: &'a [u32], reference: &'a [u32], band: &'a Band, forward: &'a Forward) -> Self {
-        ShiftEvaluator {
-            words,
+/// Beam-limited edit distance of `words` after `shift`, from the forward rows
+/// before the changed window and the backward rows after it.
+fn shifted_distance(
+    words: &[u32],
+    reference: &[u32],
+    band: &Band,
+    forward: &Forward,
+    backward: &Backward,
+    shift: Shift,
+    scratch: &mut Scratch,
+) -> i64 {
+    let (p, q) = shift.window(words.len());
+    shift.apply_into(words, &mut scratch.shifted);
+    scratch.prev.clear();
+    scratch.prev.extend_from_slice(forward.row(band, p));
+    for i in p + 1..=q {
+        scratch.cur.clear();
+        scratch.cur.resize(band.hi[i] - band.lo[i], INF);
+        forward_row(
+            &scratch.prev,
+            band.lo[i - 1],
+            band.lo[i],
+            scratch.shifted[i - 1],
             reference,
-            band,
-            forward,
-            backward: backward(words, reference, band),
-            prev: Vec::new(),
-            cur: Vec::new(),
-        }
+            &mut scratch.cur,
+        );
+        std::mem::swap(&mut scratch.prev, &mut scratch.cur);
     }
-
-    /// Beam-limited edit distance of the shifted hypothesis.
-    fn distance(&mut self, shift: Shift) -> i64 {
-        let band = self.band;
-        let (p, q) = shift.window(self.words.len());
-        let shifted = shift.apply(self.words);
-        self.prev.clear();
-        self.prev.extend_from_slice(self.forward.row(band, p));
-        for i in p + 1..=q {
-            forward_row(
-                &self.prev,
-                band.lo[i - 1],
-                band.lo[i],
-                band.hi[i],
-                shifted[i - 1],
-                self.reference,
-                &mut self.cur,
-            );
-            std::mem::swap(&mut self.prev, &mut self.cur);
-        }
-        let suffix = &self.backward[band.offset[q]..band.offset[q + 1]];
-        self.prev
-            .iter()
-            .zip(suffix)
-            .map(|(a, b)| a + b)
-            .min()
-            .unwrap_or(INF)
-    }
+    scratch
+        .prev
+        .iter()
+        .zip(backward.row(band, q))
+        .map(|(a, b)| a + b)
+        .min()
+        .unwrap_or(INF)
 }
 
 /// Number of edits (shifts included) that turn `hyp` into `reference`.
-pub fn edits(hyp: &[u32], reference: &[u32]) -> i64 {
+///
+/// Token ids must be below `vocab_size`.
+pub fn edits(hyp: &[u32], reference: &[u32], vocab_size: usize) -> i64 {
     let (n_hyp, n_ref) = (hyp.len(), reference.len());
     if n_ref == 0 {
         return n_hyp as i64;
     }
     let band = Band::new(n_hyp, n_ref);
+    let where_in_ref = positions(reference, vocab_size);
     let mut words = hyp.to_vec();
+    let mut forward = Forward::new(&words, reference, &band);
+    // computed when first needed; rows before `stale` are out of date
+    let mut backward: Option<Backward> = None;
+    let mut stale = n_hyp + 1;
+    let mut scratch = Scratch::default();
     let mut shifts = 0;
     let mut checked = 0;
     loop {
-        let forward = Forward::new(&words, reference, &band);
         let distance = forward.distance();
-        let alignment = Alignment::from_trace(&forward.trace(&band, n_hyp, n_ref), n_hyp, n_ref);
-        let candidates = shift_candidates(&words, reference, &alignment);
+        let alignment =
+            Alignment::from_trace(&forward.trace(&words, reference, &band), n_hyp, n_ref);
+        let candidates = shift_candidates(
+            &words,
+            reference,
+            &where_in_ref,
+            &alignment,
+            MAX_SHIFT_CANDIDATES - checked,
+        );
         checked += candidates.len();
-        // the call that exhausts the budget does not apply its shift
+        // The search call that exhausts the budget does not apply its shift, so
+        // once the remaining budget is reached the candidates need no scores.
         if checked >= MAX_SHIFT_CANDIDATES || candidates.is_empty() {
             return shifts + distance;
         }
-        let mut evaluator = ShiftEvaluator::new(&words, reference, &band, &forward);
+        let backward = backward.get_or_insert_with(|| Backward::new(&band));
+        backward.refill(&words, reference, &band, stale);
         let mut best: Option<(i64, usize, i64, i64, Shift)> = None;
         for shift in candidates {
+            let cost = shifted_distance(
+                &words,
+                reference,
+                &band,
+                &forward,
+                backward,
+                shift,
+                &mut scratch,
+            );
+            // largest gain, then longest block, then earliest block, then earliest target
             let key = (
-                distance - evaluator.distance(shift),
+                distance - cost,
                 shift.len,
                 -(shift.start as i64),
                 -(shift.target as i64),
@@ -498,7 +580,10 @@ pub fn edits(hyp: &[u32], reference: &[u32]) -> i64 {
         match best {
             Some((gain, .., shift)) if gain > 0 => {
                 shifts += 1;
+                let (p, q) = shift.window(n_hyp);
                 words = shift.apply(&words);
+                forward.refill(&words, reference, &band, p);
+                stale = q;
             }
             _ => return shifts + distance,
         }
@@ -513,12 +598,16 @@ pub fn segment_stats<S: AsRef<str>>(hyp: &str, references: &[S]) -> (i64, i64) {
         *vocab.entry(token).or_insert(next)
     };
     let hyp_ids: Vec<u32> = py_split(hyp).map(&mut intern).collect();
+    let ref_ids: Vec<Vec<u32>> = references
+        .iter()
+        .map(|r| py_split(r.as_ref()).map(&mut intern).collect())
+        .collect();
+    let vocab_size = vocab.len();
     let mut best = INF;
     let mut total_len = 0;
-    for reference in references {
-        let ref_ids: Vec<u32> = py_split(reference.as_ref()).map(&mut intern).collect();
-        best = best.min(edits(&hyp_ids, &ref_ids));
-        total_len += ref_ids.len() as i64;
+    for reference in &ref_ids {
+        best = best.min(edits(&hyp_ids, reference, vocab_size));
+        total_len += reference.len() as i64;
     }
     (best, total_len)
 }
@@ -548,16 +637,21 @@ mod tests {
     }
 
     fn ter(hyp: &str, reference: &str) -> i64 {
-        let mut vocab = FxHashMap::default();
-        let h = ids(hyp, &mut vocab);
-        let r = ids(reference, &mut vocab);
-        edits(&h, &r)
+        segment_stats(hyp, &[reference]).0
     }
 
-    /// The beam-limited distance recomputed from scratch (no window trick).
+    /// The beam-limited distance computed from scratch (no window trick).
     fn full_distance(hyp: &[u32], reference: &[u32]) -> i64 {
         let band = Band::new(hyp.len(), reference.len());
         Forward::new(hyp, reference, &band).distance()
+    }
+
+    fn alignment(hyp: &[u32], reference: &[u32]) -> (Band, Forward, Alignment) {
+        let band = Band::new(hyp.len(), reference.len());
+        let forward = Forward::new(hyp, reference, &band);
+        let ops = forward.trace(hyp, reference, &band);
+        let alignment = Alignment::from_trace(&ops, hyp.len(), reference.len());
+        (band, forward, alignment)
     }
 
     #[test]
@@ -590,10 +684,9 @@ mod tests {
         // every word matches in place: no shift candidate at all
         let mut vocab = FxHashMap::default();
         let h = ids("a b c", &mut vocab);
-        let band = Band::new(3, 3);
-        let forward = Forward::new(&h, &h, &band);
-        let alignment = Alignment::from_trace(&forward.trace(&band, 3, 3), 3, 3);
-        assert!(shift_candidates(&h, &h, &alignment).is_empty());
+        let (_, _, aligned) = alignment(&h, &h);
+        let places = positions(&h, vocab.len());
+        assert!(shift_candidates(&h, &h, &places, &aligned, usize::MAX).is_empty());
     }
 
     #[test]
@@ -613,14 +706,17 @@ mod tests {
     fn trace_prefers_diagonal_then_hypothesis_deletion() {
         let band = Band::new(2, 1);
         let forward = Forward::new(&[0, 1], &[1], &band);
-        let ops = forward.trace(&band, 2, 1);
-        assert_eq!(ops, vec![Op::HypOnly, Op::Match]); // sacreBLEU: "d "
+        // sacreBLEU's trace: "d "
+        assert_eq!(
+            forward.trace(&[0, 1], &[1], &band),
+            vec![Op::HypOnly, Op::Match]
+        );
         let band = Band::new(1, 2);
         let forward = Forward::new(&[5], &[0, 1], &band);
         // traced from the end, where the diagonal wins the tie: the first
         // reference word is the unmatched one (sacreBLEU's trace "is")
         assert_eq!(
-            forward.trace(&band, 1, 2),
+            forward.trace(&[5], &[0, 1], &band),
             vec![Op::RefOnly, Op::Substitute]
         );
     }
@@ -631,6 +727,10 @@ mod tests {
         // ratio 100: beam ceil(50 + 25) = 75 around the diagonal 100
         assert_eq!((band.lo[1], band.hi[1]), (25, 175));
         assert_eq!((band.lo[2], band.hi[2]), (125, 201));
+        // equal lengths: 25 on either side of the diagonal, the last row complete
+        let band = Band::new(100, 100);
+        assert_eq!((band.lo[60], band.hi[60]), (35, 85));
+        assert_eq!((band.lo[100], band.hi[100]), (75, 101));
     }
 
     fn lcg(seed: &mut u64) -> u64 {
@@ -640,51 +740,107 @@ mod tests {
         *seed >> 33
     }
 
+    fn random_words(seed: &mut u64, n: usize, vocab: u64) -> Vec<u32> {
+        (0..n).map(|_| (lcg(seed) % vocab) as u32).collect()
+    }
+
     #[test]
     fn windowed_shift_cost_equals_full_recomputation() {
         let mut seed = 7;
+        let mut scratch = Scratch::default();
         for round in 0..300 {
-            let n_hyp = 1 + (lcg(&mut seed) % 90) as usize;
-            let n_ref = 1 + (lcg(&mut seed) % 90) as usize;
+            let n_hyp = 1 + (lcg(&mut seed) % 120) as usize;
+            let n_ref = 1 + (lcg(&mut seed) % 120) as usize;
             let vocab = 2 + (round % 9) as u64;
-            let hyp: Vec<u32> = (0..n_hyp)
-                .map(|_| (lcg(&mut seed) % vocab) as u32)
-                .collect();
-            let reference: Vec<u32> = (0..n_ref)
-                .map(|_| (lcg(&mut seed) % vocab) as u32)
-                .collect();
-            let band = Band::new(n_hyp, n_ref);
-            let forward = Forward::new(&hyp, &reference, &band);
-            let alignment =
-                Alignment::from_trace(&forward.trace(&band, n_hyp, n_ref), n_hyp, n_ref);
-            let mut evaluator = ShiftEvaluator::new(&hyp, &reference, &band, &forward);
-            for shift in shift_candidates(&hyp, &reference, &alignment)
-                .into_iter()
-                .take(50)
-            {
+            let hyp = random_words(&mut seed, n_hyp, vocab);
+            let reference = random_words(&mut seed, n_ref, vocab);
+            let (band, forward, aligned) = alignment(&hyp, &reference);
+            let mut backward = Backward::new(&band);
+            backward.refill(&hyp, &reference, &band, n_hyp + 1);
+            let places = positions(&reference, vocab as usize);
+            for shift in shift_candidates(&hyp, &reference, &places, &aligned, 60) {
                 let shifted = shift.apply(&hyp);
                 assert_eq!(shifted.len(), hyp.len());
-                assert_eq!(
-                    evaluator.distance(shift),
-                    full_distance(&shifted, &reference)
+                let windowed = shifted_distance(
+                    &hyp,
+                    &reference,
+                    &band,
+                    &forward,
+                    &backward,
+                    shift,
+                    &mut scratch,
                 );
+                assert_eq!(windowed, full_distance(&shifted, &reference));
             }
         }
     }
 
     #[test]
+    fn refilled_matrices_equal_fresh_ones() {
+        let mut seed = 3;
+        for _ in 0..100 {
+            let n = 1 + (lcg(&mut seed) % 90) as usize;
+            let m = 1 + (lcg(&mut seed) % 90) as usize;
+            let hyp = random_words(&mut seed, n, 4);
+            let reference = random_words(&mut seed, m, 4);
+            let band = Band::new(n, m);
+            let shift = Shift {
+                start: (lcg(&mut seed) as usize) % n,
+                len: 1,
+                target: (lcg(&mut seed) as usize) % (n + 1),
+            };
+            let (p, q) = shift.window(n);
+            let shifted = shift.apply(&hyp);
+            let mut forward = Forward::new(&hyp, &reference, &band);
+            forward.refill(&shifted, &reference, &band, p);
+            assert_eq!(forward.cost, Forward::new(&shifted, &reference, &band).cost);
+            let mut backward = Backward::new(&band);
+            backward.refill(&hyp, &reference, &band, n + 1);
+            backward.refill(&shifted, &reference, &band, q);
+            let mut fresh = Backward::new(&band);
+            fresh.refill(&shifted, &reference, &band, n + 1);
+            assert_eq!(backward.cost, fresh.cost);
+        }
+    }
+
+    #[test]
+    fn exhausted_candidate_budget_applies_no_shift() {
+        // two-word vocabularies: the first search already has over 1,000 candidates
+        let mut seed = 11;
+        let hyp = random_words(&mut seed, 60, 2);
+        let reference = random_words(&mut seed, 60, 2);
+        let (_, forward, aligned) = alignment(&hyp, &reference);
+        let places = positions(&reference, 2);
+        let all = shift_candidates(&hyp, &reference, &places, &aligned, usize::MAX);
+        assert!(all.len() >= MAX_SHIFT_CANDIDATES);
+        let limited = shift_candidates(&hyp, &reference, &places, &aligned, MAX_SHIFT_CANDIDATES);
+        assert!(limited.len() >= MAX_SHIFT_CANDIDATES);
+        assert_eq!(limited[..], all[..limited.len()]);
+        assert_eq!(edits(&hyp, &reference, 2), forward.distance());
+    }
+
+    #[test]
     fn alignment_marks_errors_on_both_sides() {
-        let band = Band::new(3, 3);
-        let forward = Forward::new(&[0, 1, 2], &[0, 3, 2], &band);
-        let alignment = Alignment::from_trace(&forward.trace(&band, 3, 3), 3, 3);
-        assert_eq!(alignment.hyp_of_ref, vec![0, 1, 2]);
-        assert_eq!(alignment.hyp_err, vec![false, true, false]);
-        assert_eq!(alignment.ref_err, vec![false, true, false]);
+        let (_, _, aligned) = alignment(&[0, 1, 2], &[0, 3, 2]);
+        assert_eq!(aligned.hyp_of_ref, vec![0, 1, 2]);
+        assert_eq!(aligned.hyp_err, vec![false, true, false]);
+        assert_eq!(aligned.ref_err, vec![false, true, false]);
+        // an unmatched first reference word is aligned before the hypothesis
+        let (_, _, aligned) = alignment(&[5], &[0, 1]);
+        assert_eq!(aligned.hyp_of_ref, vec![-1, 0]);
+        assert_eq!(aligned.ref_err, vec![true, true]);
     }
 
     #[test]
     fn multiple_references_take_the_best_and_sum_lengths() {
         assert_eq!(segment_stats("a b c", &["a b c d", "x y"]), (1, 6));
         assert_eq!(segment_stats("", &["", "a"]), (0, 1));
+    }
+
+    #[test]
+    fn tokens_are_split_on_python_whitespace() {
+        // U+00A0 and U+3000 separate words; U+200B does not
+        assert_eq!(segment_stats("a\u{a0}b\u{3000}c", &["a b c"]), (0, 3));
+        assert_eq!(segment_stats("a\u{200b}b", &["a b"]), (2, 2));
     }
 }

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import partial
+from functools import lru_cache, partial
 
 #: CJK punctuation (ideographic comma and full stop, brackets, half-width forms, katakana middle dot).
 _ASIAN_PUNCT = "[\u3001\u3002\u3008-\u3011\u3014-\u301f\uff61-\uff65\u30fb]"
@@ -142,9 +142,20 @@ def tercom_tokenizer(
     if not normalized and not no_punct:
         # the common case: only lowercasing (the split happens natively)
         return str.lower if not case_sensitive else _identity
-    normalize = (*_WESTERN, *(_ASIAN if asian_support else ())) if normalized else ()
-    remove = (*_PUNCT, *(_ASIAN_PUNCT_RULES if asian_support else ())) if no_punct else ()
-    return partial(_tercom, lowercase=not case_sensitive, normalize=normalize, remove=remove)
+    key = (normalized, no_punct, asian_support, case_sensitive)
+    if key not in _CACHED:
+        normalize = (*_WESTERN, *(_ASIAN if asian_support else ())) if normalized else ()
+        remove = (*_PUNCT, *(_ASIAN_PUNCT_RULES if asian_support else ())) if no_punct else ()
+        tokenize = partial(_tercom, lowercase=not case_sensitive, normalize=normalize, remove=remove)
+        # Regular expressions are slow: remember recent segments in a bounded cache
+        # shared by every TER with these options, as sacreBLEU does (the same
+        # references are typically scored against several systems).
+        _CACHED[key] = lru_cache(maxsize=2**16)(tokenize)
+    return _CACHED[key]
+
+
+#: one cached tokenizer per option combination that uses regular expressions
+_CACHED: dict[tuple[bool, ...], Callable[[str], str]] = {}
 
 
 def _identity(text: str) -> str:
