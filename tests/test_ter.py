@@ -387,6 +387,8 @@ def test_bad_input_names_the_segment() -> None:
         nlpeval.ter(["a", "b", "c"], [["a", "b", "c"]])
     with pytest.raises(nlpeval.InputError, match="has no reference"):
         nlpeval.ter(["a"], [[]])
+    with pytest.raises(nlpeval.InputError, match=r"references: segment 1 \(reference 1\): is not valid Unicode"):
+        nlpeval.ter(["a", "b"], ["a", ["b", "c\udc80"]])
 
 
 def test_score_types_and_scale() -> None:
