@@ -1,6 +1,7 @@
 //! Python bindings of the nlpeval kernels (`nlpeval._core`). Glue only: every
 //! kernel lives in its own module with its own unit tests.
 
+pub mod bleu_score;
 pub mod chrf;
 pub mod edit;
 pub mod kendall;
@@ -44,10 +45,10 @@ fn tokenize_batch(
     refs: &[Vec<String>],
     tok: Tokenizer,
 ) -> (Vec<String>, Vec<Vec<String>>) {
-    let hyps = hyps.par_iter().map(|h| tok.tokenize(h)).collect();
+    let hyps = hyps.par_iter().map(|h| tok.tokenize_unjoined(h)).collect();
     let refs = refs
         .par_iter()
-        .map(|rs| rs.iter().map(|r| tok.tokenize(r)).collect())
+        .map(|rs| rs.iter().map(|r| tok.tokenize_unjoined(r)).collect())
         .collect();
     (hyps, refs)
 }
@@ -103,28 +104,35 @@ fn bleu_stats_ids<'py>(
     to_array2(py, flat, n, ngram::row_width(max_order))
 }
 
-/// BLEU statistics of every hypothesis against every candidate:
-/// `(n_hyps, n_cands, 3 + 2 * max_order)` integers.
+/// Sentence BLEU (0–1, effective order) of every hypothesis against every
+/// candidate as its single reference: an `(n_hyps, n_cands)` float array.
 #[pyfunction]
-fn bleu_pairwise_stats<'py>(
+#[pyo3(signature = (hyps, cands, tokenizer, max_order, smooth, smooth_value=None))]
+fn bleu_pairwise_scores<'py>(
     py: Python<'py>,
     hyps: Vec<String>,
     cands: Vec<String>,
     tokenizer: &str,
     max_order: usize,
-) -> PyResult<Bound<'py, PyArray3<i64>>> {
+    smooth: &str,
+    smooth_value: Option<f64>,
+) -> PyResult<Bound<'py, PyArray2<f64>>> {
     let tok = tokenizer_from(tokenizer)?;
+    let smoothing = bleu_score::Smoothing::from_name(smooth, smooth_value)
+        .ok_or_else(|| PyValueError::new_err(format!("unknown smoothing {smooth:?}")))?;
     let (n, m) = (hyps.len(), cands.len());
     let flat = py.detach(|| {
-        let hyp_text: Vec<String> = hyps.par_iter().map(|h| tok.tokenize(h)).collect();
-        let cand_text: Vec<String> = cands.par_iter().map(|c| tok.tokenize(c)).collect();
+        let hyp_text: Vec<String> = hyps.par_iter().map(|h| tok.tokenize_unjoined(h)).collect();
+        let cand_text: Vec<String> = cands.par_iter().map(|c| tok.tokenize_unjoined(c)).collect();
         let hyp_tokens = split_all(&hyp_text);
         let cand_tokens = split_all(&cand_text);
         let hyp_slices: Vec<&[&str]> = hyp_tokens.iter().map(|t| t.as_slice()).collect();
         let cand_slices: Vec<&[&str]> = cand_tokens.iter().map(|t| t.as_slice()).collect();
-        ngram::pairwise_stats(&hyp_slices, &cand_slices, max_order)
+        ngram::pairwise_map(&hyp_slices, &cand_slices, max_order, |row| {
+            bleu_score::bleu(row, max_order, smoothing, true)
+        })
     });
-    PyArray1::from_vec(py, flat).reshape([n, m, ngram::row_width(max_order)])
+    PyArray1::from_vec(py, flat).reshape([n, m])
 }
 
 fn rouge_kinds(kinds: &[(String, f64)]) -> PyResult<Vec<Kind>> {
@@ -480,7 +488,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(bleu_stats, m)?)?;
     m.add_function(wrap_pyfunction!(bleu_stats_tokens, m)?)?;
     m.add_function(wrap_pyfunction!(bleu_stats_ids, m)?)?;
-    m.add_function(wrap_pyfunction!(bleu_pairwise_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(bleu_pairwise_scores, m)?)?;
     m.add_function(wrap_pyfunction!(rouge_tokenize, m)?)?;
     m.add_function(wrap_pyfunction!(porter_stem, m)?)?;
     m.add_function(wrap_pyfunction!(rouge_stats_text, m)?)?;

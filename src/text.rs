@@ -92,6 +92,13 @@ impl Tokenizer {
     /// `rstrip()` of the input, and returns the text with single spaces between
     /// tokens (split it with [`py_split`]; the tokens never contain spaces).
     pub fn tokenize(self, segment: &str) -> String {
+        py_normalize_spaces(&self.tokenize_unjoined(segment))
+    }
+
+    /// Like [`Tokenizer::tokenize`] but without collapsing the whitespace
+    /// between tokens: [`py_split`] of the result gives the same tokens, one
+    /// copy of the text sooner (what the statistics kernels use).
+    pub fn tokenize_unjoined(self, segment: &str) -> String {
         let segment = py_rstrip(segment);
         match self {
             Tokenizer::Mteval13a => tokenize_13a(segment),
@@ -107,7 +114,7 @@ impl Tokenizer {
                 }
                 out
             }
-            Tokenizer::WhitespaceOnly => py_normalize_spaces(segment),
+            Tokenizer::WhitespaceOnly => segment.to_owned(),
         }
     }
 }
@@ -136,7 +143,7 @@ fn apply_rules(rules: &[RegexRule], text: &str) -> String {
             current = changed;
         }
     }
-    py_normalize_spaces(&current)
+    current
 }
 
 /// 13a's first rule: ASCII punctuation and symbols except `'`, `-`, `.` and `,`
@@ -207,8 +214,7 @@ fn mteval_rules(line: &str) -> String {
             |o, a, b| o.extend_from_slice(&[a, b' ', b, b' ']),
         );
     }
-    let text = String::from_utf8(step).expect("byte rewrites keep UTF-8 intact");
-    py_normalize_spaces(&text)
+    String::from_utf8(step).expect("byte rewrites keep UTF-8 intact")
 }
 
 fn tokenize_13a(segment: &str) -> String {

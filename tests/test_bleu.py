@@ -200,6 +200,12 @@ def test_pairwise_matrix_equals_sentence_bleu() -> None:
         metric = SacreBLEU(effective_order=True, **_sacrebleu_options(options))
         expected = [[metric.sentence_score(h, [c]).score for c in cands] for h in hyps]
         assert matrix * 100 == pytest.approx(np.array(expected), abs=TOL)
+        # the native pairwise formula and the vectorised Python one agree
+        python_side = nlpeval.bleu(
+            [h for h in hyps for _ in cands], [c for _ in hyps for c in cands], segments=True, **options
+        ).segments.reshape(matrix.shape)
+        assert np.array_equal(matrix == 0, python_side == 0)
+        assert matrix == pytest.approx(python_side, rel=1e-13, abs=0)
 
 
 def test_bad_input_is_named() -> None:

@@ -9,7 +9,7 @@ import numpy as np
 from nlpeval import _native
 from nlpeval.core.errors import InputError
 from nlpeval.core.validation import as_segment_list
-from nlpeval.metrics.bleu.sacrebleu import SMOOTH_DEFAULTS, sacrebleu_values
+from nlpeval.metrics.bleu.sacrebleu import SMOOTH_DEFAULTS
 from nlpeval.tokenizers import resolve_tokenizer
 
 
@@ -36,7 +36,9 @@ def pairwise_bleu(
 
     Equals ``sacrebleu.sentence_bleu(hypotheses[i], [candidates[j]])`` (divided by
     100) for every pair, but extracts each sentence's n-grams once, so an
-    ``n x m`` matrix costs one sorted merge per pair.
+    ``n x m`` matrix costs one sorted merge per pair; the sentence scores are
+    computed natively next to the counts (the same formula as
+    :func:`~nlpeval.metrics.bleu.sacrebleu.sacrebleu_values`, pinned by tests).
 
     Parameters
     ----------
@@ -69,8 +71,4 @@ def pairwise_bleu(
     if spec.python is not None:
         hyps = [spec.python(h.rstrip()) for h in hyps]
         cands = [spec.python(c.rstrip()) for c in cands]
-    stats = _native.bleu_pairwise_stats(hyps, cands, spec.native, max_order)
-    scores, _, _ = sacrebleu_values(
-        stats, max_order=max_order, smooth=smooth, smooth_value=smooth_value, effective_order=True
-    )
-    return scores / 100.0
+    return _native.bleu_pairwise_scores(hyps, cands, spec.native, max_order, smooth, smooth_value)
