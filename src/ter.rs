@@ -26,6 +26,11 @@
 //! prefix, computed from the unchanged row `p`) + (backward cost of the
 //! unchanged suffix). Both are shortest paths through the same band of cells,
 //! so the sum is exactly the value the full beam-limited matrix would give.
+//! After a shift is applied only the rows on the far side of its window are
+//! recomputed, the operations of the alignment are re-derived from the costs
+//! (no operation matrix is stored), and once the candidate budget is reached
+//! the remaining candidates are neither listed nor scored (their shift would
+//! not be applied).
 
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;

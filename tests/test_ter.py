@@ -395,7 +395,7 @@ def test_score_types_and_scale() -> None:
     score = nlpeval.ter(["a b c d e f"], ["x"])
     assert score.score == 6.0  # 1 substitution + 5 deletions over 1 reference word: TER > 1
     assert isinstance(score.components["num_edits"], int)
-    assert isinstance(score.segments, type(None))
+    assert score.segments is None
     assert np.isclose(nlpeval.ter(["a b"], ["a b"], segments=True).segments, [0.0]).all()
     assert set(score.to_dict()) >= {"name", "score", "signature", "num_edits", "ref_length"}
 
