@@ -64,7 +64,8 @@ fn clipped_counts<'a, K: Hash + Eq>(
     total: &mut [i64],
 ) {
     // n-gram -> (hypothesis count, best reference count, count in the current reference)
-    let mut table: FxHashMap<K, (i64, i64, i64)> = FxHashMap::default();
+    let mut table: FxHashMap<K, (i64, i64, i64)> =
+        FxHashMap::with_capacity_and_hasher(hyp_ids.len() * max_order, Default::default());
     for n in 1..=max_order.min(hyp_ids.len()) {
         for window in hyp_ids.windows(n) {
             table.entry(key_of(window)).or_insert((0, 0, 0)).0 += 1;
@@ -106,7 +107,8 @@ pub fn segment_stats<T: Hash + Eq, R: AsRef<[T]>>(
     max_order: usize,
     row: &mut [i64],
 ) {
-    let mut vocab: FxHashMap<&T, u32> = FxHashMap::default();
+    let mut vocab: FxHashMap<&T, u32> =
+        FxHashMap::with_capacity_and_hasher(hyp.len(), Default::default());
     let hyp_ids: Vec<u32> = hyp
         .iter()
         .map(|token| {
