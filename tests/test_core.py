@@ -193,3 +193,12 @@ def test_bootstrap_interval_matches_sacrebleu() -> None:
     float32 = reference.corpus_score(hyps, [refs], n_bootstrap=200)
     assert ours.ci.mean * 100 == pytest.approx(float32._mean, abs=1e-5)
     assert ours.ci.half_width * 100 == pytest.approx(float32._ci, abs=1e-5)
+
+
+@pytest.mark.parametrize("score", ["bleu", "chrf", "ter", "wer", "cer", "rouge"])
+def test_text_that_is_not_valid_unicode_is_named(score: str) -> None:
+    function = getattr(nlpeval, score)
+    with pytest.raises(InputError, match=r"references: segment 1 \(reference 1\): is not valid Unicode"):
+        function(["a b", "c d"], [["a b"], ["c d", "c \ud800"]])
+    with pytest.raises(InputError, match="hypotheses: segment 0: is not valid Unicode"):
+        function(["\udc80"], ["x"])

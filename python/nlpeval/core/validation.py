@@ -6,7 +6,8 @@ truncated or mis-scored, naming the offending segment.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -41,6 +42,25 @@ def as_segment_list(values: Any, side: str) -> list[Any]:
         return list(values)
     except TypeError:
         raise InputError(f"got {_type_name(values)}; expected a sequence of segments", side=side) from None
+
+
+def validate_segments(values: Sequence[str], side: str) -> list[str]:
+    """A list of str segments (e.g. the candidates of a pairwise matrix), naming the first bad item.
+
+    Examples
+    --------
+    >>> validate_segments(("a", "b"), "candidates")
+    ['a', 'b']
+    >>> validate_segments(["a", 1], "candidates")
+    Traceback (most recent call last):
+    ...
+    nlpeval.core.errors.InputError: candidates: segment 1: is int, expected str
+    """
+    items = as_segment_list(values, side)
+    for index, item in enumerate(items):
+        if not isinstance(item, str):
+            raise InputError(f"is {_type_name(item)}, expected str", segment=index, side=side)
+    return items
 
 
 def _looks_like_reference_streams(references: list[Any], n_hyps: int) -> bool:
@@ -103,12 +123,9 @@ def validate_text(hypotheses: Sequence[str], references: Sequence[ReferenceItem]
     ...
     nlpeval.core.errors.InputError: references: segment 0: has no reference
     """
-    hyps = as_segment_list(hypotheses, "hypotheses")
+    hyps = validate_segments(hypotheses, "hypotheses")
     refs = as_segment_list(references, "references")
     check_lengths(len(hyps), refs)
-    for index, hyp in enumerate(hyps):
-        if not isinstance(hyp, str):
-            raise InputError(f"is {_type_name(hyp)}, expected str", segment=index, side="hypotheses")
     normalised: list[list[str]] = []
     for index, item in enumerate(refs):
         if isinstance(item, str):
@@ -136,3 +153,58 @@ def validate_text(hypotheses: Sequence[str], references: Sequence[ReferenceItem]
 def reference_counts(references: list[list[Any]]) -> np.ndarray:
     """Number of references of each segment."""
     return np.fromiter((len(r) for r in references), dtype=np.int64, count=len(references))
+
+
+def check_unicode(
+    hypotheses: Sequence[str], references: Sequence[Sequence[str]] | None = None, *, side: str = "hypotheses"
+) -> None:
+    """Raise :class:`InputError` for the first text with a lone surrogate (not valid Unicode).
+
+    The reference tools would count surrogate code units as characters; the
+    native kernels take only valid Unicode, so such input is rejected, naming
+    the segment. ``references`` (one list per segment) are checked too.
+
+    Examples
+    --------
+    >>> check_unicode(["ok", "bad \\udc80"])
+    Traceback (most recent call last):
+    ...
+    nlpeval.core.errors.InputError: hypotheses: segment 1: is not valid Unicode text (lone surrogate at character 4)
+    """
+    for index, text in enumerate(hypotheses):
+        items: list[tuple[str, int | None, str]] = [(side, None, text)]
+        if references is not None:
+            items += [("references", position, ref) for position, ref in enumerate(references[index])]
+        for where, position, item in items:
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                raise InputError(
+                    f"is not valid Unicode text (lone surrogate at character {exc.start})",
+                    segment=index,
+                    side=where,
+                    reference=position,
+                ) from None
+
+
+@contextmanager
+def unicode_checked(
+    hypotheses: Sequence[str], references: Sequence[Sequence[str]] | None = None, *, side: str = "hypotheses"
+) -> Iterator[None]:
+    """Around a native call: a ``UnicodeEncodeError`` becomes an :class:`InputError` naming the segment.
+
+    The check runs only when the call failed, so valid input pays nothing.
+
+    Examples
+    --------
+    >>> with unicode_checked(["a \\ud800"]):
+    ...     "a \\ud800".encode("utf-8")
+    Traceback (most recent call last):
+    ...
+    nlpeval.core.errors.InputError: hypotheses: segment 0: is not valid Unicode text (lone surrogate at character 2)
+    """
+    try:
+        yield
+    except UnicodeEncodeError:
+        check_unicode(hypotheses, references, side=side)
+        raise

@@ -17,12 +17,11 @@ from typing import Any, ClassVar
 import numpy as np
 
 from nlpeval import _native
-from nlpeval.core.errors import InputError
 from nlpeval.core.metric import CorpusMetric
 from nlpeval.core.score import Score
 from nlpeval.core.signature import Signature, nrefs_field
 from nlpeval.core.stats import Stats, StatsSchema
-from nlpeval.core.validation import reference_counts, validate_text
+from nlpeval.core.validation import reference_counts, unicode_checked, validate_text
 from nlpeval.tokenizers.tercom import tercom_reference_tokenizer, tercom_tokenizer
 
 _SCHEMA = StatsSchema.of("num_edits", "ref_length", nrefs_min="min", nrefs_max="max")
@@ -44,21 +43,6 @@ def ter_values(num_edits: np.ndarray, ref_length: np.ndarray) -> np.ndarray:
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = num_edits / ref_length
     return np.where(ref_length > 0, ratio, np.where(num_edits > 0, 1.0, 0.0))
-
-
-def _reject_lone_surrogates(hyps: list[str], refs: list[list[str]]) -> None:
-    """Raise :class:`InputError` naming the first text that is not valid Unicode."""
-    for index, (hyp, seg) in enumerate(zip(hyps, refs, strict=True)):
-        for side, position, text in [("hypotheses", None, hyp), *(("references", k, r) for k, r in enumerate(seg))]:
-            try:
-                text.encode("utf-8")
-            except UnicodeEncodeError as exc:
-                raise InputError(
-                    f"is not valid Unicode text (lone surrogate at character {exc.start})",
-                    segment=index,
-                    side=side,
-                    reference=position,
-                ) from None
 
 
 @dataclass(frozen=True)
@@ -122,11 +106,8 @@ class TER(CorpusMetric):
         average length), ``nrefs_min`` and ``nrefs_max``, as float64."""
         hyps, refs = validate_text(hypotheses, references)
         hyp_tok, ref_tok = self._tokenizers
-        try:
+        with unicode_checked(hyps, refs):
             native = _native.ter_stats([hyp_tok(h) for h in hyps], [[ref_tok(r) for r in seg] for seg in refs])
-        except UnicodeEncodeError:
-            _reject_lone_surrogates(hyps, refs)
-            raise
         counts = reference_counts(refs)
         rows = np.empty((len(hyps), _SCHEMA.width), dtype=np.float64)
         rows[:, 0] = native[:, 0]

@@ -16,7 +16,7 @@ from nlpeval import _native
 from nlpeval.core.errors import InputError
 from nlpeval.core.stats import StatsSchema
 from nlpeval.core.token_ids import validate_token_ids
-from nlpeval.core.validation import as_segment_list, check_lengths, reference_counts, validate_text
+from nlpeval.core.validation import as_segment_list, check_lengths, reference_counts, unicode_checked, validate_text
 from nlpeval.tokenizers import TokenizerSpec
 
 
@@ -50,7 +50,8 @@ def text_rows(
         pre = tokenizer.python
         hyps = [pre(h.rstrip()) for h in hyps]
         refs = [[pre(r.rstrip()) for r in seg] for seg in refs]
-    rows = _native.bleu_stats(hyps, refs, tokenizer.native, max_order)
+    with unicode_checked(hyps, refs):
+        rows = _native.bleu_stats(hyps, refs, tokenizer.native, max_order)
     return _with_ref_counts(rows, reference_counts(refs))
 
 

@@ -7,18 +7,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from nlpeval import _native
-from nlpeval.core.errors import InputError
-from nlpeval.core.validation import as_segment_list
+from nlpeval.core.validation import unicode_checked, validate_segments
 from nlpeval.metrics.bleu.sacrebleu import SMOOTH_DEFAULTS
 from nlpeval.tokenizers import resolve_tokenizer
-
-
-def _texts(values: Sequence[str], side: str) -> list[str]:
-    items = as_segment_list(values, side)
-    for index, item in enumerate(items):
-        if not isinstance(item, str):
-            raise InputError(f"is {type(item).__name__}, expected str", segment=index, side=side)
-    return items
 
 
 def pairwise_bleu(
@@ -63,12 +54,13 @@ def pairwise_bleu(
     if smooth not in SMOOTH_DEFAULTS:
         raise ValueError(f"unknown smooth {smooth!r}; choose one of {', '.join(SMOOTH_DEFAULTS)}")
     spec = resolve_tokenizer(tokenize, spm_model=spm_model)
-    hyps = _texts(hypotheses, "hypotheses")
-    cands = _texts(candidates, "candidates")
+    hyps = validate_segments(hypotheses, "hypotheses")
+    cands = validate_segments(candidates, "candidates")
     if lowercase:
         hyps = [h.lower() for h in hyps]
         cands = [c.lower() for c in cands]
     if spec.python is not None:
         hyps = [spec.python(h.rstrip()) for h in hyps]
         cands = [spec.python(c.rstrip()) for c in cands]
-    return _native.bleu_pairwise_scores(hyps, cands, spec.native, max_order, smooth, smooth_value)
+    with unicode_checked(hyps), unicode_checked(cands, side="candidates"):
+        return _native.bleu_pairwise_scores(hyps, cands, spec.native, max_order, smooth, smooth_value)

@@ -7,16 +7,12 @@ from collections.abc import Sequence
 import numpy as np
 
 from nlpeval import _native
-from nlpeval.core.errors import InputError
-from nlpeval.core.validation import as_segment_list
-from nlpeval.metrics.chrf.sacrebleu import DEFAULT_BETA, check_options, check_unicode
+from nlpeval.core.validation import unicode_checked, validate_segments
+from nlpeval.metrics.chrf.sacrebleu import DEFAULT_BETA, check_options
 
 
 def _texts(values: Sequence[str], side: str, lowercase: bool) -> list[str]:
-    items = as_segment_list(values, side)
-    for index, item in enumerate(items):
-        if not isinstance(item, str):
-            raise InputError(f"is {type(item).__name__}, expected str", segment=index, side=side)
+    items = validate_segments(values, side)
     return [item.lower() for item in items] if lowercase else items
 
 
@@ -60,14 +56,10 @@ def pairwise_chrf(
     check_options(char_order, word_order, beta)
     hyps = _texts(hypotheses, "hypotheses", lowercase)
     cands = _texts(candidates, "candidates", lowercase)
-    try:
+    with unicode_checked(hyps), unicode_checked(cands, side="candidates"):
         scores = _native.chrf_pairwise_scores(
             hyps, cands, char_order, word_order, whitespace, float(beta**2), eps_smoothing
         )
-    except UnicodeEncodeError:
-        check_unicode(hyps, "hypotheses")
-        check_unicode(cands, "candidates")
-        raise
     return scores / 100.0
 
 

@@ -10,11 +10,10 @@ from typing import Any, ClassVar
 import numpy as np
 
 from nlpeval import _native
-from nlpeval.core.errors import InputError
 from nlpeval.core.metric import CorpusMetric
 from nlpeval.core.signature import Signature, nrefs_field
 from nlpeval.core.stats import Stats, StatsSchema
-from nlpeval.core.validation import reference_counts, validate_text
+from nlpeval.core.validation import reference_counts, unicode_checked, validate_text
 from nlpeval.metrics.chrf.formula import ChrfParts, chrf_parts
 
 #: chrF's default beta (recall weighted twice as much as precision).
@@ -58,33 +57,6 @@ def check_options(char_order: Any, word_order: Any, beta: Any) -> None:
         raise ValueError(f"char_order + word_order must be at most 255; got {char_order + word_order}")
     if isinstance(beta, bool) or not isinstance(beta, numbers.Real) or not np.isfinite(beta) or beta < 0:
         raise ValueError(f"beta must be a non-negative number; got {beta!r}")
-
-
-def check_unicode(texts: Sequence[str], side: str, references: Sequence[Sequence[str]] | None = None) -> None:
-    """Raise :class:`InputError` for the first text with a lone surrogate (not valid Unicode).
-
-    sacreBLEU would count the surrogate code units as characters; the native
-    kernel takes only valid Unicode, so such input is rejected, naming the segment.
-
-    Examples
-    --------
-    >>> check_unicode(["ok", "bad \\udc80"], "hypotheses")
-    Traceback (most recent call last):
-    ...
-    nlpeval.core.errors.InputError: hypotheses: segment 1: is not valid Unicode text (lone surrogate at character 4)
-    """
-    for index, text in enumerate(texts):
-        items = [(None, text)] if references is None else list(enumerate(references[index]))
-        for position, item in items:
-            try:
-                item.encode("utf-8")
-            except UnicodeEncodeError as exc:
-                raise InputError(
-                    f"is not valid Unicode text (lone surrogate at character {exc.start})",
-                    segment=index,
-                    side=side,
-                    reference=position,
-                ) from None
 
 
 @dataclass(frozen=True)
@@ -163,7 +135,7 @@ class CHRF(CorpusMetric):
         if self.lowercase:
             hyps = [h.lower() for h in hyps]
             refs = [[r.lower() for r in seg] for seg in refs]
-        try:
+        with unicode_checked(hyps, refs):
             rows = _native.chrf_stats(
                 hyps,
                 refs,
@@ -173,10 +145,6 @@ class CHRF(CorpusMetric):
                 float(self.factor),
                 self.eps_smoothing,
             )
-        except UnicodeEncodeError:
-            check_unicode(hyps, "hypotheses")
-            check_unicode(hyps, "references", refs)
-            raise
         counts = reference_counts(refs)
         return Stats(self.schema, np.column_stack([rows, counts, counts]))
 
@@ -218,4 +186,4 @@ class CHRF(CorpusMetric):
         )
 
 
-__all__ = ["CHRF", "DEFAULT_BETA", "check_options", "check_unicode", "chrf_schema"]
+__all__ = ["CHRF", "DEFAULT_BETA", "check_options", "chrf_schema"]

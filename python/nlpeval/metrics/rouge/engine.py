@@ -9,7 +9,7 @@ import numpy as np
 
 from nlpeval import _native
 from nlpeval.core.token_ids import validate_token_ids
-from nlpeval.core.validation import validate_text
+from nlpeval.core.validation import unicode_checked, validate_text
 from nlpeval.metrics.rouge.splitters import Splitter, apply_splitter
 
 
@@ -28,7 +28,8 @@ def text_pairs(
         hyps = apply_splitter(hyps, splitter)
         refs = [apply_splitter(seg, splitter) for seg in refs]
     split_lines = any(code in ("lsum", "wperl") for code, _ in kernels)
-    pairs = _native.rouge_stats_text(hyps, refs, tokenizer, stemmer, kernels, split_lines)
+    with unicode_checked(hyps, refs):
+        pairs = _native.rouge_stats_text(hyps, refs, tokenizer, stemmer, kernels, split_lines)
     return pairs, np.fromiter((len(r) for r in refs), dtype=np.int64, count=len(refs))
 
 

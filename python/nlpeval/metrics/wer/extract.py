@@ -23,9 +23,8 @@ from typing import Any
 import numpy as np
 
 from nlpeval import _native
-from nlpeval.core.errors import InputError
 from nlpeval.core.stats import StatsSchema
-from nlpeval.core.validation import reference_counts, validate_text
+from nlpeval.core.validation import reference_counts, unicode_checked, validate_text
 from nlpeval.metrics.wer.normalize import Normalizer
 
 #: Columns of the native kernel's rows.
@@ -57,30 +56,12 @@ def best_pairs(rows: np.ndarray, starts: np.ndarray) -> np.ndarray:
     return candidates[np.searchsorted(candidates, starts)]
 
 
-def check_encodable(hyps: list[str], refs: list[list[str]]) -> None:
-    """Raise :class:`InputError` for the first text with a lone surrogate (not valid Unicode)."""
-    for index, (hyp, seg) in enumerate(zip(hyps, refs, strict=True)):
-        for side, position, text in [("hypotheses", None, hyp), *(("references", k, r) for k, r in enumerate(seg))]:
-            try:
-                text.encode("utf-8")
-            except UnicodeEncodeError as exc:
-                raise InputError(
-                    f"is not valid Unicode text (lone surrogate at character {exc.start})",
-                    segment=index,
-                    side=side,
-                    reference=position,
-                ) from None
-
-
 def native_pairs(function: Any, hyps: list[str], refs: list[list[str]], *args: Any) -> tuple[Any, np.ndarray]:
     """A native edit kernel's result on every (hypothesis, reference) pair, and each
     segment's first pair index; undecodable text is reported by segment."""
     pair_hyps, pair_refs, starts = flatten_pairs(hyps, refs)
-    try:
+    with unicode_checked(hyps, refs):
         return function(pair_hyps, pair_refs, *args), starts
-    except UnicodeEncodeError:
-        check_encodable(hyps, refs)
-        raise
 
 
 def prepare(
