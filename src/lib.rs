@@ -5,6 +5,7 @@ pub mod bleu_score;
 pub mod chrf;
 pub mod edit;
 pub mod kendall;
+pub mod meteor;
 pub mod ngram;
 pub mod rouge;
 pub mod rouge_text;
@@ -482,6 +483,319 @@ fn kendall_weighted_stats<'py>(
     PyArray1::from_vec(py, flat).reshape([rows, groups, kendall::WEIGHTED_COLUMNS])
 }
 
+/// Splits texts (Python's `str.split` or, with `java`, Java's `StringTokenizer`) and
+/// interns the tokens: `(flat ids, tokens per text, types)`.
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+fn meteor_split_intern<'py>(
+    py: Python<'py>,
+    texts: Vec<String>,
+    java: bool,
+) -> (
+    Bound<'py, PyArray1<u32>>,
+    Bound<'py, PyArray1<i64>>,
+    Vec<String>,
+) {
+    let splitter = if java {
+        meteor::tokens::Splitter::Java
+    } else {
+        meteor::tokens::Splitter::Python
+    };
+    let interned = py.detach(|| meteor::tokens::split_intern(&texts, splitter));
+    (
+        PyArray1::from_vec(py, interned.ids),
+        PyArray1::from_vec(py, interned.lens),
+        interned.types,
+    )
+}
+
+/// METEOR 1.5's `-norm` tokenization of each line (not lowercased); `prefixes`
+/// maps nonbreaking prefixes to 1 (always) or 2 (before numbers only).
+#[pyfunction]
+fn meteor_normalize(
+    py: Python<'_>,
+    lines: Vec<String>,
+    keep_punctuation: bool,
+    prefixes: std::collections::HashMap<String, u8>,
+) -> PyResult<Vec<String>> {
+    use meteor::normalize::Prefix;
+    let prefixes = prefixes
+        .into_iter()
+        .map(|(k, v)| match v {
+            1 => Ok((k, Prefix::Any)),
+            2 => Ok((k, Prefix::NumericOnly)),
+            _ => Err(PyValueError::new_err("prefix kinds are 1 or 2")),
+        })
+        .collect::<PyResult<std::collections::HashMap<String, Prefix>>>()?;
+    Ok(py.detach(|| {
+        lines
+            .par_iter()
+            .map(|l| meteor::normalize::normalize_line(l, keep_punctuation, &prefixes))
+            .collect()
+    }))
+}
+
+/// Snowball English stems as METEOR 1.5's Java stemmer computes them.
+#[pyfunction]
+fn meteor_snowball_stems(py: Python<'_>, words: Vec<String>) -> Vec<String> {
+    py.detach(|| {
+        words
+            .par_iter()
+            .map(|w| meteor::snowball::stem(w))
+            .collect()
+    })
+}
+
+/// METEOR 1.5 word keys: Java `hashCode` of each word and, if `stem`, of its Snowball stem.
+#[pyfunction]
+fn meteor_word_keys(py: Python<'_>, words: Vec<String>, stem: bool) -> (Vec<i32>, Vec<i32>) {
+    py.detach(|| {
+        let hashes = words
+            .par_iter()
+            .map(|w| meteor::java::string_hash(w))
+            .collect();
+        let stems = if stem {
+            words
+                .par_iter()
+                .map(|w| {
+                    let units: Vec<u16> = w.encode_utf16().collect();
+                    meteor::java::units_hash(&meteor::snowball::stem_units(&units))
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        (hashes, stems)
+    })
+}
+
+/// NLTK Porter stems of words already lowercased with `str.lower`.
+#[pyfunction]
+fn nltk_porter_stems(py: Python<'_>, words: Vec<String>) -> Vec<String> {
+    py.detach(|| words.par_iter().map(|w| meteor::porter::stem(w)).collect())
+}
+
+/// Splits `flat` into consecutive slices of the given lengths.
+fn split_flat<'a, T>(flat: &'a [T], lens: &[i64]) -> PyResult<Vec<&'a [T]>> {
+    let mut out = Vec::with_capacity(lens.len());
+    let mut pos = 0usize;
+    for &len in lens {
+        let len = usize::try_from(len).map_err(|_| PyValueError::new_err("negative length"))?;
+        let end = pos
+            .checked_add(len)
+            .filter(|&e| e <= flat.len())
+            .ok_or_else(|| PyValueError::new_err("lengths exceed the flat array"))?;
+        out.push(&flat[pos..end]);
+        pos = end;
+    }
+    if pos != flat.len() {
+        return Err(PyValueError::new_err("lengths do not cover the flat array"));
+    }
+    Ok(out)
+}
+
+/// NLTK METEOR of each segment (best over its references), from interned word ids.
+/// Token sequences are flat arrays with their lengths; `ref_counts` gives each
+/// segment's number of references, `synonyms`/`synonym_lens` each stem's synonyms.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn nltk_meteor_scores<'py>(
+    py: Python<'py>,
+    hyp_tokens: PyReadonlyArray1<'py, u32>,
+    hyp_lens: PyReadonlyArray1<'py, i64>,
+    ref_tokens: PyReadonlyArray1<'py, u32>,
+    ref_lens: PyReadonlyArray1<'py, i64>,
+    ref_counts: PyReadonlyArray1<'py, i64>,
+    stem_of: PyReadonlyArray1<'py, u32>,
+    synonyms: PyReadonlyArray1<'py, u32>,
+    synonym_lens: PyReadonlyArray1<'py, i64>,
+    params: (f64, f64, f64),
+) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    let hyps = split_flat(hyp_tokens.as_slice()?, hyp_lens.as_slice()?)?;
+    let refs = split_flat(ref_tokens.as_slice()?, ref_lens.as_slice()?)?;
+    let per_segment = split_flat(&refs, ref_counts.as_slice()?)?;
+    let stem_of = stem_of.as_slice()?;
+    let synonyms_of = split_flat(synonyms.as_slice()?, synonym_lens.as_slice()?)?;
+    let keys = synonyms_of.len() as u32;
+    if hyps.len() != per_segment.len()
+        || stem_of.iter().any(|&k| k >= keys)
+        || synonyms_of.iter().any(|s| s.iter().any(|&k| k >= keys))
+        || hyps
+            .iter()
+            .chain(&refs)
+            .any(|s| s.iter().any(|&w| w as usize >= stem_of.len()))
+    {
+        return Err(PyValueError::new_err("inconsistent NLTK METEOR inputs"));
+    }
+    let (alpha, beta, gamma) = params;
+    let scores = py.detach(|| {
+        let lex = meteor::nltk::Lexicon {
+            stem_of,
+            synonyms_of: &synonyms_of,
+        };
+        hyps.par_iter()
+            .zip(per_segment.par_iter())
+            .map(|(h, rs)| {
+                rs.iter()
+                    .map(|r| {
+                        meteor::nltk::score(&meteor::nltk::align(h, r, &lex), alpha, beta, gamma)
+                    })
+                    .fold(f64::NEG_INFINITY, f64::max)
+            })
+            .collect::<Vec<f64>>()
+    });
+    Ok(PyArray1::from_vec(py, scores))
+}
+
+/// A METEOR 1.5 paraphrase table held in memory.
+#[pyclass(module = "nlpeval._core", frozen)]
+struct MeteorParaphrases {
+    table: meteor::paraphrase::Table,
+}
+
+#[pymethods]
+impl MeteorParaphrases {
+    /// Parses the decompressed text of a table.
+    #[staticmethod]
+    fn from_text(py: Python<'_>, data: &[u8]) -> PyResult<MeteorParaphrases> {
+        let text = String::from_utf8_lossy(data);
+        let table = py
+            .detach(|| meteor::paraphrase::Table::parse(&text))
+            .map_err(PyValueError::new_err)?;
+        Ok(MeteorParaphrases { table })
+    }
+
+    /// Rebuilds a table from the arrays of `parts()`.
+    #[staticmethod]
+    fn from_parts(
+        vocab: Vec<String>,
+        tokens: PyReadonlyArray1<'_, u32>,
+        ref_lens: PyReadonlyArray1<'_, u8>,
+        par_lens: PyReadonlyArray1<'_, u8>,
+    ) -> PyResult<MeteorParaphrases> {
+        let table = meteor::paraphrase::Table::from_parts(
+            vocab,
+            tokens.as_slice()?.to_vec(),
+            ref_lens.as_slice()?.to_vec(),
+            par_lens.as_slice()?.to_vec(),
+        )
+        .map_err(PyValueError::new_err)?;
+        Ok(MeteorParaphrases { table })
+    }
+
+    /// `(vocab, tokens, ref_lens, par_lens)`, for caching.
+    #[allow(clippy::type_complexity)]
+    fn parts<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> (
+        Vec<String>,
+        Bound<'py, PyArray1<u32>>,
+        Bound<'py, PyArray1<u8>>,
+        Bound<'py, PyArray1<u8>>,
+    ) {
+        let t = &self.table;
+        (
+            t.vocab.clone(),
+            PyArray1::from_slice(py, &t.tokens),
+            PyArray1::from_slice(py, &t.ref_lens),
+            PyArray1::from_slice(py, &t.par_lens),
+        )
+    }
+
+    /// The table's id of each word (-1 when absent).
+    fn lookup(&self, words: Vec<String>) -> Vec<i32> {
+        words
+            .iter()
+            .map(|w| self.table.index.get(w).map_or(-1, |&i| i as i32))
+            .collect()
+    }
+
+    fn __len__(&self) -> usize {
+        self.table.len()
+    }
+}
+
+/// METEOR 1.5 alignment counts of hypothesis–reference pairs of word-type ids
+/// (flat arrays with lengths): `(pairs, 5 + 4 * len(modules))` integers (see
+/// `meteor::align::Counts::row`). Per type: Java hash, stem hash, synsets
+/// (flat with lengths), paraphrase-table id and function-word flag.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (hyp_tokens, hyp_lens, ref_tokens, ref_lens, word_hash, stem_hash, synsets, synset_lens, para_id, is_function, modules, beam, paraphrases=None))]
+fn meteor_align_rows<'py>(
+    py: Python<'py>,
+    hyp_tokens: PyReadonlyArray1<'py, u32>,
+    hyp_lens: PyReadonlyArray1<'py, i64>,
+    ref_tokens: PyReadonlyArray1<'py, u32>,
+    ref_lens: PyReadonlyArray1<'py, i64>,
+    word_hash: PyReadonlyArray1<'py, i32>,
+    stem_hash: PyReadonlyArray1<'py, i32>,
+    synsets: PyReadonlyArray1<'py, i32>,
+    synset_lens: PyReadonlyArray1<'py, i64>,
+    para_id: PyReadonlyArray1<'py, i32>,
+    is_function: PyReadonlyArray1<'py, bool>,
+    modules: Vec<u8>,
+    beam: usize,
+    paraphrases: Option<PyRef<'py, MeteorParaphrases>>,
+) -> PyResult<Bound<'py, PyArray2<i64>>> {
+    use meteor::align::Module;
+    let modules: Vec<Module> = modules
+        .iter()
+        .map(|&c| Module::from_code(c).ok_or_else(|| PyValueError::new_err("unknown module")))
+        .collect::<PyResult<_>>()?;
+    let hyps = split_flat(hyp_tokens.as_slice()?, hyp_lens.as_slice()?)?;
+    let refs = split_flat(ref_tokens.as_slice()?, ref_lens.as_slice()?)?;
+    let word_hash = word_hash.as_slice()?;
+    let stem_hash = stem_hash.as_slice()?;
+    let synsets = split_flat(synsets.as_slice()?, synset_lens.as_slice()?)?;
+    let para_id = para_id.as_slice()?;
+    let is_function = is_function.as_slice()?;
+    let types = word_hash.len();
+    let uses = |m: Module| modules.contains(&m);
+    if hyps.len() != refs.len()
+        || is_function.len() != types
+        || (uses(Module::Stem) && stem_hash.len() != types)
+        || (uses(Module::Synonym) && synsets.len() != types)
+        || (uses(Module::Paraphrase) && para_id.len() != types)
+        || beam == 0
+    {
+        return Err(PyValueError::new_err(
+            "inconsistent METEOR alignment inputs",
+        ));
+    }
+    if hyps
+        .iter()
+        .chain(&refs)
+        .any(|s| s.iter().any(|&t| t as usize >= types))
+    {
+        return Err(PyValueError::new_err("word type id out of range"));
+    }
+    let table = paraphrases.as_ref().map(|p| &p.table);
+    if table.is_some_and(|t| para_id.iter().any(|&i| i >= t.vocab.len() as i32)) {
+        return Err(PyValueError::new_err("paraphrase id out of range"));
+    }
+    let width = 5 + 4 * modules.len();
+    let n = hyps.len();
+    let flat = py.detach(|| {
+        let lex = meteor::align::Lexicon {
+            word_hash,
+            stem_hash,
+            synsets: &synsets,
+            para_id,
+            is_function,
+            paraphrases: table.filter(|_| uses(Module::Paraphrase)),
+        };
+        let rows: Vec<Vec<i64>> = hyps
+            .par_iter()
+            .zip(refs.par_iter())
+            .map(|(h, r)| meteor::align::align(h, r, &modules, beam, &lex).row())
+            .collect();
+        rows.concat()
+    });
+    to_array2(py, flat, n, width)
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tokenize, m)?)?;
@@ -500,5 +814,13 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ter_stats, m)?)?;
     m.add_function(wrap_pyfunction!(kendall_group_stats, m)?)?;
     m.add_function(wrap_pyfunction!(kendall_weighted_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(meteor_split_intern, m)?)?;
+    m.add_function(wrap_pyfunction!(meteor_normalize, m)?)?;
+    m.add_function(wrap_pyfunction!(meteor_snowball_stems, m)?)?;
+    m.add_function(wrap_pyfunction!(meteor_word_keys, m)?)?;
+    m.add_function(wrap_pyfunction!(nltk_porter_stems, m)?)?;
+    m.add_function(wrap_pyfunction!(nltk_meteor_scores, m)?)?;
+    m.add_function(wrap_pyfunction!(meteor_align_rows, m)?)?;
+    m.add_class::<MeteorParaphrases>()?;
     Ok(())
 }

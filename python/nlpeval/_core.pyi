@@ -57,3 +57,52 @@ def kendall_weighted_stats(
     offsets: npt.NDArray[np.int64],
     weights: npt.NDArray[np.float64],
 ) -> npt.NDArray[np.float64]: ...
+def meteor_split_intern(
+    texts: list[str], java: bool
+) -> tuple[npt.NDArray[np.uint32], npt.NDArray[np.int64], list[str]]: ...
+def meteor_normalize(lines: list[str], keep_punctuation: bool, prefixes: dict[str, int]) -> list[str]: ...
+def meteor_snowball_stems(words: list[str]) -> list[str]: ...
+def meteor_word_keys(words: list[str], stem: bool) -> tuple[list[int], list[int]]: ...
+def meteor_align_rows(
+    hyp_tokens: npt.NDArray[np.uint32],
+    hyp_lens: npt.NDArray[np.int64],
+    ref_tokens: npt.NDArray[np.uint32],
+    ref_lens: npt.NDArray[np.int64],
+    word_hash: npt.NDArray[np.int32],
+    stem_hash: npt.NDArray[np.int32],
+    synsets: npt.NDArray[np.int32],
+    synset_lens: npt.NDArray[np.int64],
+    para_id: npt.NDArray[np.int32],
+    is_function: npt.NDArray[np.bool_],
+    modules: list[int],
+    beam: int,
+    paraphrases: MeteorParaphrases | None = None,
+) -> npt.NDArray[np.int64]: ...
+def nltk_porter_stems(words: list[str]) -> list[str]: ...
+def nltk_meteor_scores(
+    hyp_tokens: npt.NDArray[np.uint32],
+    hyp_lens: npt.NDArray[np.int64],
+    ref_tokens: npt.NDArray[np.uint32],
+    ref_lens: npt.NDArray[np.int64],
+    ref_counts: npt.NDArray[np.int64],
+    stem_of: npt.NDArray[np.uint32],
+    synonyms: npt.NDArray[np.uint32],
+    synonym_lens: npt.NDArray[np.int64],
+    params: tuple[float, float, float],
+) -> npt.NDArray[np.float64]: ...
+
+class MeteorParaphrases:
+    @staticmethod
+    def from_text(data: bytes) -> MeteorParaphrases: ...
+    @staticmethod
+    def from_parts(
+        vocab: list[str],
+        tokens: npt.NDArray[np.uint32],
+        ref_lens: npt.NDArray[np.uint8],
+        par_lens: npt.NDArray[np.uint8],
+    ) -> MeteorParaphrases: ...
+    def parts(
+        self,
+    ) -> tuple[list[str], npt.NDArray[np.uint32], npt.NDArray[np.uint8], npt.NDArray[np.uint8]]: ...
+    def lookup(self, words: list[str]) -> list[int]: ...
+    def __len__(self) -> int: ...

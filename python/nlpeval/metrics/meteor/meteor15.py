@@ -1,0 +1,359 @@
+"""METEOR 1.5 (Denkowski & Lavie, 2014) for English, as the reference jar computes it.
+
+Each hypothesis is aligned with each reference by the modules in order (exact
+words, Snowball stems, WordNet synonyms, paraphrase-table phrases) and a beam
+search (see ``src/meteor/align.rs``). An alignment's sufficient statistics are
+word counts: lengths, function words, matches per module split into content and
+function words, and chunks. The score of summed statistics is
+
+* weighted precision ``P`` and recall ``R``: matches weighted by module weight,
+  content words by ``delta`` and function words by ``1 - delta``;
+* ``Fmean = 1 / ((1 - alpha) / P + alpha / R)``;
+* fragmentation ``frag = chunks / mean(matched words)``, penalty ``gamma * frag ** beta``;
+* ``score = Fmean * (1 - penalty)`` (0 when undefined, never negative).
+
+A segment keeps the statistics of its best reference; the corpus score is the
+score of the summed statistics (a perfectly matched segment adds no chunks), not
+a mean of segment scores.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache, cached_property
+from importlib import resources
+from pathlib import Path
+from typing import Any, ClassVar
+
+import numpy as np
+
+from nlpeval import _native
+from nlpeval.core.metric import CorpusMetric
+from nlpeval.core.signature import Signature, nrefs_field
+from nlpeval.core.stats import Stats, StatsSchema
+from nlpeval.core.validation import reference_counts, validate_text
+from nlpeval.metrics.meteor.normalize import normalize_lines
+from nlpeval.metrics.meteor.paraphrase import find_paraphrases, load_paraphrases
+from nlpeval.metrics.meteor.tokens import split_intern
+from nlpeval.metrics.meteor.wordnet import WordNet
+
+#: METEOR's modules, in its numbering.
+MODULES = ("exact", "stem", "synonym", "paraphrase")
+
+#: English task presets: (alpha, beta, gamma, delta) and module weights by position.
+TASKS: dict[str, tuple[tuple[float, float, float, float], tuple[float, float, float, float]]] = {
+    "rank": ((0.85, 0.20, 0.60, 0.75), (1.0, 0.6, 0.8, 0.6)),
+    "adq": ((0.75, 1.40, 0.45, 0.70), (1.0, 1.0, 0.6, 0.8)),
+    "hter": ((0.40, 1.50, 0.35, 0.55), (1.0, 0.2, 0.6, 0.8)),
+    "li": ((0.75, 1.40, 0.70, 0.50), (1.0, 0.5, 0.5, 0.5)),
+    "tune": ((0.5, 1.0, 0.5, 0.5), (1.0, 0.5, 0.5, 0.5)),
+}
+#: ``default`` is METEOR's default task for English.
+TASK_ALIASES = {"default": "rank"}
+
+
+@cache
+def function_words() -> frozenset[str]:
+    """METEOR 1.5's English function words."""
+    text = resources.files(__package__).joinpath("data/english.function-words").read_text("utf-8")
+    return frozenset(line for line in text.split("\n") if line and not line.startswith("## "))
+
+
+def _schema(modules: tuple[str, ...]) -> StatsSchema:
+    per_module = [f"{m}_{part}" for m in modules for part in ("hyp_content", "ref_content", "hyp_function",
+                                                              "ref_function")]  # fmt: skip
+    return StatsSchema.of(
+        "hyp_len", "ref_len", "hyp_function", "ref_function", *per_module, "chunks", nrefs_min="min", nrefs_max="max"
+    )
+
+
+def _path_field(path: str | None) -> str | None:
+    return None if path is None else Path(path).name
+
+
+@dataclass(frozen=True)
+class METEOR(CorpusMetric):
+    """METEOR 1.5 for English, identical to ``java -jar meteor-1.5.jar … -l en``.
+
+    Parameters
+    ----------
+    modules : tuple of str
+        Matchers in order, from ``exact``, ``stem``, ``synonym``, ``paraphrase``.
+    task : str
+        Parameter preset: ``default`` (= ``rank``), ``adq``, ``hter``, ``li``, ``tune``.
+    alpha, beta, gamma, delta : float, optional
+        Override the task's parameters.
+    weights : tuple of float, optional
+        Module weights, one per module. By default the task's weights are taken
+        *by position*, as METEOR 1.5 does (so ``modules=("exact", "synonym")``
+        weighs synonyms with the task's stem weight).
+    normalize : bool
+        METEOR's ``-norm``: tokenize punctuation and lowercase.
+    keep_punctuation : bool
+        With ``normalize``, ``False`` is METEOR's ``-noPunct``.
+    lowercase : bool
+        METEOR's ``-lower`` (implied by ``normalize``).
+    beam_size : int
+        Width of the alignment beam search.
+    wordnet : str, optional
+        WordNet 3.0 folder or zip for ``synonym`` (found automatically when omitted).
+    paraphrases : str, optional
+        METEOR 1.5 paraphrase table for ``paraphrase`` (found automatically when omitted).
+
+    Examples
+    --------
+    >>> metric = METEOR(modules=("exact", "stem"), normalize=True)
+    >>> round(metric(["The cats sat on the mat."], ["A cat sat on the mat."]).score, 4)
+    0.8291
+    """
+
+    modules: tuple[str, ...] = MODULES
+    task: str = "default"
+    alpha: float | None = None
+    beta: float | None = None
+    gamma: float | None = None
+    delta: float | None = None
+    weights: tuple[float, ...] | None = None
+    normalize: bool = False
+    keep_punctuation: bool = True
+    lowercase: bool = False
+    beam_size: int = 40
+    wordnet: str | None = None
+    paraphrases: str | None = None
+
+    name: ClassVar[str] = "meteor"
+    flavor: ClassVar[str] = "meteor1.5"
+
+    def __post_init__(self) -> None:
+        modules = tuple(self.modules)
+        object.__setattr__(self, "modules", modules)
+        if not modules:
+            raise ValueError("METEOR needs at least one module")
+        unknown = [m for m in modules if m not in MODULES]
+        if unknown:
+            raise ValueError(f"unknown METEOR module(s) {unknown}; choose from {', '.join(MODULES)}")
+        if len(set(modules)) != len(modules):
+            raise ValueError(f"METEOR modules must not repeat; got {modules}")
+        task = TASK_ALIASES.get(self.task, self.task)
+        if task not in TASKS:
+            raise ValueError(f"unknown METEOR task {self.task!r}; choose from default, {', '.join(TASKS)}")
+        if self.weights is not None:
+            weights = tuple(float(w) for w in self.weights)
+            object.__setattr__(self, "weights", weights)
+            if len(weights) != len(modules):
+                raise ValueError(f"{len(weights)} weights for {len(modules)} modules; give one weight per module")
+        if not isinstance(self.beam_size, int) or self.beam_size < 1:
+            raise ValueError(f"beam_size must be a positive int; got {self.beam_size!r}")
+        if not self.keep_punctuation and not self.normalize:
+            raise ValueError("keep_punctuation=False (METEOR's -noPunct) requires normalize=True")
+        for key in ("wordnet", "paraphrases"):
+            value = getattr(self, key)
+            if value is not None:
+                object.__setattr__(self, key, os.fspath(value))
+
+    # configuration
+
+    @property
+    def parameters(self) -> tuple[float, float, float, float]:
+        """``(alpha, beta, gamma, delta)`` in effect."""
+        preset = TASKS[TASK_ALIASES.get(self.task, self.task)][0]
+        given = (self.alpha, self.beta, self.gamma, self.delta)
+        return tuple(float(p if g is None else g) for p, g in zip(preset, given, strict=True))  # type: ignore[return-value]
+
+    @property
+    def module_weights(self) -> tuple[float, ...]:
+        """Weight of each module in effect."""
+        if self.weights is not None:
+            return self.weights
+        preset = TASKS[TASK_ALIASES.get(self.task, self.task)][1]
+        return tuple(preset[: len(self.modules)])
+
+    @property
+    def schema(self) -> StatsSchema:
+        return _schema(self.modules)
+
+    @cached_property
+    def _wordnet(self) -> WordNet | None:
+        return WordNet.open(self.wordnet) if "synonym" in self.modules else None
+
+    @cached_property
+    def _paraphrase_path(self) -> Path | None:
+        return find_paraphrases(self.paraphrases) if "paraphrase" in self.modules else None
+
+    def _prepare(self, texts: list[str]) -> list[str]:
+        if self.normalize:
+            texts = normalize_lines(texts, keep_punctuation=self.keep_punctuation)
+        if self.normalize or self.lowercase:
+            texts = [text.lower() for text in texts]
+        return texts
+
+    # statistics
+
+    def pair_rows(self, hypotheses: list[str], references: list[str]) -> np.ndarray:
+        """Alignment statistics of hypothesis–reference pairs (already validated text).
+
+        Columns: hypothesis and reference lengths and function words, then per
+        module the hypothesis/reference content/function matches, then chunks.
+        """
+        texts = self._prepare([*hypotheses, *references])
+        words = split_intern(texts, java=True)
+        types = words.types
+        n_hyp = int(words.lens[: len(hypotheses)].sum())
+        word_hash, stem_hash = _native.meteor_word_keys(types, "stem" in self.modules)
+        function = function_words()
+        is_function = np.fromiter((t.lower() in function for t in types), dtype=bool, count=len(types))
+        synsets: list[int] = []
+        synset_lens = np.zeros(len(types) if self._wordnet is not None else 0, dtype=np.int64)
+        if self._wordnet is not None:
+            for i, word in enumerate(types):
+                found = self._wordnet.meteor_synsets(word)
+                synset_lens[i] = len(found)
+                synsets.extend(found)
+        table = None
+        para_id = np.empty(0, dtype=np.int32)
+        if self._paraphrase_path is not None:
+            table = load_paraphrases(self._paraphrase_path)
+            para_id = np.asarray(table.lookup(types), dtype=np.int32)
+        return _native.meteor_align_rows(
+            words.ids[:n_hyp],
+            words.lens[: len(hypotheses)],
+            words.ids[n_hyp:],
+            words.lens[len(hypotheses) :],
+            np.asarray(word_hash, dtype=np.int32),
+            np.asarray(stem_hash, dtype=np.int32),
+            np.asarray(synsets, dtype=np.int32),
+            synset_lens,
+            para_id,
+            is_function,
+            [MODULES.index(m) for m in self.modules],
+            self.beam_size,
+            table,
+        )
+
+    def segment_stats(self, hypotheses: Sequence[Any], references: Sequence[Any]) -> Stats:
+        hyps, refs = validate_text(hypotheses, references)
+        counts = reference_counts(refs)
+        owner = np.repeat(np.arange(len(hyps)), counts)
+        pair_hyps = [hyps[i] for i in owner.tolist()]
+        pair_refs = [r for seg in refs for r in seg]
+        rows = self.pair_rows(pair_hyps, pair_refs)
+        # METEOR keeps the first reference with the highest score
+        scores = self._scores(rows.astype(np.float64))
+        starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
+        best = np.array(
+            [start + int(np.argmax(scores[start : start + n])) for start, n in zip(starts, counts, strict=True)],
+            dtype=np.int64,
+        )
+        chosen = rows[best] if len(best) else np.empty((0, rows.shape[1]), dtype=np.int64)
+        # a perfectly matched segment adds no chunks to the corpus totals
+        chosen[:, -1] = np.where(self._perfect(chosen), 0, chosen[:, -1])
+        out = np.column_stack([chosen, counts, counts]) if len(hyps) else np.empty((0, self.schema.width))
+        return Stats(self.schema, out.astype(np.int64))
+
+    # scoring
+
+    def _parts(self, totals: np.ndarray) -> dict[str, Any]:
+        k = len(self.modules)
+        t = np.asarray(totals, dtype=np.float64)
+        per = t[..., 4 : 4 + 4 * k].reshape((*t.shape[:-1], k, 4))
+        return {
+            "hyp_len": t[..., 0],
+            "ref_len": t[..., 1],
+            "hyp_function": t[..., 2],
+            "ref_function": t[..., 3],
+            "hyp_content_matches": per[..., 0],
+            "ref_content_matches": per[..., 1],
+            "hyp_function_matches": per[..., 2],
+            "ref_function_matches": per[..., 3],
+            "chunks": t[..., 4 + 4 * k],
+        }
+
+    def _perfect(self, rows: np.ndarray) -> np.ndarray:
+        p = self._parts(rows)
+        hyp_matches = (p["hyp_content_matches"] + p["hyp_function_matches"]).sum(axis=-1)
+        ref_matches = (p["ref_content_matches"] + p["ref_function_matches"]).sum(axis=-1)
+        return (hyp_matches == p["hyp_len"]) & (ref_matches == p["ref_len"]) & (p["chunks"] == 1)
+
+    def _metrics(self, totals: np.ndarray) -> dict[str, np.ndarray]:
+        """METEOR's ``computeMetrics``, operation for operation, vectorised."""
+        alpha, beta, gamma, delta = self.parameters
+        weights = self.module_weights
+        p = self._parts(totals)
+        hyp_wlen = delta * (p["hyp_len"] - p["hyp_function"]) + (1.0 - delta) * p["hyp_function"]
+        ref_wlen = delta * (p["ref_len"] - p["ref_function"]) + (1.0 - delta) * p["ref_function"]
+        hyp_wmatch = np.zeros_like(hyp_wlen)
+        ref_wmatch = np.zeros_like(ref_wlen)
+        for i, w in enumerate(weights):
+            hyp_wmatch = hyp_wmatch + p["hyp_content_matches"][..., i] * w * delta
+        for i, w in enumerate(weights):
+            ref_wmatch = ref_wmatch + p["ref_content_matches"][..., i] * w * delta
+        for i, w in enumerate(weights):
+            hyp_wmatch = hyp_wmatch + p["hyp_function_matches"][..., i] * w * (1.0 - delta)
+        for i, w in enumerate(weights):
+            ref_wmatch = ref_wmatch + p["ref_function_matches"][..., i] * w * (1.0 - delta)
+        hyp_matches = (p["hyp_content_matches"] + p["hyp_function_matches"]).sum(axis=-1)
+        ref_matches = (p["ref_content_matches"] + p["ref_function_matches"]).sum(axis=-1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            precision = hyp_wmatch / hyp_wlen
+            recall = ref_wmatch / ref_wlen
+            fmean = 1.0 / ((1.0 - alpha) / precision + alpha / recall)
+            perfect = (hyp_matches == p["hyp_len"]) & (ref_matches == p["ref_len"]) & (p["chunks"] == 1)
+            frag = np.where(perfect, 0.0, p["chunks"] / ((hyp_matches + ref_matches) / 2))
+            penalty = gamma * np.power(frag, beta)
+            score = fmean * (1.0 - penalty)
+        score = np.where(np.isnan(score), 0.0, np.maximum(score, 0.0))
+        return {
+            "score": score,
+            "precision": precision,
+            "recall": recall,
+            "fmean": fmean,
+            "fragmentation_penalty": penalty,
+            "hyp_matches": hyp_matches,
+            "ref_matches": ref_matches,
+        }
+
+    def _scores(self, totals: np.ndarray) -> np.ndarray:
+        return self._metrics(totals)["score"]
+
+    def corpus_values(self, totals: np.ndarray) -> np.ndarray:
+        return self._scores(totals)
+
+    def components(self, totals: np.ndarray) -> dict[str, Any]:
+        m = self._metrics(np.asarray(totals, dtype=np.float64))
+        p = self._parts(totals)
+        return {
+            "precision": float(m["precision"]),
+            "recall": float(m["recall"]),
+            "fmean": float(m["fmean"]),
+            "fragmentation_penalty": float(m["fragmentation_penalty"]),
+            "chunks": int(p["chunks"]),
+            "hyp_len": int(p["hyp_len"]),
+            "ref_len": int(p["ref_len"]),
+            "hyp_matches": {mod: int(p["hyp_content_matches"][i] + p["hyp_function_matches"][i])
+                            for i, mod in enumerate(self.modules)},
+            "ref_matches": {mod: int(p["ref_content_matches"][i] + p["ref_function_matches"][i])
+                            for i, mod in enumerate(self.modules)},
+        }  # fmt: skip
+
+    def signature(self, totals: np.ndarray) -> Signature:
+        schema = self.schema
+        nrefs_min, nrefs_max = int(totals[schema.index("nrefs_min")]), int(totals[schema.index("nrefs_max")])
+        if self.normalize:
+            norm = "yes" if self.keep_punctuation else "nopunct"
+        else:
+            norm = "lc" if self.lowercase else "no"
+        return Signature.build(
+            nrefs=nrefs_field(nrefs_min, nrefs_max) if nrefs_max >= nrefs_min else "0",
+            lang="en",
+            norm=norm,
+            modules="+".join(self.modules),
+            task=TASK_ALIASES.get(self.task, self.task),
+            params=",".join(f"{p:g}" for p in self.parameters),
+            weights=",".join(f"{w:g}" for w in self.module_weights),
+            beam=self.beam_size if self.beam_size != 40 else None,
+            wn=self._wordnet.version if self._wordnet is not None else None,
+            para=_path_field(str(self._paraphrase_path)) if self._paraphrase_path is not None else None,
+            flavor=self.flavor,
+        )

@@ -1,0 +1,171 @@
+"""METEOR 1.5 paraphrase tables: finding, loading and caching them.
+
+The table is the one METEOR 1.5 distributes (``paraphrase-en.gz``: gzip-compressed
+three-line records ``probability / phrase / paraphrase``). It is found at the
+``paraphrases=`` argument, the ``NLPEVAL_METEOR_PARAPHRASES`` environment variable,
+or inside an installed ``pycocoevalcap`` package (which ships METEOR 1.5 with its
+English table). Nothing is downloaded.
+
+Parsing the 270 MB of text takes a second or two, so a parsed copy is kept in
+memory for the process and, unless ``NLPEVAL_CACHE_DIR`` is set to an empty
+string, in ``$NLPEVAL_CACHE_DIR`` (default ``~/.cache/nlpeval``) as a NumPy
+archive keyed by the table's path, size and modification time.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import gzip
+import hashlib
+import importlib.util
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from nlpeval._native import MeteorParaphrases
+
+#: Environment variable naming the paraphrase table.
+PARAPHRASE_ENV = "NLPEVAL_METEOR_PARAPHRASES"
+#: Environment variable naming the cache folder ("" disables the disk cache).
+CACHE_ENV = "NLPEVAL_CACHE_DIR"
+_CACHE_FORMAT = 1
+
+
+class ParaphraseTableNotFoundError(FileNotFoundError):
+    """The paraphrase module was asked for but no table was given or found.
+
+    Examples
+    --------
+    >>> issubclass(ParaphraseTableNotFoundError, OSError)
+    True
+    """
+
+
+def _pycocoevalcap_table() -> Path | None:
+    try:
+        spec = importlib.util.find_spec("pycocoevalcap")
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    for folder in spec.submodule_search_locations:
+        candidate = Path(folder, "meteor", "data", "paraphrase-en.gz")
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def find_paraphrases(path: str | os.PathLike[str] | None = None) -> Path:
+    """The paraphrase table to use: ``path``, ``$NLPEVAL_METEOR_PARAPHRASES`` or pycocoevalcap's.
+
+    Raises
+    ------
+    ParaphraseTableNotFoundError
+        When there is none, saying how to provide one.
+
+    Examples
+    --------
+    >>> find_paraphrases("/nonexistent/paraphrase-en.gz")
+    Traceback (most recent call last):
+    ...
+    nlpeval.metrics.meteor.paraphrase.ParaphraseTableNotFoundError: paraphrase table /nonexistent/paraphrase-en.gz does not exist
+    """
+    if path is None:
+        env = os.environ.get(PARAPHRASE_ENV)
+        if env:
+            path = env
+    if path is not None:
+        candidate = Path(path)
+        if not candidate.is_file():
+            raise ParaphraseTableNotFoundError(f"paraphrase table {candidate} does not exist")
+        return candidate
+    found = _pycocoevalcap_table()
+    if found is None:
+        raise ParaphraseTableNotFoundError(
+            "METEOR's paraphrase module needs METEOR 1.5's paraphrase table (paraphrase-en.gz); pass "
+            f"paraphrases=PATH or set {PARAPHRASE_ENV} (the table ships with METEOR 1.5 and with the "
+            "pycocoevalcap package), or leave 'paraphrase' out of the modules"
+        )
+    return found
+
+
+def _cache_file(table: Path) -> Path | None:
+    folder = os.environ.get(CACHE_ENV)
+    if folder == "":
+        return None
+    base = Path(folder) if folder else Path.home() / ".cache" / "nlpeval"
+    stat = table.stat()
+    key = f"{_CACHE_FORMAT}|{table.resolve()}|{stat.st_size}|{stat.st_mtime_ns}"
+    return base / f"meteor-paraphrases-{hashlib.sha256(key.encode()).hexdigest()[:24]}.npz"
+
+
+def _parse(table: Path) -> MeteorParaphrases:
+    raw = table.read_bytes()
+    if raw[:2] == b"\x1f\x8b":
+        raw = gzip.decompress(raw)
+    return MeteorParaphrases.from_text(raw)
+
+
+def _read_cache(cache: Path) -> MeteorParaphrases | None:
+    try:
+        with np.load(cache, allow_pickle=False) as archive:
+            vocab = archive["vocab"].tobytes().decode("utf-8").split("\n")
+            return MeteorParaphrases.from_parts(
+                vocab if vocab != [""] else [],
+                np.ascontiguousarray(archive["tokens"], dtype=np.uint32),
+                np.ascontiguousarray(archive["ref_lens"], dtype=np.uint8),
+                np.ascontiguousarray(archive["par_lens"], dtype=np.uint8),
+            )
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def _write_cache(cache: Path, table: MeteorParaphrases) -> None:
+    vocab, tokens, ref_lens, par_lens = table.parts()
+    with contextlib.suppress(OSError):
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=cache.parent, prefix=".nlpeval-", suffix=".npz")
+        try:
+            with os.fdopen(fd, "wb") as out:
+                np.savez(
+                    out,
+                    vocab=np.frombuffer("\n".join(vocab).encode("utf-8"), dtype=np.uint8),
+                    tokens=tokens.astype(np.uint16) if len(vocab) <= 65536 else tokens,
+                    ref_lens=ref_lens,
+                    par_lens=par_lens,
+                )
+            os.replace(tmp, cache)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+
+
+@functools.lru_cache(maxsize=2)
+def _load(path: str, size: int, mtime_ns: int) -> MeteorParaphrases:
+    table = Path(path)
+    cache = _cache_file(table)
+    if cache is not None and cache.is_file():
+        loaded = _read_cache(cache)
+        if loaded is not None:
+            return loaded
+    parsed = _parse(table)
+    if cache is not None:
+        _write_cache(cache, parsed)
+    return parsed
+
+
+def load_paraphrases(path: str | os.PathLike[str] | None = None) -> MeteorParaphrases:
+    """The parsed paraphrase table (cached in memory and on disk).
+
+    Parameters
+    ----------
+    path : path, optional
+        The table; found as described in the module docstring when omitted.
+    """
+    table = find_paraphrases(path).resolve()
+    stat = table.stat()
+    return _load(str(table), stat.st_size, stat.st_mtime_ns)

@@ -1,0 +1,18 @@
+//! METEOR kernels: NLTK's METEOR and METEOR 1.5 (Denkowski & Lavie, 2014).
+//!
+//! * [`porter`] / [`snowball`]: the stemmers of the two flavors;
+//! * [`nltk`]: NLTK's greedy three-stage matching;
+//! * [`align`]: METEOR 1.5's matchers and beam search;
+//! * [`paraphrase`]: METEOR 1.5 paraphrase tables;
+//! * [`normalize`]: METEOR 1.5's `-norm` tokenization;
+//! * [`java`]: the Java string semantics METEOR 1.5 depends on;
+//! * [`tokens`]: splitting and interning a batch of texts.
+
+pub mod align;
+pub mod java;
+pub mod nltk;
+pub mod normalize;
+pub mod paraphrase;
+pub mod porter;
+pub mod snowball;
+pub mod tokens;
