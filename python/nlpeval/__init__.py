@@ -68,6 +68,10 @@ _LAZY = {
     "pairwise_chrf": "nlpeval.metrics.chrf.pairwise",
     "ter": "nlpeval.metrics.ter",
     "TER": "nlpeval.metrics.ter",
+    "meteor": "nlpeval.metrics.meteor",
+    "METEOR": "nlpeval.metrics.meteor",
+    "NltkMETEOR": "nlpeval.metrics.meteor",
+    "make_meteor": "nlpeval.metrics.meteor",
     "cohen_kappa": "nlpeval.agreement",
     "fleiss_kappa": "nlpeval.agreement",
     "krippendorff_alpha": "nlpeval.agreement",
@@ -99,6 +103,7 @@ if TYPE_CHECKING:
     from nlpeval.metrics.bleu.pairwise import pairwise_bleu
     from nlpeval.metrics.chrf import CHRF, chrf
     from nlpeval.metrics.chrf.pairwise import pairwise_chrf
+    from nlpeval.metrics.meteor import METEOR, NltkMETEOR, make_meteor, meteor
     from nlpeval.metrics.rouge import Rouge, RougeScore, make_rouge, rouge
     from nlpeval.metrics.ter import TER, ter
     from nlpeval.metrics.wer import CER, MER, WER, WIL, WIP, EditAlignment, cer, edit_alignment, mer, wer, wil, wip

@@ -85,3 +85,36 @@ def ter(name: str, options: argparse.Namespace) -> CorpusMetric:
         asian_support=options.ter_asian_support,
         case_sensitive=options.ter_case_sensitive,
     )
+
+
+def _numbers(text: str | None) -> list[float] | None:
+    return None if text is None else [float(x) for x in text.replace(",", " ").split()]
+
+
+def meteor(name: str, options: argparse.Namespace) -> CorpusMetric:
+    """METEOR (``--meteor-flavor`` meteor1.5 or nltk) with the ``--meteor-*`` options and ``--lowercase``."""
+    from nlpeval.metrics.meteor import make_meteor
+
+    params = _numbers(options.meteor_params)
+    flavor_params = 3 if options.meteor_flavor == "nltk" else 4
+    if params is not None and len(params) != flavor_params:
+        raise ValueError(f"--meteor-params needs {flavor_params} numbers for --meteor-flavor {options.meteor_flavor}")
+    alpha, beta, gamma, delta = (params or [None] * 4) + [None] * (4 - len(params or [None] * 4))
+    weights = _numbers(options.meteor_weights)
+    modules = None if options.meteor_modules is None else options.meteor_modules.replace(",", " ").split()
+    return make_meteor(
+        flavor=options.meteor_flavor,
+        modules=modules,
+        normalize=options.meteor_norm,
+        keep_punctuation=not options.meteor_no_punct,
+        lowercase=options.lowercase,
+        task=options.meteor_task,
+        alpha=alpha,
+        beta=beta,
+        gamma=gamma,
+        delta=delta,
+        weights=weights,
+        beam_size=options.meteor_beam,
+        wordnet=options.wordnet,
+        paraphrases=options.meteor_paraphrases,
+    )

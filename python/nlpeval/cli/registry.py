@@ -41,6 +41,7 @@ METRICS: dict[str, MetricEntry] = {
     "chrf": MetricEntry("chrF", "nlpeval.cli.factories:chrf"),
     "chrf++": MetricEntry("chrF++", "nlpeval.cli.factories:chrf"),
     "ter": MetricEntry("TER", "nlpeval.cli.factories:ter"),
+    "meteor": MetricEntry("METEOR", "nlpeval.cli.factories:meteor"),
 }
 
 #: name patterns (full match), for families such as ``rouge3`` or ``rougeW-1.2``

@@ -158,6 +158,23 @@ def add_parser(subparsers: Any) -> None:
         "--ter-asian-support", action="store_true", help="extend --ter-normalized/--ter-no-punct to CJK text"
     )
     ter.add_argument("--ter-case-sensitive", action="store_true", help="do not lowercase")
+    meteor = parser.add_argument_group("METEOR options (--lowercase is METEOR 1.5's -lower)")
+    meteor.add_argument("--meteor-flavor", default="meteor1.5", choices=("meteor1.5", "nltk"))
+    meteor.add_argument(
+        "--meteor-modules",
+        metavar="MODS",
+        help="meteor1.5 matchers in order, e.g. exact,stem (default exact,stem,synonym,paraphrase)",
+    )
+    meteor.add_argument("--meteor-norm", action="store_true", help="meteor1.5: tokenize and lowercase (-norm)")
+    meteor.add_argument("--meteor-no-punct", action="store_true", help="meteor1.5: drop punctuation (-noPunct)")
+    meteor.add_argument(
+        "--meteor-task", default="default", choices=("default", "rank", "adq", "hter", "li", "tune"), help="(-t)"
+    )
+    meteor.add_argument("--meteor-params", metavar="'A B G D'", help="alpha beta gamma delta (-p; nltk: A B G)")
+    meteor.add_argument("--meteor-weights", metavar="'W1 W2 ..'", help="module weights, one per module (-w)")
+    meteor.add_argument("--meteor-beam", type=int, default=40, metavar="N", help="alignment beam size (-x)")
+    meteor.add_argument("--wordnet", metavar="PATH", help="WordNet 3.0 dict folder or wordnet.zip")
+    meteor.add_argument("--meteor-paraphrases", metavar="PATH", help="METEOR 1.5 paraphrase table (paraphrase-en.gz)")
     parser.set_defaults(run=run)
 
 

@@ -24,7 +24,7 @@ from typing import Any
 from nlpeval.core.metric import CorpusMetric
 from nlpeval.core.score import Score
 from nlpeval.metrics.meteor.meteor15 import METEOR, MODULES, TASKS
-from nlpeval.metrics.meteor.nltk_flavor import NLTKMeteor
+from nlpeval.metrics.meteor.nltk_flavor import NltkMETEOR
 from nlpeval.metrics.meteor.paraphrase import ParaphraseTableNotFoundError
 from nlpeval.metrics.meteor.wordnet import WordNetNotFoundError
 
@@ -94,7 +94,7 @@ def make_meteor(
                 f"{', '.join(given)}: not options of flavor='nltk' (NLTK's METEOR lowercases "
                 "whitespace-split words and always uses exact, Porter stem and WordNet synonym matching)"
             )
-        return NLTKMeteor(
+        return NltkMETEOR(
             alpha=0.9 if alpha is None else alpha,
             beta=3.0 if beta is None else beta,
             gamma=0.5 if gamma is None else gamma,
@@ -189,8 +189,8 @@ def meteor(
     >>> import nlpeval
     >>> s = nlpeval.meteor(["The cats sat on the mat."], ["A cat sat on the mat."],
     ...                    modules=["exact", "stem"], normalize=True)
-    >>> round(s.score, 4), s.components["chunks"]
-    (0.8291, 2)
+    >>> round(s.score, 4), s.components["chunks"], s.components["hyp_matches"]
+    (0.4824, 1, {'exact': 5, 'stem': 1})
     >>> s.signature.split("|version")[0]
     'nrefs:1|lang:en|norm:yes|modules:exact+stem|task:rank|params:0.85,0.2,0.6,0.75|weights:1,0.6|flavor:meteor1.5'
     """
@@ -219,7 +219,7 @@ __all__ = [
     "METEOR",
     "MODULES",
     "TASKS",
-    "NLTKMeteor",
+    "NltkMETEOR",
     "ParaphraseTableNotFoundError",
     "WordNetNotFoundError",
     "make_meteor",

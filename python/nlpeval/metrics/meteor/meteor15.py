@@ -106,7 +106,9 @@ class METEOR(CorpusMetric):
     --------
     >>> metric = METEOR(modules=("exact", "stem"), normalize=True)
     >>> round(metric(["The cats sat on the mat."], ["A cat sat on the mat."]).score, 4)
-    0.8291
+    0.4824
+    >>> metric.parameters, metric.module_weights
+    ((0.85, 0.2, 0.6, 0.75), (1.0, 0.6))
     """
 
     modules: tuple[str, ...] = MODULES
@@ -241,7 +243,7 @@ class METEOR(CorpusMetric):
         rows = self.pair_rows(pair_hyps, pair_refs)
         # METEOR keeps the first reference with the highest score
         scores = self._scores(rows.astype(np.float64))
-        starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
+        starts = np.cumsum(counts) - counts
         best = np.array(
             [start + int(np.argmax(scores[start : start + n])) for start, n in zip(starts, counts, strict=True)],
             dtype=np.int64,
@@ -340,10 +342,9 @@ class METEOR(CorpusMetric):
     def signature(self, totals: np.ndarray) -> Signature:
         schema = self.schema
         nrefs_min, nrefs_max = int(totals[schema.index("nrefs_min")]), int(totals[schema.index("nrefs_max")])
+        norm = "lc" if self.lowercase else "no"
         if self.normalize:
             norm = "yes" if self.keep_punctuation else "nopunct"
-        else:
-            norm = "lc" if self.lowercase else "no"
         return Signature.build(
             nrefs=nrefs_field(nrefs_min, nrefs_max) if nrefs_max >= nrefs_min else "0",
             lang="en",

@@ -71,7 +71,7 @@ def find_paraphrases(path: str | os.PathLike[str] | None = None) -> Path:
     >>> find_paraphrases("/nonexistent/paraphrase-en.gz")
     Traceback (most recent call last):
     ...
-    nlpeval.metrics.meteor.paraphrase.ParaphraseTableNotFoundError: paraphrase table /nonexistent/paraphrase-en.gz does not exist
+    nlpeval.metrics.meteor.paraphrase.ParaphraseTableNotFoundError: paraphrase table /nonexistent/... does not exist
     """
     if path is None:
         env = os.environ.get(PARAPHRASE_ENV)

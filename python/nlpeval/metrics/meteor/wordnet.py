@@ -127,8 +127,7 @@ def find_wordnet(path: str | os.PathLike[str] | None = None) -> Path:
         if _is_database(candidate):
             return candidate
         raise WordNetNotFoundError(
-            f"{candidate} is not a WordNet database (a folder with index.noun, data.noun, ... or NLTK's "
-            "wordnet.zip)"
+            f"{candidate} is not a WordNet database (a folder with index.noun, data.noun, ... or NLTK's wordnet.zip)"
         )
     for candidate in _candidates():
         if _is_database(candidate):
@@ -275,18 +274,22 @@ class WordNet:
 
     # METEOR 1.5's reading (edu.cmu.meteor.aligner.SynonymDictionary)
 
-    def _synsets_of(self, lemma: str) -> frozenset[int]:
+    def offsets(self, lemma: str) -> frozenset[int]:
+        """Synset offsets of ``lemma`` in all parts of speech (METEOR 1.5's ``getSynSets``)."""
         entry = self.index.get(lemma)
         if not entry:
             return frozenset()
         return frozenset(offset for offsets in entry.values() for offset in offsets)
 
     def _bases(self) -> dict[str, set[str]]:
+        # every line of every exception list counts (NLTK's reading keeps the last line of a form)
         if self._meteor_bases is None:
             bases: dict[str, set[str]] = {}
-            for table in self.exceptions.values():
-                for form, forms in table.items():
-                    bases.setdefault(form, set()).update(forms)
+            for suffix in POS_FILES.values():
+                for line in self._read(f"{suffix}.exc").decode("utf-8").splitlines():
+                    terms = line.split()
+                    if terms:
+                        bases.setdefault(terms[0], set()).update(terms[1:])
             self._meteor_bases = bases
         return self._meteor_bases
 
@@ -312,10 +315,10 @@ class WordNet:
         if synsets is None:
             bases = self._bases().get(word)
             if bases is not None:
-                stem_synsets = frozenset().union(*(self._synsets_of(base) for base in bases))
+                stem_synsets = frozenset().union(*(self.offsets(base) for base in bases))
             else:
-                stem_synsets = self._synsets_of(self.meteor_morph(word))
-            synsets = self._synsets_of(word) | stem_synsets
+                stem_synsets = self.offsets(self.meteor_morph(word))
+            synsets = self.offsets(word) | stem_synsets
             self._meteor_synsets[word] = synsets
         return synsets
 

@@ -1,0 +1,137 @@
+"""METEOR: flavor nltk vs NLTK's meteor_score, flavor meteor1.5 vs the METEOR 1.5 jar.
+
+The jar is run as users run it (``java -Xmx2G -jar meteor-1.5.jar SYS REF -l en -norm``,
+the whole process: JVM start, resource loading, scoring). nlpeval runs in-process
+with its WordNet and paraphrase table loaded (the harness warms it up once); the
+``cold CLI`` case times a fresh ``nlpeval score`` process instead. The jar needs
+``java`` and the pycocoevalcap package; NLTK's side needs a WordNet 3.0 database.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+import subprocess
+import sys
+import tempfile
+import warnings
+from pathlib import Path
+
+from harness import Case, read_lines
+
+
+def _jar() -> Path | None:
+    spec = importlib.util.find_spec("pycocoevalcap")
+    if shutil.which("java") is None or spec is None or not spec.submodule_search_locations:
+        return None
+    jar = Path(next(iter(spec.submodule_search_locations)), "meteor", "meteor-1.5.jar")
+    return jar if jar.is_file() else None
+
+
+def _nltk_wordnet(folder: Path):
+    """NLTK's WordNet reader over a copy of the database nlpeval finds."""
+    import nltk
+    from nltk.corpus.reader.wordnet import WordNetCorpusReader
+
+    from nlpeval.metrics.meteor.wordnet import POS_FILES, find_wordnet
+
+    root = find_wordnet()
+    for suffix in POS_FILES.values():
+        for name in (f"index.{suffix}", f"data.{suffix}", f"{suffix}.exc"):
+            shutil.copyfile(root / name, folder / name)
+    (folder / "lexnames").write_text("".join(f"{i:02d}\tlex{i}\t0\n" for i in range(45)))
+    nltk.data.path.append(str(folder))
+
+    class Reader(WordNetCorpusReader):
+        def map_wn(self, version: str = "wordnet") -> None:
+            return None
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return Reader(str(folder), None)
+
+
+def _long(lines: list[str], n: int) -> str:
+    return " ".join(" ".join(lines).split()[:n])
+
+
+def cases(data: Path) -> list[Case]:
+    from nltk.translate.meteor_score import meteor_score
+
+    import nlpeval
+
+    folder = data / "compare-mt"
+    sys1, ref, sys2 = (read_lines(folder / f"ted.{n}.eng") for n in ("sys1", "ref", "sys2"))
+    refs2 = [[a, b] for a, b in zip(ref, sys2, strict=True)]
+    work = Path(tempfile.mkdtemp(prefix="nlpeval-bench-meteor-"))
+    wordnet = _nltk_wordnet(work)
+    out: list[Case] = []
+
+    def nltk_ref() -> None:
+        for h, rs in zip(sys1, refs2, strict=True):
+            meteor_score([r.split() for r in rs], h.split(), wordnet=wordnet)
+
+    def nltk_ours() -> None:
+        nlpeval.meteor(sys1, refs2, flavor="nltk", segments=True)
+
+    out.append(Case("METEOR nltk, TED 2,445 segments x 2 refs", "nltk meteor_score", nltk_ref, nltk_ours, 50))
+
+    long_hyp, long_ref = _long(sys1, 16_000), _long(ref, 16_000)
+
+    def long_nltk_ref() -> None:
+        meteor_score([long_ref.split()], long_hyp.split(), wordnet=wordnet)
+
+    def long_nltk_ours() -> None:
+        nlpeval.meteor([long_hyp], [long_ref], flavor="nltk")
+
+    out.append(Case("METEOR nltk, one 16,000-token pair", "nltk meteor_score", long_nltk_ref, long_nltk_ours))
+
+    jar = _jar()
+    if jar is None:
+        print("bench_meteor: java or pycocoevalcap missing; skipping the METEOR 1.5 cases", file=sys.stderr)
+        return out
+    hyp_file, ref_file = folder / "ted.sys1.detok.eng", folder / "ted.ref.detok.eng"
+    hyps, refs = read_lines(hyp_file), read_lines(ref_file)
+
+    def jar_run(*options: str, files: tuple[Path, Path] = (hyp_file, ref_file)) -> None:
+        command = ["java", "-Xmx2G", "-jar", str(jar), *map(str, files), "-l", "en", "-norm", *options]
+        subprocess.run(command, check=True, capture_output=True)
+
+    def all_ours() -> None:
+        nlpeval.meteor(hyps, refs, normalize=True, segments=True)
+
+    def exact_stem_ours() -> None:
+        nlpeval.meteor(hyps, refs, modules=["exact", "stem"], normalize=True, segments=True)
+
+    def cli_ours() -> None:
+        command = [sys.executable, "-m", "nlpeval.cli.main", "score", "-m", "meteor", "--meteor-norm"]
+        subprocess.run([*command, "-r", str(ref_file), str(hyp_file)], check=True, capture_output=True)
+
+    jar_name = "METEOR 1.5 jar (java -jar)"
+    out += [
+        Case("METEOR 1.5, all modules, TED 2,445 segments", jar_name, jar_run, all_ours, 20),
+        Case("METEOR 1.5, exact+stem, TED 2,445 segments", jar_name, lambda: jar_run("-m", "exact stem"),
+             exact_stem_ours, 20),
+        Case("METEOR 1.5, all modules, cold CLI process", jar_name, jar_run, cli_ours, repeat=2),
+    ]  # fmt: skip
+
+    # a 16,000-token pair is out of the jar's reach (2,000 tokens take it seconds, 4,000 over a
+    # minute); its 2,000-token time is shown for scale
+    short_hyp, short_ref = work / "hyp2000.txt", work / "ref2000.txt"
+    short_hyp.write_text(_long(hyps, 2_000) + "\n", encoding="utf-8")
+    short_ref.write_text(_long(refs, 2_000) + "\n", encoding="utf-8")
+    long_hyps, long_refs = [_long(hyps, 16_000)], [_long(refs, 16_000)]
+
+    def long_ours() -> None:
+        nlpeval.meteor(long_hyps, long_refs, modules=["exact", "stem"], normalize=True)
+
+    out.append(
+        Case(
+            "METEOR 1.5, exact+stem, one 16,000-token pair (jar: 2,000 tokens)",
+            jar_name,
+            lambda: jar_run("-m", "exact stem", files=(short_hyp, short_ref)),
+            long_ours,
+            repeat=1,
+        )
+    )
+    return out
