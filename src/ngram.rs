@@ -210,8 +210,10 @@ fn build_inventories<T: Hash + Eq>(
 
 /// `score(row)` of every hypothesis against every candidate (used as a single
 /// reference), row-major `(n_hyps * n_cands)`. Each sentence's n-grams are
-/// extracted once; a pair costs one sorted merge into a reused row buffer, so
-/// the `n x m` statistics are never stored.
+/// extracted once and the candidates are indexed by n-gram (a posting list of
+/// `(candidate, count)` per n-gram id), so a hypothesis only visits the
+/// candidates that share an n-gram with it; the `n x m` statistics are never
+/// stored.
 pub fn pairwise_map<T, O, F>(hyps: &[&[T]], cands: &[&[T]], max_order: usize, score: F) -> Vec<O>
 where
     T: Hash + Eq,
@@ -222,40 +224,39 @@ where
     let all: Vec<&[T]> = hyps.iter().chain(cands.iter()).copied().collect();
     let inventories = build_inventories(&all, max_order, &mut order_of_id);
     let (hyp_inv, cand_inv) = inventories.split_at(hyps.len());
+    let mut postings: Vec<Vec<(u32, i64)>> = vec![Vec::new(); order_of_id.len()];
+    for (index, cand) in cand_inv.iter().enumerate() {
+        for &(id, count) in &cand.ngrams {
+            postings[id as usize].push((index as u32, count));
+        }
+    }
     let width = row_width(max_order);
-    let mut out = vec![O::default(); hyps.len() * cands.len()];
+    let n_cands = cands.len();
+    let mut out = vec![O::default(); hyps.len() * n_cands];
     if out.is_empty() {
         return out;
     }
-    out.par_chunks_mut(cands.len())
+    out.par_chunks_mut(n_cands)
         .zip(hyp_inv.par_iter())
         .for_each(|(block, hyp)| {
             let mut totals = vec![0i64; max_order];
+            // matches[candidate * max_order + order]
+            let mut matches = vec![0i64; n_cands * max_order];
             for &(id, count) in &hyp.ngrams {
-                totals[order_of_id[id as usize] as usize] += count;
+                let order = order_of_id[id as usize] as usize;
+                totals[order] += count;
+                for &(cand, cand_count) in &postings[id as usize] {
+                    matches[cand as usize * max_order + order] += count.min(cand_count);
+                }
             }
             let mut row = vec![0i64; width];
-            for (slot, cand) in block.iter_mut().zip(cand_inv.iter()) {
+            for (index, (slot, cand)) in block.iter_mut().zip(cand_inv.iter()).enumerate() {
                 row[0] = hyp.length as i64;
                 row[1] = cand.length as i64;
                 row[2] = cand.length as i64;
                 let (correct, total) = row[LENGTH_COLUMNS..].split_at_mut(max_order);
                 total.copy_from_slice(&totals);
-                correct.fill(0);
-                let (mut i, mut j) = (0, 0);
-                while i < hyp.ngrams.len() && j < cand.ngrams.len() {
-                    let (hid, hcount) = hyp.ngrams[i];
-                    let (cid, ccount) = cand.ngrams[j];
-                    if hid < cid {
-                        i += 1;
-                    } else if cid < hid {
-                        j += 1;
-                    } else {
-                        correct[order_of_id[hid as usize] as usize] += hcount.min(ccount);
-                        i += 1;
-                        j += 1;
-                    }
-                }
+                correct.copy_from_slice(&matches[index * max_order..(index + 1) * max_order]);
                 *slot = score(&row);
             }
         });

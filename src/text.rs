@@ -158,63 +158,78 @@ fn is_13a_symbol(b: u8) -> bool {
 /// the complement of an ASCII class, and UTF-8 continuation bytes are never ASCII.
 fn rewrite_pairs(
     input: &[u8],
+    out: &mut Vec<u8>,
     first: impl Fn(u8) -> bool,
     second: impl Fn(u8) -> bool,
     emit: impl Fn(&mut Vec<u8>, u8, u8),
-) -> Vec<u8> {
-    let mut out = Vec::with_capacity(input.len() + input.len() / 4);
+) {
+    out.clear();
+    out.reserve(input.len() + input.len() / 4);
     let mut i = 0;
     while i < input.len() {
         if i + 1 < input.len() && first(input[i]) && second(input[i + 1]) {
-            emit(&mut out, input[i], input[i + 1]);
+            emit(out, input[i], input[i + 1]);
             i += 2;
         } else {
             out.push(input[i]);
             i += 1;
         }
     }
-    out
 }
 
-/// The mteval-v13a rewrite rules on an already prepared line.
-fn mteval_rules(line: &str) -> String {
-    let mut spaced = Vec::with_capacity(line.len() + line.len() / 2);
+/// The mteval-v13a rewrite rules on a line (with `pad`, on `" {line} "` as 13a
+/// does). Two buffers are swapped between the rules instead of allocating one
+/// per rule.
+fn mteval_rules(line: &str, pad: bool) -> String {
+    let mut current = Vec::with_capacity(line.len() * 2 + 2);
+    if pad {
+        current.push(b' ');
+    }
     for &b in line.as_bytes() {
         if is_13a_symbol(b) {
-            spaced.extend_from_slice(&[b' ', b, b' ']);
+            current.extend_from_slice(&[b' ', b, b' ']);
         } else {
-            spaced.push(b);
+            current.push(b);
         }
     }
+    if pad {
+        current.push(b' ');
+    }
+    let mut next = Vec::new();
     let is_digit = |b: u8| b.is_ascii_digit();
     let is_period_comma = |b: u8| b == b'.' || b == b',';
-    let mut step = spaced;
-    if step.iter().any(|&b| is_period_comma(b)) {
+    if current.iter().any(|&b| is_period_comma(b)) {
         // period and comma unless preceded by a digit: `([^0-9])([\.,])` -> `\1 \2 `
-        step = rewrite_pairs(
-            &step,
+        rewrite_pairs(
+            &current,
+            &mut next,
             |b| !is_digit(b),
             is_period_comma,
             |o, a, b| o.extend_from_slice(&[a, b' ', b, b' ']),
         );
+        std::mem::swap(&mut current, &mut next);
         // period and comma unless followed by a digit: `([\.,])([^0-9])` -> ` \1 \2`
-        step = rewrite_pairs(
-            &step,
+        rewrite_pairs(
+            &current,
+            &mut next,
             is_period_comma,
             |b| !is_digit(b),
             |o, a, b| o.extend_from_slice(&[b' ', a, b' ', b]),
         );
+        std::mem::swap(&mut current, &mut next);
     }
-    if step.contains(&b'-') {
+    if current.contains(&b'-') {
         // dash when preceded by a digit: `([0-9])(-)` -> `\1 \2 `
-        step = rewrite_pairs(
-            &step,
+        rewrite_pairs(
+            &current,
+            &mut next,
             is_digit,
             |b| b == b'-',
             |o, a, b| o.extend_from_slice(&[a, b' ', b, b' ']),
         );
+        std::mem::swap(&mut current, &mut next);
     }
-    String::from_utf8(step).expect("byte rewrites keep UTF-8 intact")
+    String::from_utf8(current).expect("byte rewrites keep UTF-8 intact")
 }
 
 fn tokenize_13a(segment: &str) -> String {
@@ -234,7 +249,7 @@ fn tokenize_13a(segment: &str) -> String {
             .replace("&gt;", ">")
             .into();
     }
-    mteval_rules(&format!(" {line} "))
+    mteval_rules(&line, true)
 }
 
 fn tokenize_intl(segment: &str) -> String {
@@ -294,7 +309,7 @@ fn tokenize_zh(segment: &str) -> String {
             spaced.push(c);
         }
     }
-    mteval_rules(&spaced)
+    mteval_rules(&spaced, false)
 }
 
 #[cfg(test)]
