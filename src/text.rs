@@ -152,29 +152,45 @@ fn is_13a_symbol(b: u8) -> bool {
     matches!(b, b'{'..=b'~' | b'['..=b'`' | b' '..=b'&' | b'('..=b'+' | b':'..=b'@' | b'/')
 }
 
+/// Which side of a two-character rule `(A)(B)` is the rare ASCII byte searched for.
+#[derive(Clone, Copy)]
+enum Anchor {
+    /// `B` is the anchor (`([^0-9])([\.,])`, `([0-9])(-)`).
+    Second,
+    /// `A` is the anchor (`([\.,])([^0-9])`).
+    First,
+}
+
 /// Applies a two-character rewrite rule left to right without overlaps, exactly
-/// as `re.sub` does for a pattern `(A)(B)`. Working on bytes is equivalent to
-/// working on characters here because every class involved is either ASCII or
+/// as `re.sub` does for a pattern `(A)(B)`, writing into `out`.
+///
+/// A match can only involve an anchor byte, so the scan jumps from anchor to
+/// anchor (`positions`, ascending) and copies the text between them in bulk; a
+/// match at `i` resumes the scan at `i + 2`, which is what `re.sub` does. Bytes
+/// are equivalent to characters here because every class involved is ASCII or
 /// the complement of an ASCII class, and UTF-8 continuation bytes are never ASCII.
 fn rewrite_pairs(
     input: &[u8],
     out: &mut Vec<u8>,
-    first: impl Fn(u8) -> bool,
-    second: impl Fn(u8) -> bool,
+    positions: impl Iterator<Item = usize>,
+    anchor: Anchor,
+    other: impl Fn(u8) -> bool,
     emit: impl Fn(&mut Vec<u8>, u8, u8),
 ) {
     out.clear();
     out.reserve(input.len() + input.len() / 4);
-    let mut i = 0;
-    while i < input.len() {
-        if i + 1 < input.len() && first(input[i]) && second(input[i + 1]) {
-            emit(out, input[i], input[i + 1]);
-            i += 2;
-        } else {
-            out.push(input[i]);
-            i += 1;
-        }
+    let mut pos = 0;
+    for j in positions {
+        let start = match anchor {
+            Anchor::Second if j > pos && other(input[j - 1]) => j - 1,
+            Anchor::First if j >= pos && j + 1 < input.len() && other(input[j + 1]) => j,
+            _ => continue,
+        };
+        out.extend_from_slice(&input[pos..start]);
+        emit(out, input[start], input[start + 1]);
+        pos = start + 2;
     }
+    out.extend_from_slice(&input[pos..]);
 }
 
 /// The mteval-v13a rewrite rules on a line (with `pad`, on `" {line} "` as 13a
@@ -197,14 +213,14 @@ fn mteval_rules(line: &str, pad: bool) -> String {
     }
     let mut next = Vec::new();
     let is_digit = |b: u8| b.is_ascii_digit();
-    let is_period_comma = |b: u8| b == b'.' || b == b',';
-    if current.iter().any(|&b| is_period_comma(b)) {
+    if memchr::memchr2(b'.', b',', &current).is_some() {
         // period and comma unless preceded by a digit: `([^0-9])([\.,])` -> `\1 \2 `
         rewrite_pairs(
             &current,
             &mut next,
+            memchr::memchr2_iter(b'.', b',', &current),
+            Anchor::Second,
             |b| !is_digit(b),
-            is_period_comma,
             |o, a, b| o.extend_from_slice(&[a, b' ', b, b' ']),
         );
         std::mem::swap(&mut current, &mut next);
@@ -212,19 +228,21 @@ fn mteval_rules(line: &str, pad: bool) -> String {
         rewrite_pairs(
             &current,
             &mut next,
-            is_period_comma,
+            memchr::memchr2_iter(b'.', b',', &current),
+            Anchor::First,
             |b| !is_digit(b),
             |o, a, b| o.extend_from_slice(&[b' ', a, b' ', b]),
         );
         std::mem::swap(&mut current, &mut next);
     }
-    if current.contains(&b'-') {
+    if memchr::memchr(b'-', &current).is_some() {
         // dash when preceded by a digit: `([0-9])(-)` -> `\1 \2 `
         rewrite_pairs(
             &current,
             &mut next,
+            memchr::memchr_iter(b'-', &current),
+            Anchor::Second,
             is_digit,
-            |b| b == b'-',
             |o, a, b| o.extend_from_slice(&[a, b' ', b, b' ']),
         );
         std::mem::swap(&mut current, &mut next);
