@@ -484,13 +484,14 @@ fn kendall_weighted_stats<'py>(
 }
 
 /// Splits texts (Python's `str.split` or, with `java`, Java's `StringTokenizer`) and
-/// interns the tokens: `(flat ids, tokens per text, types)`.
+/// interns the tokens (ASCII ones lowercased with `lower_ascii`): `(flat ids, tokens per text, types)`.
 #[pyfunction]
 #[allow(clippy::type_complexity)]
 fn meteor_split_intern<'py>(
     py: Python<'py>,
-    texts: Vec<String>,
+    texts: Vec<pyo3::pybacked::PyBackedStr>,
     java: bool,
+    lower_ascii: bool,
 ) -> (
     Bound<'py, PyArray1<u32>>,
     Bound<'py, PyArray1<i64>>,
@@ -501,7 +502,7 @@ fn meteor_split_intern<'py>(
     } else {
         meteor::tokens::Splitter::Python
     };
-    let interned = py.detach(|| meteor::tokens::split_intern(&texts, splitter));
+    let interned = py.detach(|| meteor::tokens::split_intern(&texts, splitter, lower_ascii));
     (
         PyArray1::from_vec(py, interned.ids),
         PyArray1::from_vec(py, interned.lens),
@@ -618,6 +619,7 @@ fn nltk_meteor_scores<'py>(
     let synonyms_of = split_flat(synonyms.as_slice()?, synonym_lens.as_slice()?)?;
     let keys = synonyms_of.len() as u32;
     if hyps.len() != per_segment.len()
+        || synonyms_of.len() >= meteor::nltk::TAKEN as usize
         || stem_of.iter().any(|&k| k >= keys)
         || synonyms_of.iter().any(|s| s.iter().any(|&k| k >= keys))
         || hyps
@@ -635,10 +637,11 @@ fn nltk_meteor_scores<'py>(
         };
         hyps.par_iter()
             .zip(per_segment.par_iter())
-            .map(|(h, rs)| {
+            .map_init(meteor::nltk::Scratch::default, |scratch, (h, rs)| {
                 rs.iter()
                     .map(|r| {
-                        meteor::nltk::score(&meteor::nltk::align(h, r, &lex), alpha, beta, gamma)
+                        let counts = meteor::nltk::align(h, r, &lex, scratch);
+                        meteor::nltk::score(&counts, alpha, beta, gamma)
                     })
                     .fold(f64::NEG_INFINITY, f64::max)
             })

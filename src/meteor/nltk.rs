@@ -2,8 +2,11 @@
 //! synonym stages, each matching hypothesis words from the last one backwards to
 //! the last still-unmatched reference word with the same key.
 //!
-//! Words, stems and synonyms arrive as integer ids interned by the caller; every
-//! stage is a hash lookup, so a pair costs O(words + synonyms), never O(n·m).
+//! Words, stems and synonyms arrive as integer ids interned by the caller. Each
+//! stage follows chains of reference positions per key instead of NLTK's nested
+//! scan, so a pair costs O(words + synonyms), never O(n·m).
+
+use rustc_hash::FxHashMap;
 
 /// The tables NLTK's matching consults, indexed by word id.
 pub struct Lexicon<'a> {
@@ -22,105 +25,146 @@ pub struct PairCounts {
     pub chunks: usize,
 }
 
-/// One greedy stage over the still-unmatched positions: returns (hyp, ref) pairs.
-/// Keys match themselves, or any of their `synonyms` when given.
-fn greedy_stage(
-    hyp_keys: &[(usize, u32)],
-    ref_keys: &[(usize, u32)],
-    synonyms: Option<&[&[u32]]>,
-) -> Vec<(usize, usize)> {
-    // reference positions grouped by key, ascending; `ends[g]` shrinks as they are taken
-    let mut sorted: Vec<(u32, usize)> = ref_keys.iter().map(|&(j, k)| (k, j)).collect();
-    sorted.sort_unstable();
-    let mut groups: Vec<(u32, usize)> = Vec::new();
-    for (g, &(k, _)) in sorted.iter().enumerate() {
-        if groups.last().is_none_or(|&(key, _)| key != k) {
-            groups.push((k, g));
+/// No position (end of a chain of reference positions).
+const NONE: u32 = u32::MAX;
+
+/// The key a matched reference word gets in scanning mode (no id is this large).
+pub const TAKEN: u32 = u32::MAX;
+
+/// Up to this many (hypothesis × reference) words, a stage scans like NLTK
+/// (fast for sentences); beyond, it follows chains of positions (linear).
+const SCAN_PAIRS: usize = 4096;
+
+/// Buffers reused from pair to pair.
+#[derive(Default)]
+pub struct Scratch {
+    hyp_key: Vec<u32>,
+    ref_key: Vec<u32>,
+    hyp_used: Vec<bool>,
+    ref_used: Vec<bool>,
+    matches: Vec<(usize, usize)>,
+    /// key -> highest unmatched reference position with that key
+    last: FxHashMap<u32, u32>,
+    /// reference position -> next lower unmatched position with the same key
+    below: Vec<u32>,
+}
+
+impl Scratch {
+    /// One greedy stage over the unmatched positions with the current keys: each
+    /// unmatched hypothesis word, from the last, takes the last unmatched
+    /// reference word whose key equals its own or, given `synonyms`, one of its
+    /// synonyms.
+    fn stage(&mut self, synonyms: Option<&[&[u32]]>) {
+        if self.hyp_key.len() * self.ref_key.len() <= SCAN_PAIRS {
+            self.scan(synonyms);
+        } else {
+            self.chains(synonyms);
         }
     }
-    let mut ends: Vec<usize> = groups
-        .iter()
-        .enumerate()
-        .map(|(g, _)| groups.get(g + 1).map_or(sorted.len(), |&(_, s)| s))
-        .collect();
-    let find = |key: u32| groups.binary_search_by_key(&key, |&(k, _)| k).ok();
-    let mut out = Vec::new();
-    for &(i, key) in hyp_keys.iter().rev() {
-        let single = [key];
-        let candidates: &[u32] = match synonyms {
-            None => &single,
-            Some(table) => table[key as usize],
-        };
-        let mut best: Option<(usize, usize)> = None;
-        for &cand in candidates {
-            if let Some(g) = find(cand) {
-                if ends[g] > groups[g].1 {
-                    let top = sorted[ends[g] - 1].1;
-                    if best.is_none_or(|(_, j)| top > j) {
-                        best = Some((g, top));
+
+    fn take(&mut self, i: usize, j: usize) {
+        self.ref_used[j] = true;
+        self.ref_key[j] = TAKEN;
+        self.hyp_used[i] = true;
+        self.matches.push((i, j));
+    }
+
+    /// NLTK's nested scan (matched reference words hold the key `TAKEN`).
+    fn scan(&mut self, synonyms: Option<&[&[u32]]>) {
+        for i in (0..self.hyp_key.len()).rev() {
+            if self.hyp_used[i] {
+                continue;
+            }
+            let key = self.hyp_key[i];
+            let single = [key];
+            let candidates: &[u32] = match synonyms {
+                None => &single,
+                Some(table) => table[key as usize],
+            };
+            let mut best: Option<usize> = None;
+            for &cand in candidates {
+                if let Some(j) = self.ref_key.iter().rposition(|&k| k == cand) {
+                    if best.is_none_or(|b| j > b) {
+                        best = Some(j);
                     }
                 }
             }
-        }
-        if let Some((g, j)) = best {
-            ends[g] -= 1;
-            out.push((i, j));
+            if let Some(j) = best {
+                self.take(i, j);
+            }
         }
     }
-    out
-}
 
-fn unmatched(keys: &[(usize, u32)], used: &[bool]) -> Vec<(usize, u32)> {
-    keys.iter().copied().filter(|&(p, _)| !used[p]).collect()
+    /// Chains of reference positions per key find the same word at once.
+    fn chains(&mut self, synonyms: Option<&[&[u32]]>) {
+        self.last.clear();
+        self.below.clear();
+        self.below.resize(self.ref_key.len(), NONE);
+        for j in 0..self.ref_key.len() {
+            if !self.ref_used[j] {
+                self.below[j] = self.last.insert(self.ref_key[j], j as u32).unwrap_or(NONE);
+            }
+        }
+        for i in (0..self.hyp_key.len()).rev() {
+            if self.hyp_used[i] {
+                continue;
+            }
+            let key = self.hyp_key[i];
+            let single = [key];
+            let candidates: &[u32] = match synonyms {
+                None => &single,
+                Some(table) => table[key as usize],
+            };
+            let mut best: Option<(u32, u32)> = None;
+            for &cand in candidates {
+                if let Some(&top) = self.last.get(&cand) {
+                    if top != NONE && best.is_none_or(|(_, j)| top > j) {
+                        best = Some((cand, top));
+                    }
+                }
+            }
+            if let Some((cand, j)) = best {
+                self.last.insert(cand, self.below[j as usize]);
+                self.take(i, j as usize);
+            }
+        }
+    }
 }
 
 /// Aligns one pair of word-id sequences as NLTK's `_enum_align_words` does.
-pub fn align(hyp: &[u32], reference: &[u32], lex: &Lexicon) -> PairCounts {
-    let mut hyp_used = vec![false; hyp.len()];
-    let mut ref_used = vec![false; reference.len()];
-    let mut matches: Vec<(usize, usize)> = Vec::new();
-    let mut record = |found: Vec<(usize, usize)>, hu: &mut Vec<bool>, ru: &mut Vec<bool>| {
-        for &(i, j) in &found {
-            hu[i] = true;
-            ru[j] = true;
+pub fn align(hyp: &[u32], reference: &[u32], lex: &Lexicon, s: &mut Scratch) -> PairCounts {
+    s.hyp_key.clear();
+    s.hyp_key.extend_from_slice(hyp);
+    s.ref_key.clear();
+    s.ref_key.extend_from_slice(reference);
+    s.hyp_used.clear();
+    s.hyp_used.resize(hyp.len(), false);
+    s.ref_used.clear();
+    s.ref_used.resize(reference.len(), false);
+    s.matches.clear();
+    s.stage(None);
+    // the stem and synonym stages see the Porter stems of the words still unmatched
+    for (k, &w) in s.hyp_key.iter_mut().zip(hyp) {
+        *k = lex.stem_of[w as usize];
+    }
+    for (j, k) in s.ref_key.iter_mut().enumerate() {
+        if !s.ref_used[j] {
+            *k = lex.stem_of[reference[j] as usize];
         }
-        matches.extend(found);
-    };
+    }
+    s.stage(None);
+    s.stage(Some(lex.synonyms_of));
 
-    let hyp_words: Vec<(usize, u32)> = hyp.iter().copied().enumerate().collect();
-    let ref_words: Vec<(usize, u32)> = reference.iter().copied().enumerate().collect();
-    let exact = greedy_stage(&hyp_words, &ref_words, None);
-    record(exact, &mut hyp_used, &mut ref_used);
-
-    let stems = |keys: Vec<(usize, u32)>| -> Vec<(usize, u32)> {
-        keys.into_iter()
-            .map(|(p, w)| (p, lex.stem_of[w as usize]))
-            .collect()
-    };
-    let hyp_stems = stems(unmatched(&hyp_words, &hyp_used));
-    let ref_stems = stems(unmatched(&ref_words, &ref_used));
-    let stem = greedy_stage(&hyp_stems, &ref_stems, None);
-    record(stem, &mut hyp_used, &mut ref_used);
-
-    // the synonym stage sees the stems of the words still unmatched
-    let hyp_left = unmatched(&hyp_stems, &hyp_used);
-    let ref_left = unmatched(&ref_stems, &ref_used);
-    let synonym = greedy_stage(&hyp_left, &ref_left, Some(lex.synonyms_of));
-    record(synonym, &mut hyp_used, &mut ref_used);
-
-    matches.sort_unstable();
-    let chunks = if matches.is_empty() {
-        1
-    } else {
-        1 + matches
-            .windows(2)
-            .filter(|w| !(w[1].0 == w[0].0 + 1 && w[1].1 == w[0].1 + 1))
-            .count()
-    };
+    s.matches.sort_unstable();
+    let chunks = 1 + s
+        .matches
+        .windows(2)
+        .filter(|w| !(w[1].0 == w[0].0 + 1 && w[1].1 == w[0].1 + 1))
+        .count();
     PairCounts {
         hyp_len: hyp.len(),
         ref_len: reference.len(),
-        matches: matches.len(),
+        matches: s.matches.len(),
         chunks,
     }
 }
@@ -168,7 +212,7 @@ mod tests {
             synonyms_of: &synonyms_of,
         };
         // hyp: a b a ; ref: a a b
-        let c = align(&[0, 1, 0], &[0, 0, 1], &lex);
+        let c = align(&[0, 1, 0], &[0, 0, 1], &lex, &mut Scratch::default());
         assert_eq!(c.matches, 3);
         // last hyp a -> ref 1, b -> ref 2, first a -> ref 0: (0,0) (1,2) (2,1)
         assert_eq!(c.chunks, 3);
@@ -184,8 +228,64 @@ mod tests {
             stem_of: &stem_of,
             synonyms_of: &synonyms_of,
         };
-        let c = align(&[0, 1], &[1, 2], &lex);
+        let c = align(&[0, 1], &[1, 2], &lex, &mut Scratch::default());
         assert_eq!((c.matches, c.chunks), (2, 2));
+    }
+
+    /// NLTK's nested scan, literally.
+    fn naive(hyp: &[u32], reference: &[u32], synonyms: Option<&[&[u32]]>) -> Vec<(usize, usize)> {
+        let mut used = vec![false; reference.len()];
+        let mut out = Vec::new();
+        for (i, &key) in hyp.iter().enumerate().rev() {
+            for (j, &r) in reference.iter().enumerate().rev() {
+                let hit = match synonyms {
+                    None => r == key,
+                    Some(table) => table[key as usize].contains(&r),
+                };
+                if !used[j] && hit {
+                    used[j] = true;
+                    out.push((i, j));
+                    break;
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn chains_agree_with_nltk_scan() {
+        let mut state = 12345u64;
+        let mut next = |m: u64| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((state >> 33) % m) as u32
+        };
+        let table: Vec<Vec<u32>> = (0..8)
+            .map(|k| (0..next(4)).map(|_| next(8)).chain([k]).collect())
+            .collect();
+        let table = slices(&table);
+        let mut s = Scratch::default();
+        for _ in 0..1000 {
+            let hyp: Vec<u32> = (0..next(12)).map(|_| next(8)).collect();
+            let reference: Vec<u32> = (0..next(12)).map(|_| next(8)).collect();
+            for synonyms in [None, Some(table.as_slice())] {
+                let expected = naive(&hyp, &reference, synonyms);
+                for chains in [false, true] {
+                    s.hyp_key = hyp.clone();
+                    s.ref_key = reference.clone();
+                    s.hyp_used = vec![false; hyp.len()];
+                    s.ref_used = vec![false; reference.len()];
+                    s.matches.clear();
+                    if chains {
+                        s.chains(synonyms);
+                    } else {
+                        s.scan(synonyms);
+                    }
+                    assert_eq!(s.matches, expected);
+                }
+            }
+        }
     }
 
     #[test]

@@ -1,5 +1,7 @@
 //! Splitting a batch of texts into tokens and interning them as integer ids.
 
+use std::borrow::Cow;
+
 use rustc_hash::FxHashMap;
 
 use super::paraphrase::is_java_delimiter;
@@ -22,11 +24,13 @@ pub struct Interned {
     pub types: Vec<String>,
 }
 
-/// Splits every text and interns its tokens in first-seen order.
-pub fn split_intern<S: AsRef<str>>(texts: &[S], splitter: Splitter) -> Interned {
-    let mut index: FxHashMap<&str, u32> = FxHashMap::default();
+/// Splits every text and interns its tokens in first-seen order. With
+/// `lower_ascii`, ASCII tokens are interned lowercased (other tokens are left
+/// to the caller, whose lowercasing rules may differ from Rust's).
+pub fn split_intern<S: AsRef<str>>(texts: &[S], splitter: Splitter, lower_ascii: bool) -> Interned {
+    let mut index: FxHashMap<Cow<str>, u32> = FxHashMap::default();
     let mut out = Interned::default();
-    let mut order: Vec<&str> = Vec::new();
+    out.lens.reserve(texts.len());
     for text in texts {
         let before = out.ids.len();
         let pieces = text.as_ref().split(|c| match splitter {
@@ -34,16 +38,26 @@ pub fn split_intern<S: AsRef<str>>(texts: &[S], splitter: Splitter) -> Interned 
             Splitter::Java => is_java_delimiter(c),
         });
         for piece in pieces.filter(|p| !p.is_empty()) {
-            let next = order.len() as u32;
-            let id = *index.entry(piece).or_insert_with(|| {
-                order.push(piece);
-                next
-            });
+            let key: Cow<str> =
+                if lower_ascii && piece.bytes().any(|b| b.is_ascii_uppercase()) && piece.is_ascii()
+                {
+                    Cow::Owned(piece.to_ascii_lowercase())
+                } else {
+                    Cow::Borrowed(piece)
+                };
+            let id = match index.get(key.as_ref()) {
+                Some(&id) => id,
+                None => {
+                    let id = out.types.len() as u32;
+                    out.types.push(key.to_string());
+                    index.insert(key, id);
+                    id
+                }
+            };
             out.ids.push(id);
         }
         out.lens.push((out.ids.len() - before) as i64);
     }
-    out.types = order.into_iter().map(str::to_string).collect();
     out
 }
 
@@ -54,12 +68,15 @@ mod tests {
     #[test]
     fn python_and_java_splitting() {
         let texts = ["a b\u{a0}c", "", "b  a\x1c"];
-        let py = split_intern(&texts, Splitter::Python);
+        let py = split_intern(&texts, Splitter::Python, false);
         assert_eq!(py.types, ["a", "b", "c"]);
         assert_eq!(py.ids, [0, 1, 2, 1, 0]);
         assert_eq!(py.lens, [3, 0, 2]);
-        let java = split_intern(&texts, Splitter::Java);
+        let java = split_intern(&texts, Splitter::Java, false);
         assert_eq!(java.types, ["a", "b\u{a0}c", "b", "a\x1c"]);
         assert_eq!(java.lens, [2, 0, 2]);
+        let lowered = split_intern(&["The THE the Ünï"], Splitter::Python, true);
+        assert_eq!(lowered.types, ["the", "Ünï"]);
+        assert_eq!(lowered.ids, [0, 0, 0, 1]);
     }
 }

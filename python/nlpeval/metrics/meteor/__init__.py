@@ -84,7 +84,6 @@ def make_meteor(
             "task": task != "default",
             "delta": delta is not None,
             "weights": weights is not None,
-            "lowercase": lowercase,
             "keep_punctuation": not keep_punctuation,
             "beam_size": beam_size != 40,
         }

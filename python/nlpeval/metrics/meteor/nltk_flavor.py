@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import chain
 from typing import Any, ClassVar
 
 import numpy as np
@@ -31,6 +30,60 @@ from nlpeval.metrics.meteor.tokens import split_intern
 from nlpeval.metrics.meteor.wordnet import WordNet
 
 _SCHEMA = StatsSchema.of("score", "segments", nrefs_min="min", nrefs_max="max")
+
+
+class _Lexicon:
+    """Porter stems and WordNet synonyms as integer ids, remembered across calls.
+
+    Stems and synonym names share one id space; a word's stem and a stem's
+    synonyms are computed once per process (the tables are dropped when large).
+    """
+
+    LIMIT = 2_000_000
+
+    def __init__(self, wordnet: WordNet) -> None:
+        self.wordnet = wordnet
+        self.reset()
+
+    def reset(self) -> None:
+        self.ids: dict[str, int] = {}
+        self.names: list[str] = []
+        self.stem_of: dict[str, int] = {}
+        self.synonyms_of: dict[int, np.ndarray] = {}
+
+    def _id(self, name: str) -> int:
+        found = self.ids.get(name)
+        if found is None:
+            found = self.ids[name] = len(self.names)
+            self.names.append(name)
+        return found
+
+    def stems(self, words: list[str]) -> np.ndarray:
+        """Id of the Porter stem of each (lowercased) word."""
+        if len(self.names) > self.LIMIT:
+            self.reset()
+        new = [w for w in words if w not in self.stem_of]
+        for word, stem in zip(new, _native.nltk_porter_stems(new), strict=True):
+            self.stem_of[word] = self._id(stem)
+        return np.fromiter(map(self.stem_of.__getitem__, words), dtype=np.int64, count=len(words))
+
+    def synonyms(self, stem: int) -> np.ndarray:
+        """Ids of the synonyms NLTK accepts for a stem (including itself)."""
+        found = self.synonyms_of.get(stem)
+        if found is None:
+            names = self.wordnet.nltk_synonyms(self.names[stem])
+            found = self.synonyms_of[stem] = np.array([self._id(n) for n in sorted(names)], dtype=np.int64)
+        return found
+
+
+_LEXICONS: dict[str, _Lexicon] = {}
+
+
+def _lexicon(wordnet: WordNet) -> _Lexicon:
+    key = str(wordnet.root)
+    if key not in _LEXICONS or _LEXICONS[key].wordnet is not wordnet:
+        _LEXICONS[key] = _Lexicon(wordnet)
+    return _LEXICONS[key]
 
 
 @dataclass(frozen=True)
@@ -76,25 +129,21 @@ class NltkMETEOR(CorpusMetric):
     def segment_stats(self, hypotheses: Sequence[Any], references: Sequence[Any]) -> Stats:
         hyps, refs = validate_text(hypotheses, references)
         wordnet = self._wordnet()
-        words = split_intern([*hyps, *(r for seg in refs for r in seg)], java=False, key=str.lower)
+        words = split_intern([*hyps, *(r for seg in refs for r in seg)], java=False, lowercase=True)
         n_hyp_tokens = int(words.lens[: len(hyps)].sum())
-        keys: dict[str, int] = {}
-        stem_of = np.fromiter(
-            (keys.setdefault(stem, len(keys)) for stem in _native.nltk_porter_stems(words.types)),
-            dtype=np.uint32,
-            count=len(words.types),
-        )
-        # synonyms are only looked up for hypothesis stems; the others get none
-        stems = list(keys)
-        synonyms = {
-            key: [keys[name] for name in wordnet.nltk_synonyms(stems[key]) if name in keys]
-            for key in np.unique(stem_of[words.ids[:n_hyp_tokens]]).tolist()
-        }
-        synonym_lens = np.zeros(len(stems), dtype=np.int64)
-        synonym_lens[list(synonyms)] = [len(v) for v in synonyms.values()]
-        synonym_ids = np.fromiter(
-            chain.from_iterable(synonyms.values()), dtype=np.uint32, count=int(synonym_lens.sum())
-        )
+        lexicon = _lexicon(wordnet)
+        # the batch's stems as local ids (the ref words' stems are matched against hypothesis synonyms)
+        stem_ids, stem_of = np.unique(lexicon.stems(words.types), return_inverse=True)
+        hyp_keys = np.unique(stem_of[words.ids[:n_hyp_tokens]])
+        # synonyms of hypothesis stems only, restricted to the batch's stems
+        lists = [lexicon.synonyms(stem) for stem in stem_ids[hyp_keys].tolist()]
+        every = np.concatenate(lists) if lists else np.empty(0, dtype=np.int64)
+        where = np.minimum(np.searchsorted(stem_ids, every), max(len(stem_ids) - 1, 0))
+        present = stem_ids[where] == every if len(stem_ids) else np.zeros(0, dtype=bool)
+        owner = np.repeat(np.arange(len(lists)), [len(x) for x in lists])
+        synonym_lens = np.zeros(len(stem_ids), dtype=np.int64)
+        synonym_lens[hyp_keys] = np.bincount(owner[present], minlength=len(lists))
+        synonym_ids = where[present].astype(np.uint32)
         counts = reference_counts(refs)
         scores = _native.nltk_meteor_scores(
             words.ids[:n_hyp_tokens],
@@ -102,7 +151,7 @@ class NltkMETEOR(CorpusMetric):
             words.ids[n_hyp_tokens:],
             words.lens[len(hyps) :],
             counts,
-            stem_of,
+            stem_of.astype(np.uint32),
             synonym_ids,
             synonym_lens,
             (float(self.alpha), float(self.beta), float(self.gamma)),

@@ -162,7 +162,8 @@ class WordNet:
                 raise WordNetNotFoundError(f"{root} has no index.noun")
             self._zip_prefix = names[0][: -len("index.noun")]
         self._data: dict[str, bytes] = {}
-        self._index: dict[str, dict[str, tuple[int, ...]]] | None = None
+        self._index: dict[str, dict[str, str]] | None = None
+        self._offsets: dict[tuple[str, str], tuple[int, ...]] = {}
         self._exceptions: dict[str, dict[str, list[str]]] | None = None
         self._lemma_names: dict[tuple[str, int], tuple[str, ...]] = {}
         self._nltk_synonyms: dict[str, frozenset[str]] = {}
@@ -182,7 +183,12 @@ class WordNet:
     @functools.cached_property
     def version(self) -> str:
         """The WordNet version in the data files' licence header, e.g. ``"3.0"``."""
-        match = _VERSION.search(self._data_file("a")[:4096])
+        if self._zip is None and "a" not in self._data:
+            with open(self.root / "data.adj", "rb") as handle:
+                header = handle.read(4096)
+        else:
+            header = self._data_file("a")[:4096]
+        match = _VERSION.search(header)
         return match.group(1).decode() if match else "unknown"
 
     def _data_file(self, pos: str) -> bytes:
@@ -191,19 +197,36 @@ class WordNet:
         return self._data[pos]
 
     @property
-    def index(self) -> dict[str, dict[str, tuple[int, ...]]]:
-        """lemma -> part of speech -> synset offsets, from the ``index.*`` files."""
+    def index(self) -> dict[str, dict[str, str]]:
+        """lemma -> part of speech -> the rest of its ``index.*`` line (see :meth:`synset_offsets`)."""
         if self._index is None:
-            index: dict[str, dict[str, tuple[int, ...]]] = {}
-            for pos, suffix in POS_FILES.items():
-                for line in self._read(f"index.{suffix}").decode("utf-8").splitlines():
+            index: dict[str, dict[str, str]] = {}
+            for suffix in POS_FILES.values():
+                for line in self._read(f"index.{suffix}").decode("utf-8").split("\n"):
                     if not line or line[0] == " ":
                         continue
-                    fields = line.split()
-                    count = int(fields[2])
-                    index.setdefault(fields[0], {})[pos] = tuple(map(int, fields[len(fields) - count :]))
+                    lemma, pos, rest = line.split(" ", 2)
+                    entry = index.get(lemma)
+                    if entry is None:
+                        index[lemma] = {pos: rest}
+                    else:
+                        entry[pos] = rest
             self._index = index
         return self._index
+
+    def synset_offsets(self, lemma: str, pos: str) -> tuple[int, ...]:
+        """Offsets of the synsets of ``lemma`` as ``pos`` (empty when WordNet has none)."""
+        key = (lemma, pos)
+        offsets = self._offsets.get(key)
+        if offsets is None:
+            rest = self.index.get(lemma, {}).get(pos)
+            if rest is None:
+                offsets = ()
+            else:
+                fields = rest.split()
+                offsets = tuple(map(int, fields[len(fields) - int(fields[0]) :]))
+            self._offsets[key] = offsets
+        return offsets
 
     @property
     def exceptions(self) -> dict[str, dict[str, list[str]]]:
@@ -255,12 +278,11 @@ class WordNet:
     def synsets(self, word: str) -> list[tuple[str, int]]:
         """NLTK's ``wordnet.synsets(word)``: ``(pos, offset)`` of every synset, in NLTK's order."""
         lemma = word.lower()
-        index = self.index
         return [
             (pos, offset)
             for pos in POS_FILES
             for form in self.morphy(lemma, pos)
-            for offset in index[form].get(pos, ())
+            for offset in self.synset_offsets(form, pos)
         ]
 
     def nltk_synonyms(self, word: str) -> frozenset[str]:
@@ -279,7 +301,7 @@ class WordNet:
         entry = self.index.get(lemma)
         if not entry:
             return frozenset()
-        return frozenset(offset for offsets in entry.values() for offset in offsets)
+        return frozenset(offset for pos in entry for offset in self.synset_offsets(lemma, pos))
 
     def _bases(self) -> dict[str, set[str]]:
         # every line of every exception list counts (NLTK's reading keeps the last line of a form)
