@@ -7,6 +7,7 @@ pub mod edit;
 pub mod kendall;
 pub mod meteor;
 pub mod ngram;
+pub mod porter;
 pub mod rouge;
 pub mod rouge_text;
 pub mod ter;
@@ -573,7 +574,7 @@ fn meteor_word_keys(py: Python<'_>, words: Vec<String>, stem: bool) -> (Vec<i32>
 /// NLTK Porter stems of words already lowercased with `str.lower`.
 #[pyfunction]
 fn nltk_porter_stems(py: Python<'_>, words: Vec<String>) -> Vec<String> {
-    py.detach(|| words.par_iter().map(|w| meteor::porter::stem(w)).collect())
+    py.detach(|| words.par_iter().map(|w| porter::stem(w)).collect())
 }
 
 /// Splits `flat` into consecutive slices of the given lengths.

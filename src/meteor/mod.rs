@@ -13,6 +13,5 @@ pub mod java;
 pub mod nltk;
 pub mod normalize;
 pub mod paraphrase;
-pub mod porter;
 pub mod snowball;
 pub mod tokens;

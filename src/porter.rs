@@ -1,5 +1,5 @@
 //! NLTK's Porter stemmer (`nltk.stem.porter.PorterStemmer`, mode `NLTK_EXTENSIONS`),
-//! the stemmer of NLTK's METEOR. Words are sequences of Unicode code points, as in
+//! shared by NLTK's METEOR and rouge-score. Words are sequences of Unicode code points, as in
 //! Python; callers pass words already lowercased with Python's `str.lower`.
 
 type Word = Vec<char>;
