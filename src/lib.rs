@@ -42,19 +42,6 @@ fn tokenize(py: Python<'_>, lines: Vec<String>, tokenizer: &str) -> PyResult<Vec
     Ok(py.detach(|| lines.par_iter().map(|line| tok.tokenize(line)).collect()))
 }
 
-fn tokenize_batch(
-    hyps: &[String],
-    refs: &[Vec<String>],
-    tok: Tokenizer,
-) -> (Vec<String>, Vec<Vec<String>>) {
-    let hyps = hyps.par_iter().map(|h| tok.tokenize_unjoined(h)).collect();
-    let refs = refs
-        .par_iter()
-        .map(|rs| rs.iter().map(|r| tok.tokenize_unjoined(r)).collect())
-        .collect();
-    (hyps, refs)
-}
-
 fn split_all(texts: &[String]) -> Vec<Vec<&str>> {
     texts.iter().map(|t| py_split(t).collect()).collect()
 }
@@ -70,14 +57,23 @@ fn bleu_stats<'py>(
 ) -> PyResult<Bound<'py, PyArray2<i64>>> {
     let tok = tokenizer_from(tokenizer)?;
     let n = hyps.len();
+    let width = ngram::row_width(max_order);
     let flat = py.detach(|| {
-        let (hyp_text, ref_text) = tokenize_batch(&hyps, &refs, tok);
-        let hyp_tokens: Vec<Vec<&str>> =
-            hyp_text.par_iter().map(|t| py_split(t).collect()).collect();
-        let ref_tokens: Vec<Vec<Vec<&str>>> = ref_text.par_iter().map(|rs| split_all(rs)).collect();
-        ngram::batch_stats::<&str, _, _>(&hyp_tokens, &ref_tokens, max_order)
+        // one pass per segment (tokenize, split, count) keeps its text in cache
+        let mut out = vec![0i64; n * width];
+        out.par_chunks_mut(width)
+            .zip(hyps.par_iter().zip(refs.par_iter()))
+            .for_each(|(row, (hyp, seg_refs))| {
+                let hyp_text = tok.tokenize_unjoined(hyp);
+                let ref_text: Vec<String> =
+                    seg_refs.iter().map(|r| tok.tokenize_unjoined(r)).collect();
+                let hyp_tokens: Vec<&str> = py_split(&hyp_text).collect();
+                let ref_tokens = split_all(&ref_text);
+                ngram::segment_stats(&hyp_tokens, &ref_tokens, max_order, row);
+            });
+        out
     });
-    to_array2(py, flat, n, ngram::row_width(max_order))
+    to_array2(py, flat, n, width)
 }
 
 /// BLEU statistics of segments given as token lists (no tokenization).
