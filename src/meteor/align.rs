@@ -360,16 +360,32 @@ fn distance_of(m: &Match) -> i64 {
     (i64::from(m.start) - i64::from(m.mstart)).abs()
 }
 
-/// Ranks the candidates like a stable sort and keeps the first `beam`.
-fn select(candidates: &[Candidate], beam: usize) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..candidates.len()).collect();
-    let key = |&i: &usize| (candidates[i].state.key(), i);
-    if order.len() > beam {
-        order.select_nth_unstable_by_key(beam, key);
-        order.truncate(beam);
+/// A candidate's rank as one comparable value: the ranking key, then its
+/// creation order (a stable sort's tie-breaker).
+type Rank = (u64, i64, u32);
+
+fn rank(state: &State, index: usize) -> Rank {
+    let (matches, chunks, distance) = state.key();
+    // more matches first: `matches` is minus the (non-negative) weighted total
+    let high = ((u64::from(u32::MAX) - (-matches) as u64) << 32) | u64::from(chunks as u32);
+    (high, distance, index as u32)
+}
+
+/// Ranks the candidates like a stable sort and puts the indices of the first
+/// `beam` in `order`, best first.
+fn select(candidates: &[Candidate], beam: usize, ranks: &mut Vec<Rank>) {
+    ranks.clear();
+    ranks.extend(
+        candidates
+            .iter()
+            .enumerate()
+            .map(|(i, c)| rank(&c.state, i)),
+    );
+    if ranks.len() > beam {
+        ranks.select_nth_unstable(beam);
+        ranks.truncate(beam);
     }
-    order.sort_unstable_by_key(key);
-    order
+    ranks.sort_unstable();
 }
 
 /// Work (paths × candidate matches) above which a search step runs in parallel.
@@ -555,28 +571,30 @@ pub fn align(
     open_starts.push(open.len());
     let distances: Vec<i64> = open.iter().map(distance_of).collect();
     let mut taken_per_group: Vec<usize> = Vec::new();
+    let mut ranks: Vec<Rank> = Vec::new();
+    let mut ranked: Vec<Path> = Vec::new();
     for current in 0..=m {
         // the best `beam` candidates become the paths of this step, in rank order
-        paths = select(&next, beam)
-            .into_iter()
-            .map(|i| {
-                let c = next[i];
-                let parent = &paths[c.parent as usize];
-                let mut path = Path {
-                    state: c.state,
-                    used1: parent.used1.clone(),
-                    chain: parent.chain,
-                };
-                if let Some(mt) = c.taken {
-                    for q in mt.mstart..mt.mstart + mt.mlen {
-                        path.used1.set(q as usize);
-                    }
-                    chain.push((mt, path.chain));
-                    path.chain = Some((chain.len() - 1) as u32);
+        select(&next, beam, &mut ranks);
+        ranked.clear();
+        for &(_, _, i) in &ranks {
+            let c = next[i as usize];
+            let parent = &paths[c.parent as usize];
+            let mut path = Path {
+                state: c.state,
+                used1: parent.used1.clone(),
+                chain: parent.chain,
+            };
+            if let Some(mt) = c.taken {
+                for q in mt.mstart..mt.mstart + mt.mlen {
+                    path.used1.set(q as usize);
                 }
-                path
-            })
-            .collect();
+                chain.push((mt, path.chain));
+                path.chain = Some((chain.len() - 1) as u32);
+            }
+            ranked.push(path);
+        }
+        std::mem::swap(&mut paths, &mut ranked);
 
         next.clear();
         let here = if current < m {
@@ -622,7 +640,8 @@ pub fn align(
             });
         }
     }
-    let best = &paths[next[select(&next, 1)[0]].parent as usize];
+    select(&next, 1, &mut ranks);
+    let best = &paths[next[ranks[0].2 as usize].parent as usize];
 
     // the final alignment: fixed matches plus the chosen chain
     let mut chosen = fixed;

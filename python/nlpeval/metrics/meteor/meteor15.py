@@ -244,10 +244,12 @@ class METEOR(CorpusMetric):
         # METEOR keeps the first reference with the highest score
         scores = self._scores(rows.astype(np.float64))
         starts = np.cumsum(counts) - counts
-        best = np.array(
-            [start + int(np.argmax(scores[start : start + n])) for start, n in zip(starts, counts, strict=True)],
-            dtype=np.int64,
-        )
+        if len(starts):
+            top = np.repeat(np.maximum.reduceat(scores, starts), counts)
+            at_top = np.flatnonzero(scores == top)
+            best = at_top[np.unique(owner[at_top], return_index=True)[1]]
+        else:
+            best = np.empty(0, dtype=np.int64)
         chosen = rows[best] if len(best) else np.empty((0, rows.shape[1]), dtype=np.int64)
         # a perfectly matched segment adds no chunks to the corpus totals
         chosen[:, -1] = np.where(self._perfect(chosen), 0, chosen[:, -1])
