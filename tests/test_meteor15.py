@@ -173,6 +173,18 @@ def test_generated_text_equals_jar(jar: Path, tmp_path: Path, options: list[str]
     assert abs(got.score - final) <= TOL
 
 
+def test_variable_reference_counts_equal_jar(jar: Path, tmp_path: Path) -> None:
+    # the jar needs a fixed count: pad with copies of the last reference (a tie keeps the first)
+    hyps, refs = corpus(11, n=400, max_refs=3)
+    hyps, refs = [_line(h) for h in hyps], [[_line(r) for r in rs] for rs in refs]
+    padded = [rs + [rs[-1]] * (3 - len(rs)) for rs in refs]
+    expected, final = run_jar(jar, tmp_path, hyps, padded, "-m", "exact stem", "-norm")
+    got = nlpeval.meteor(hyps, refs, modules=["exact", "stem"], normalize=True, segments=True)
+    assert np.abs(got.segments - expected).max() <= TOL
+    assert abs(got.score - final) <= TOL
+    assert got.signature.startswith("nrefs:var|")
+
+
 def test_snowball_stems_equal_jar(jar: Path, compare_mt: dict[str, list[str]], wordnet: WordNet) -> None:
     words = {w for name in ("ted.ref.eng", "ted.sys1.eng", "sum.ref.eng") for line in compare_mt[name]
              for w in line.split()}  # fmt: skip
@@ -221,12 +233,14 @@ def test_synonym_data_is_derived_from_wordnet(jar: Path, wordnet: WordNet) -> No
     assert same >= 0.99
 
 
-def test_empty_segments_equal_jar(jar: Path, tmp_path: Path) -> None:
-    hyps = ["", " ", "a cat", "a cat", "", "the cat sat", "\t"]
-    refs = ["a cat", "a cat", "", "   ", "", "the cat sat", "\t"]
-    expected, final = run_jar(jar, tmp_path, hyps, [[r] for r in refs], "-m", "exact stem", "-norm")
-    got = nlpeval.meteor(hyps, refs, modules=["exact", "stem"], normalize=True, segments=True)
+def test_empty_segments_and_hash_collisions_equal_jar(jar: Path, tmp_path: Path) -> None:
+    # METEOR compares words by Java hashCode: "Aa" and "BB" collide and count as an exact match
+    hyps = ["", " ", "a cat", "a cat", "", "the cat sat", "\t", "Aa sat", "polygenelubricants"]
+    refs = ["a cat", "a cat", "", "   ", "", "the cat sat", "\t", "BB sat", "GydZG_"]
+    expected, final = run_jar(jar, tmp_path, hyps, [[r] for r in refs], "-m", "exact stem")
+    got = nlpeval.meteor(hyps, refs, modules=["exact", "stem"], segments=True)
     assert got.segments.tolist() == expected.tolist()
+    assert got.segments[7] == 1.0 and got.segments[8] > 0
     assert abs(got.score - final) <= TOL
 
 

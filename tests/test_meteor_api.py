@@ -185,3 +185,26 @@ def test_cli_without_wordnet(no_wordnet: None, tmp_path: Path, capsys: pytest.Ca
     err = capsys.readouterr().err
     assert "WordNet 3.0" in err and "Traceback" not in err
     assert os.environ["NLTK_DATA"]
+
+
+def test_wordnet_from_nltk_zip(tmp_path: Path) -> None:
+    """NLTK's downloader leaves corpora/wordnet.zip; it is read as it is."""
+    import zipfile
+
+    try:
+        root = wordnet_module.find_wordnet()
+    except WordNetNotFoundError:
+        pytest.skip("no WordNet 3.0 database on this machine")
+    if not root.is_dir():
+        pytest.skip("the WordNet found is already a zip")
+    archive = tmp_path / "wordnet.zip"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zipped:
+        for suffix in wordnet_module.POS_FILES.values():
+            for name in (f"index.{suffix}", f"data.{suffix}", f"{suffix}.exc"):
+                zipped.write(root / name, f"wordnet/{name}")
+    hyps, refs = ["the big dogs were running quickly home"], ["a large dog ran fast to its house"]
+    for flavor, modules in (("nltk", None), ("meteor1.5", ["exact", "stem", "synonym"])):
+        from_zip = nlpeval.meteor(hyps, refs, flavor=flavor, modules=modules, wordnet=archive)
+        from_folder = nlpeval.meteor(hyps, refs, flavor=flavor, modules=modules, wordnet=root)
+        assert from_zip.score == from_folder.score > 0
+        assert "|wn:3.0|" in from_zip.signature
