@@ -665,25 +665,52 @@ impl MeteorParaphrases {
         Ok(MeteorParaphrases { table })
     }
 
-    /// Rebuilds a table from the arrays of `parts()`.
+    /// Rebuilds a table from the arrays of `parts()` (tokens as `uint16` or
+    /// `uint32`; the trie arrays are optional and rebuilt when absent).
     #[staticmethod]
+    #[pyo3(signature = (vocab, tokens, ref_lens, par_lens, trie=None))]
+    #[allow(clippy::type_complexity)]
     fn from_parts(
         vocab: Vec<String>,
-        tokens: PyReadonlyArray1<'_, u32>,
+        tokens: &Bound<'_, PyAny>,
         ref_lens: PyReadonlyArray1<'_, u8>,
         par_lens: PyReadonlyArray1<'_, u8>,
+        trie: Option<(
+            PyReadonlyArray1<'_, u64>,
+            PyReadonlyArray1<'_, u32>,
+            PyReadonlyArray1<'_, u32>,
+            PyReadonlyArray1<'_, u32>,
+        )>,
     ) -> PyResult<MeteorParaphrases> {
+        let tokens: Vec<u32> = if let Ok(narrow) = tokens.extract::<PyReadonlyArray1<'_, u16>>() {
+            narrow.as_slice()?.iter().map(|&t| u32::from(t)).collect()
+        } else {
+            tokens
+                .extract::<PyReadonlyArray1<'_, u32>>()?
+                .as_slice()?
+                .to_vec()
+        };
+        let trie = match trie {
+            None => None,
+            Some((keys, children, starts, emits)) => Some(meteor::paraphrase::TrieParts {
+                edge_keys: keys.as_slice()?.to_vec(),
+                edge_children: children.as_slice()?.to_vec(),
+                emit_starts: starts.as_slice()?.to_vec(),
+                emits: emits.as_slice()?.to_vec(),
+            }),
+        };
         let table = meteor::paraphrase::Table::from_parts(
             vocab,
-            tokens.as_slice()?.to_vec(),
+            tokens,
             ref_lens.as_slice()?.to_vec(),
             par_lens.as_slice()?.to_vec(),
+            trie,
         )
         .map_err(PyValueError::new_err)?;
         Ok(MeteorParaphrases { table })
     }
 
-    /// `(vocab, tokens, ref_lens, par_lens)`, for caching.
+    /// `(vocab, tokens, ref_lens, par_lens, (edge_keys, edge_children, emit_starts, emits))`, for caching.
     #[allow(clippy::type_complexity)]
     fn parts<'py>(
         &self,
@@ -693,13 +720,26 @@ impl MeteorParaphrases {
         Bound<'py, PyArray1<u32>>,
         Bound<'py, PyArray1<u8>>,
         Bound<'py, PyArray1<u8>>,
+        (
+            Bound<'py, PyArray1<u64>>,
+            Bound<'py, PyArray1<u32>>,
+            Bound<'py, PyArray1<u32>>,
+            Bound<'py, PyArray1<u32>>,
+        ),
     ) {
         let t = &self.table;
+        let trie = t.trie_parts();
         (
             t.vocab.clone(),
             PyArray1::from_slice(py, &t.tokens),
             PyArray1::from_slice(py, &t.ref_lens),
             PyArray1::from_slice(py, &t.par_lens),
+            (
+                PyArray1::from_vec(py, trie.edge_keys),
+                PyArray1::from_vec(py, trie.edge_children),
+                PyArray1::from_vec(py, trie.emit_starts),
+                PyArray1::from_vec(py, trie.emits),
+            ),
         )
     }
 

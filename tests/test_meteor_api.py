@@ -142,7 +142,7 @@ def test_paraphrase_table_from_path_and_disk_cache(tmp_path: Path, monkeypatch: 
     # "the feline" ~ "the cat" by the table; "sat down" ~ "sat" loses to the exact "sat"
     assert first.components["hyp_matches"] == {"exact": 1, "paraphrase": 2}
     assert "|para:paraphrase-test.gz|" in first.signature
-    assert len(list((tmp_path / "cache").glob("meteor-paraphrases-*.npz"))) == 1
+    assert len(list((tmp_path / "cache").glob("meteor-paraphrases-*/tokens.npy"))) == 1
     paraphrase_module._load.cache_clear()
     cached = load_paraphrases(table)
     assert len(cached) == 3 and cached.lookup(["feline", "dog"]) == [2, -1]

@@ -97,12 +97,20 @@ class MeteorParaphrases:
     @staticmethod
     def from_parts(
         vocab: list[str],
-        tokens: npt.NDArray[np.uint32],
+        tokens: npt.NDArray[np.uint16] | npt.NDArray[np.uint32],
         ref_lens: npt.NDArray[np.uint8],
         par_lens: npt.NDArray[np.uint8],
+        trie: tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint32], npt.NDArray[np.uint32], npt.NDArray[np.uint32]]
+        | None = None,
     ) -> MeteorParaphrases: ...
     def parts(
         self,
-    ) -> tuple[list[str], npt.NDArray[np.uint32], npt.NDArray[np.uint8], npt.NDArray[np.uint8]]: ...
+    ) -> tuple[
+        list[str],
+        npt.NDArray[np.uint32],
+        npt.NDArray[np.uint8],
+        npt.NDArray[np.uint8],
+        tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint32], npt.NDArray[np.uint32], npt.NDArray[np.uint32]],
+    ]: ...
     def lookup(self, words: list[str]) -> list[int]: ...
     def __len__(self) -> int: ...

@@ -102,6 +102,7 @@ impl Table {
         tokens: Vec<u32>,
         ref_lens: Vec<u8>,
         par_lens: Vec<u8>,
+        trie: Option<TrieParts>,
     ) -> Result<Table, String> {
         if ref_lens.len() != par_lens.len() {
             return Err("ref_lens and par_lens differ in length".into());
@@ -129,8 +130,28 @@ impl Table {
             par_lens,
             trie: Trie::default(),
         };
-        table.trie = Trie::build(&table);
+        table.trie = match trie {
+            Some(parts) => Trie::from_parts(parts, table.len())?,
+            None => Trie::build(&table),
+        };
         Ok(table)
+    }
+
+    /// The trie as arrays (see [`TrieParts`]), for caching.
+    pub fn trie_parts(&self) -> TrieParts {
+        let mut edges: Vec<(u64, u32)> = self
+            .trie
+            .children
+            .iter()
+            .map(|(&(node, word), &child)| ((u64::from(node) << 32) | u64::from(word), child))
+            .collect();
+        edges.sort_unstable();
+        TrieParts {
+            edge_keys: edges.iter().map(|e| e.0).collect(),
+            edge_children: edges.iter().map(|e| e.1).collect(),
+            emit_starts: self.trie.emit_starts.clone(),
+            emits: self.trie.emits.clone(),
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -175,6 +196,16 @@ impl Table {
     }
 }
 
+/// A trie as flat arrays: edges `(node << 32 | word) -> child`, and the
+/// records each node emits (`emits[emit_starts[n]..emit_starts[n + 1]]`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TrieParts {
+    pub edge_keys: Vec<u64>,
+    pub edge_children: Vec<u32>,
+    pub emit_starts: Vec<u32>,
+    pub emits: Vec<u32>,
+}
+
 /// METEOR's `ParaphraseTransducer`: a trie over reference phrases whose nodes
 /// emit records in table order.
 #[derive(Debug, Default, Clone)]
@@ -187,6 +218,36 @@ struct Trie {
 }
 
 impl Trie {
+    /// A trie from its arrays, checked so that a damaged cache cannot mislead lookups.
+    fn from_parts(parts: TrieParts, records: usize) -> Result<Trie, String> {
+        let bad = || Err("inconsistent paraphrase trie arrays".to_string());
+        let nodes = parts.emit_starts.len().saturating_sub(1);
+        if parts.edge_keys.len() != parts.edge_children.len()
+            || parts.emit_starts.first() != Some(&0)
+            || parts.emit_starts.last().map(|&e| e as usize) != Some(parts.emits.len())
+            || parts.emit_starts.windows(2).any(|w| w[0] > w[1])
+            || parts.emits.iter().any(|&r| r as usize >= records)
+            || parts
+                .edge_children
+                .iter()
+                .any(|&c| c == 0 || c as usize >= nodes)
+            || parts.edge_keys.iter().any(|&k| (k >> 32) as usize >= nodes)
+        {
+            return bad();
+        }
+        let children = parts
+            .edge_keys
+            .iter()
+            .zip(&parts.edge_children)
+            .map(|(&k, &c)| (((k >> 32) as u32, k as u32), c))
+            .collect();
+        Ok(Trie {
+            children,
+            emit_starts: parts.emit_starts,
+            emits: parts.emits,
+        })
+    }
+
     fn build(table: &Table) -> Trie {
         let mut children: FxHashMap<(u32, u32), u32> = FxHashMap::default();
         let mut nodes = 1u32;
@@ -240,9 +301,31 @@ mod tests {
             t.tokens.clone(),
             t.ref_lens.clone(),
             t.par_lens.clone(),
+            None,
         )
         .unwrap();
         assert_eq!(again.starts, t.starts);
+        let cached = Table::from_parts(
+            t.vocab.clone(),
+            t.tokens.clone(),
+            t.ref_lens.clone(),
+            t.par_lens.clone(),
+            Some(t.trie_parts()),
+        )
+        .unwrap();
+        let (the, cat) = (t.index["the"] as i32, t.index["cat"] as i32);
+        assert_eq!(cached.paths(&[the, cat], 0), t.paths(&[the, cat], 0));
+        assert_eq!(cached.paths(&[the, cat], 0).len(), 3);
+        let mut broken = t.trie_parts();
+        broken.emits[0] = 99;
+        assert!(Table::from_parts(
+            t.vocab.clone(),
+            t.tokens.clone(),
+            t.ref_lens.clone(),
+            t.par_lens.clone(),
+            Some(broken)
+        )
+        .is_err());
     }
 
     #[test]

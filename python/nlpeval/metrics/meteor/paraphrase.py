@@ -8,8 +8,9 @@ English table). Nothing is downloaded.
 
 Parsing the 270 MB of text takes a second or two, so a parsed copy is kept in
 memory for the process and, unless ``NLPEVAL_CACHE_DIR`` is set to an empty
-string, in ``$NLPEVAL_CACHE_DIR`` (default ``~/.cache/nlpeval``) as a NumPy
-archive keyed by the table's path, size and modification time.
+string, in ``$NLPEVAL_CACHE_DIR`` (default ``~/.cache/nlpeval``) as NumPy arrays
+(the table and its trie, read back memory-mapped) keyed by the table's path,
+size and modification time.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import gzip
 import hashlib
 import importlib.util
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -31,7 +33,7 @@ from nlpeval._native import MeteorParaphrases
 PARAPHRASE_ENV = "NLPEVAL_METEOR_PARAPHRASES"
 #: Environment variable naming the cache folder ("" disables the disk cache).
 CACHE_ENV = "NLPEVAL_CACHE_DIR"
-_CACHE_FORMAT = 1
+_CACHE_FORMAT = 2
 
 
 class ParaphraseTableNotFoundError(FileNotFoundError):
@@ -92,14 +94,17 @@ def find_paraphrases(path: str | os.PathLike[str] | None = None) -> Path:
     return found
 
 
-def _cache_file(table: Path) -> Path | None:
+_ARRAYS = ("tokens", "ref_lens", "par_lens", "edge_keys", "edge_children", "emit_starts", "emits")
+
+
+def _cache_dir(table: Path) -> Path | None:
     folder = os.environ.get(CACHE_ENV)
     if folder == "":
         return None
     base = Path(folder) if folder else Path.home() / ".cache" / "nlpeval"
     stat = table.stat()
     key = f"{_CACHE_FORMAT}|{table.resolve()}|{stat.st_size}|{stat.st_mtime_ns}"
-    return base / f"meteor-paraphrases-{hashlib.sha256(key.encode()).hexdigest()[:24]}.npz"
+    return base / f"meteor-paraphrases-{hashlib.sha256(key.encode()).hexdigest()[:24]}"
 
 
 def _parse(table: Path) -> MeteorParaphrases:
@@ -111,44 +116,38 @@ def _parse(table: Path) -> MeteorParaphrases:
 
 def _read_cache(cache: Path) -> MeteorParaphrases | None:
     try:
-        with np.load(cache, allow_pickle=False) as archive:
-            vocab = archive["vocab"].tobytes().decode("utf-8").split("\n")
-            return MeteorParaphrases.from_parts(
-                vocab if vocab != [""] else [],
-                np.ascontiguousarray(archive["tokens"], dtype=np.uint32),
-                np.ascontiguousarray(archive["ref_lens"], dtype=np.uint8),
-                np.ascontiguousarray(archive["par_lens"], dtype=np.uint8),
-            )
-    except (OSError, ValueError, KeyError):
+        vocab = (cache / "vocab.txt").read_text(encoding="utf-8").split("\n")
+        arrays = {name: np.load(cache / f"{name}.npy", mmap_mode="r", allow_pickle=False) for name in _ARRAYS}
+        trie = tuple(arrays[name] for name in _ARRAYS[3:])
+        return MeteorParaphrases.from_parts(
+            vocab if vocab != [""] else [], arrays["tokens"], arrays["ref_lens"], arrays["par_lens"], trie
+        )
+    except (OSError, ValueError, KeyError, TypeError):
         return None
 
 
 def _write_cache(cache: Path, table: MeteorParaphrases) -> None:
-    vocab, tokens, ref_lens, par_lens = table.parts()
+    vocab, tokens, ref_lens, par_lens, trie = table.parts()
+    arrays = dict(zip(_ARRAYS, (tokens, ref_lens, par_lens, *trie), strict=True))
+    if len(vocab) <= 65536:
+        arrays["tokens"] = tokens.astype(np.uint16)
     with contextlib.suppress(OSError):
         cache.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=cache.parent, prefix=".nlpeval-", suffix=".npz")
+        tmp = Path(tempfile.mkdtemp(dir=cache.parent, prefix=".nlpeval-"))
         try:
-            with os.fdopen(fd, "wb") as out:
-                np.savez(
-                    out,
-                    vocab=np.frombuffer("\n".join(vocab).encode("utf-8"), dtype=np.uint8),
-                    tokens=tokens.astype(np.uint16) if len(vocab) <= 65536 else tokens,
-                    ref_lens=ref_lens,
-                    par_lens=par_lens,
-                )
+            (tmp / "vocab.txt").write_text("\n".join(vocab), encoding="utf-8")
+            for name, array in arrays.items():
+                np.save(tmp / f"{name}.npy", array, allow_pickle=False)
             os.replace(tmp, cache)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
 
 
 @functools.lru_cache(maxsize=2)
 def _load(path: str, size: int, mtime_ns: int) -> MeteorParaphrases:
     table = Path(path)
-    cache = _cache_file(table)
-    if cache is not None and cache.is_file():
+    cache = _cache_dir(table)
+    if cache is not None and cache.is_dir():
         loaded = _read_cache(cache)
         if loaded is not None:
             return loaded
