@@ -63,23 +63,50 @@ def _line(text: str) -> str:
     return text.replace("\r", " ").replace("\n", " ")
 
 
+def _jar_command(
+    jar: Path, folder: Path, hyps: list[str], refs: list[list[str]], options: tuple[str, ...]
+) -> list[str]:
+    n_refs = len(refs[0])
+    assert all(len(r) == n_refs for r in refs)
+    folder.mkdir(parents=True, exist_ok=True)
+    hyp_file, ref_file = folder / "hyp.txt", folder / "ref.txt"
+    hyp_file.write_text("".join(_line(h) + "\n" for h in hyps), encoding="utf-8")
+    ref_file.write_text("".join(_line(r) + "\n" for rs in refs for r in rs), encoding="utf-8")
+    command = ["java", "-Xmx2G", "-jar", str(jar), str(hyp_file), str(ref_file), "-l", "en", *options]
+    return [*command, "-r", str(n_refs)] if n_refs > 1 else command
+
+
+def _jar_scores(out: str, n: int) -> tuple[np.ndarray, float]:
+    segments = np.array([float(x) for x in re.findall(r"^Segment \d+ score:\t(\S+)$", out, re.M)])
+    final = float(re.search(r"^Final score:\s+(\S+)$", out, re.M).group(1))  # type: ignore[union-attr]
+    assert len(segments) == n
+    return segments, final
+
+
+def run_jars(jar: Path, tmp_path: Path, runs: list[tuple[list[str], list[list[str]], tuple[str, ...]]]) -> list:
+    """Several jar runs at once: ``[(segment scores, final score), ...]``."""
+    processes = [
+        subprocess.Popen(
+            _jar_command(jar, tmp_path / f"run{k}", hyps, refs, options),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+        for k, (hyps, refs, options) in enumerate(runs)
+    ]
+    results = []
+    for process, (hyps, _, _) in zip(processes, runs, strict=True):
+        out, _ = process.communicate(timeout=600)
+        assert process.returncode == 0
+        results.append(_jar_scores(out, len(hyps)))
+    return results
+
+
 def run_jar(
     jar: Path, tmp_path: Path, hyps: list[str], refs: list[list[str]], *options: str
 ) -> tuple[np.ndarray, float]:
     """Segment scores and the final score of ``java -jar meteor-1.5.jar HYP REF -l en OPTIONS``."""
-    n_refs = len(refs[0])
-    assert all(len(r) == n_refs for r in refs)
-    hyp_file, ref_file = tmp_path / "hyp.txt", tmp_path / "ref.txt"
-    hyp_file.write_text("".join(_line(h) + "\n" for h in hyps), encoding="utf-8")
-    ref_file.write_text("".join(_line(r) + "\n" for rs in refs for r in rs), encoding="utf-8")
-    command = ["java", "-Xmx2G", "-jar", str(jar), str(hyp_file), str(ref_file), "-l", "en", *options]
-    if n_refs > 1:
-        command += ["-r", str(n_refs)]
-    out = subprocess.run(command, capture_output=True, text=True, check=True, timeout=600).stdout
-    segments = np.array([float(x) for x in re.findall(r"^Segment \d+ score:\t(\S+)$", out, re.M)])
-    final = float(re.search(r"^Final score:\s+(\S+)$", out, re.M).group(1))  # type: ignore[union-attr]
-    assert len(segments) == len(hyps)
-    return segments, final
+    return run_jars(jar, tmp_path, [(hyps, refs, options)])[0]
 
 
 def run_java_tool(jar: Path, main: str, lines: list[str], *args: str) -> list[str]:
@@ -105,7 +132,11 @@ def test_exact_stem_norm_equals_jar(jar: Path, tmp_path: Path, compare_mt: dict[
 
 def test_all_modules_match_jar(jar: Path, tmp_path: Path, compare_mt: dict[str, list[str]], wordnet: WordNet) -> None:
     hyps, refs, _ = _ted(compare_mt)
-    expected, final = run_jar(jar, tmp_path, hyps, [[r] for r in refs], "-norm")
+    extra_hyps, extra_refs = corpus(5, n=300, max_refs=1)
+    extra_hyps, extra_refs = [_line(h) for h in extra_hyps], [[_line(r[0])] for r in extra_refs]
+    (expected, final), (extra_expected, extra_final) = run_jars(
+        jar, tmp_path, [(hyps, [[r] for r in refs], ("-norm",)), (extra_hyps, extra_refs, ("-norm",))]
+    )
     got = nlpeval.meteor(hyps, refs, normalize=True, segments=True)
     assert abs(got.score - final) <= 0.002
     assert np.corrcoef(got.segments, expected)[0, 1] >= 0.999
@@ -113,6 +144,9 @@ def test_all_modules_match_jar(jar: Path, tmp_path: Path, compare_mt: dict[str, 
     # merge a few different noun/verb synsets (see the README); on TED none of them matter
     assert np.mean(np.abs(got.segments - expected) <= TOL) >= 0.995
     assert got.components["hyp_matches"].keys() == {"exact", "stem", "synonym", "paraphrase"}
+    extra = nlpeval.meteor(extra_hyps, extra_refs, normalize=True, segments=True)
+    assert np.mean(np.abs(extra.segments - extra_expected) <= TOL) >= 0.995
+    assert abs(extra.score - extra_final) <= 0.002
 
 
 def test_two_references_and_synonyms(
