@@ -111,7 +111,7 @@ def cases(data: Path) -> list[Case]:
     out += [
         Case("METEOR 1.5, all modules, TED 2,445 segments", jar_name, jar_run, all_ours, 20),
         Case("METEOR 1.5, exact+stem, TED 2,445 segments", jar_name, lambda: jar_run("-m", "exact stem"),
-             exact_stem_ours, 20),
+             exact_stem_ours),
         Case("METEOR 1.5, all modules, cold CLI process", jar_name, jar_run, cli_ours, repeat=2),
     ]  # fmt: skip
 
