@@ -12,7 +12,6 @@ import numpy as np
 from nlpeval.core.metric import CorpusMetric
 from nlpeval.core.signature import Signature, nrefs_field
 from nlpeval.core.stats import Stats, StatsSchema
-from nlpeval.core.token_ids import is_token_id_input
 from nlpeval.metrics.bleu.extract import bleu_schema, id_rows, text_rows
 from nlpeval.tokenizers import TokenizerSpec, resolve_tokenizer
 
@@ -221,4 +220,4 @@ class TokenIdBLEU(BLEU):
         return Stats(self.schema, rows)
 
 
-__all__ = ["BLEU", "SMOOTH_DEFAULTS", "TokenIdBLEU", "is_token_id_input", "sacrebleu_values"]
+__all__ = ["BLEU", "SMOOTH_DEFAULTS", "TokenIdBLEU", "sacrebleu_values"]
