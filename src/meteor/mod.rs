@@ -2,7 +2,9 @@
 //!
 //! * [`porter`] / [`snowball`]: the stemmers of the two flavors;
 //! * [`nltk`]: NLTK's greedy three-stage matching;
-//! * [`align`]: METEOR 1.5's matchers and beam search;
+//! * [`align`]: METEOR 1.5's aligner: [`matches`] finds candidate matches by
+//!   module, [`search`] runs the beam search over them (keeping sets of
+//!   [`positions`]);
 //! * [`paraphrase`]: METEOR 1.5 paraphrase tables;
 //! * [`normalize`]: METEOR 1.5's `-norm` tokenization;
 //! * [`java`]: the Java string semantics METEOR 1.5 depends on;
@@ -10,8 +12,11 @@
 
 pub mod align;
 pub mod java;
+pub mod matches;
 pub mod nltk;
 pub mod normalize;
 pub mod paraphrase;
+pub mod positions;
+pub mod search;
 pub mod snowball;
 pub mod tokens;

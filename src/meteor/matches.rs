@@ -1,0 +1,321 @@
+//! The candidate matches between a hypothesis (line 1) and a reference (line 2),
+//! module by module, as METEOR's aligner lists them: per reference position, the
+//! modules in the order given, and within a module the hypothesis positions in
+//! ascending order (paraphrases in table order).
+//!
+//! A one-word module (exact, stem, synonym) finds the same hypothesis positions
+//! for every occurrence of a reference word type, so its matches are kept once
+//! per type, as one list shared by all the positions of that type; only the
+//! multi-word paraphrase matches are kept per position. A long document with a
+//! thousand "the" on each side thus stores one list of a thousand positions, not
+//! a million matches.
+
+use std::hash::Hash;
+
+use rustc_hash::FxHashMap;
+
+use super::align::{Lexicon, Match, Module};
+
+/// No list: the module finds nothing at this reference position.
+const NONE: u32 = u32::MAX;
+
+/// Where one module's matches at each reference position come from.
+enum Source {
+    /// Per reference position, the id of its list of hypothesis positions, or `NONE`.
+    Words { lists: Vec<u32>, group: u32 },
+    /// Per reference position, the phrase matches starting there, with their groups.
+    Phrases(Vec<Vec<(Match, u32)>>),
+}
+
+/// All candidate matches of a sentence pair.
+pub struct Candidates {
+    sources: Vec<Source>,
+    /// Lists of hypothesis positions, ascending, shared by one-word modules.
+    lists: Vec<Vec<u32>>,
+    /// Per (module, reference length, hypothesis length), its group id.
+    groups: Vec<(u8, u32, u32)>,
+    /// How many candidate matches cover each hypothesis word.
+    pub cov1: Vec<u32>,
+    /// How many candidate matches cover each reference word.
+    pub cov2: Vec<u32>,
+}
+
+fn positions_by<K: Hash + Eq + Copy>(keys: impl Iterator<Item = K>) -> FxHashMap<K, Vec<u32>> {
+    let mut map: FxHashMap<K, Vec<u32>> = FxHashMap::default();
+    for (i, k) in keys.enumerate() {
+        map.entry(k).or_default().push(i as u32);
+    }
+    map
+}
+
+impl Candidates {
+    /// Finds the matches of every module; when hypothesis and reference are the
+    /// same words, METEOR runs the first module only.
+    pub fn find(hyp: &[u32], reference: &[u32], modules: &[Module], lex: &Lexicon) -> Candidates {
+        let mut found = Candidates {
+            sources: Vec::new(),
+            lists: Vec::new(),
+            groups: Vec::new(),
+            cov1: vec![0; hyp.len()],
+            cov2: vec![0; reference.len()],
+        };
+        let identical = hyp.len() == reference.len()
+            && hyp
+                .iter()
+                .zip(reference)
+                .all(|(&a, &b)| lex.word_hash[a as usize] == lex.word_hash[b as usize]);
+        let used = if identical {
+            modules.len().min(1)
+        } else {
+            modules.len()
+        };
+        let hash_of = |i: u32| lex.word_hash[hyp[i as usize] as usize];
+        for (k, module) in modules.iter().take(used).enumerate() {
+            let k = k as u8;
+            let source = match module {
+                Module::Exact => {
+                    let by_word = positions_by(hyp.iter().map(|&t| lex.word_hash[t as usize]));
+                    found.word_source(k, reference, |r| {
+                        by_word
+                            .get(&lex.word_hash[r as usize])
+                            .cloned()
+                            .unwrap_or_default()
+                    })
+                }
+                Module::Stem => {
+                    let by_stem = positions_by(hyp.iter().map(|&t| lex.stem_hash[t as usize]));
+                    found.word_source(k, reference, |r| {
+                        let word = lex.word_hash[r as usize];
+                        by_stem
+                            .get(&lex.stem_hash[r as usize])
+                            .map(|list| list.iter().copied().filter(|&i| hash_of(i) != word))
+                            .into_iter()
+                            .flatten()
+                            .collect()
+                    })
+                }
+                Module::Synonym => {
+                    let mut by_synset: FxHashMap<i32, Vec<u32>> = FxHashMap::default();
+                    for (i, &t) in hyp.iter().enumerate() {
+                        for &s in lex.synsets[t as usize] {
+                            by_synset.entry(s).or_default().push(i as u32);
+                        }
+                    }
+                    found.word_source(k, reference, |r| {
+                        let word = lex.word_hash[r as usize];
+                        let mut list: Vec<u32> = lex.synsets[r as usize]
+                            .iter()
+                            .filter_map(|s| by_synset.get(s))
+                            .flatten()
+                            .copied()
+                            .filter(|&i| hash_of(i) != word)
+                            .collect();
+                        list.sort_unstable();
+                        list.dedup();
+                        list
+                    })
+                }
+                Module::Paraphrase => found.phrase_source(k, hyp, reference, lex),
+            };
+            found.sources.push(source);
+        }
+        found
+    }
+
+    /// The group of matches of one module and the given lengths.
+    fn group(&mut self, module: u8, len: u32, mlen: u32) -> u32 {
+        let key = (module, len, mlen);
+        let g = self
+            .groups
+            .iter()
+            .position(|&c| c == key)
+            .unwrap_or_else(|| {
+                self.groups.push(key);
+                self.groups.len() - 1
+            });
+        g as u32
+    }
+
+    /// How many groups there are: a group's matches share a module and lengths.
+    pub fn n_groups(&self) -> usize {
+        self.groups.len()
+    }
+
+    /// A one-word module's source: `list_for` runs once per reference word type.
+    fn word_source(
+        &mut self,
+        module: u8,
+        reference: &[u32],
+        mut list_for: impl FnMut(u32) -> Vec<u32>,
+    ) -> Source {
+        let first = self.lists.len();
+        let mut id_of: FxHashMap<u32, u32> = FxHashMap::default();
+        let mut uses: Vec<u32> = Vec::new();
+        let mut lists = Vec::with_capacity(reference.len());
+        for &r in reference {
+            let id = *id_of.entry(r).or_insert_with(|| {
+                let list = list_for(r);
+                if list.is_empty() {
+                    NONE
+                } else {
+                    self.lists.push(list);
+                    uses.push(0);
+                    (self.lists.len() - 1) as u32
+                }
+            });
+            if id != NONE {
+                uses[id as usize - first] += 1;
+            }
+            lists.push(id);
+        }
+        // coverage: a list counts once per reference position that has it
+        for (offset, &times) in uses.iter().enumerate() {
+            for &i in &self.lists[first + offset] {
+                self.cov1[i as usize] += times;
+            }
+        }
+        for (j, &id) in lists.iter().enumerate() {
+            if id != NONE {
+                self.cov2[j] += self.lists[id as usize].len() as u32;
+            }
+        }
+        Source::Words {
+            lists,
+            group: self.group(module, 1, 1),
+        }
+    }
+
+    /// The paraphrase module's source: phrase pairs of the table found on both sides,
+    /// first paraphrases of reference phrases, then of hypothesis phrases.
+    fn phrase_source(
+        &mut self,
+        module: u8,
+        hyp: &[u32],
+        reference: &[u32],
+        lex: &Lexicon,
+    ) -> Source {
+        let mut at: Vec<Vec<(Match, u32)>> = vec![Vec::new(); reference.len()];
+        let Some(table) = lex.paraphrases else {
+            return Source::Phrases(at);
+        };
+        let line1: Vec<i32> = hyp.iter().map(|&t| lex.para_id[t as usize]).collect();
+        let line2: Vec<i32> = reference.iter().map(|&t| lex.para_id[t as usize]).collect();
+        let at1 = positions_by(line1.iter().copied());
+        let at2 = positions_by(line2.iter().copied());
+        let occurs = |line: &[i32], at: usize, words: &[u32]| {
+            at + words.len() <= line.len()
+                && words
+                    .iter()
+                    .zip(&line[at..])
+                    .all(|(&w, &l)| i64::from(w) == i64::from(l))
+        };
+        let mut found: Vec<Match> = Vec::new();
+        for j in 0..line2.len() {
+            for (len, e) in table.paths(&line2, j) {
+                let words = table.paraphrase(e);
+                let Some(starts) = words.first().and_then(|&w| at1.get(&(w as i32))) else {
+                    continue;
+                };
+                for &i in starts {
+                    if occurs(&line1, i as usize, words) {
+                        found.push(Match {
+                            start: j as u32,
+                            len: len as u32,
+                            mstart: i,
+                            mlen: words.len() as u32,
+                            module,
+                        });
+                    }
+                }
+            }
+        }
+        for i in 0..line1.len() {
+            for (len, e) in table.paths(&line1, i) {
+                let words = table.paraphrase(e);
+                let Some(starts) = words.first().and_then(|&w| at2.get(&(w as i32))) else {
+                    continue;
+                };
+                for &j in starts {
+                    if occurs(&line2, j as usize, words) {
+                        found.push(Match {
+                            start: j,
+                            len: words.len() as u32,
+                            mstart: i as u32,
+                            mlen: len as u32,
+                            module,
+                        });
+                    }
+                }
+            }
+        }
+        for m in found {
+            for p in m.mstart..m.mstart + m.mlen {
+                self.cov1[p as usize] += 1;
+            }
+            for p in m.start..m.start + m.len {
+                self.cov2[p as usize] += 1;
+            }
+            let g = self.group(module, m.len, m.mlen);
+            at[m.start as usize].push((m, g));
+        }
+        Source::Phrases(at)
+    }
+
+    /// Calls `f(match, group)` for every match starting at reference position `j`, in order.
+    #[inline]
+    pub fn for_each_at(&self, j: usize, mut f: impl FnMut(Match, u32)) {
+        for (k, source) in self.sources.iter().enumerate() {
+            match source {
+                Source::Words { lists, group } => {
+                    if lists[j] == NONE {
+                        continue;
+                    }
+                    for &i in &self.lists[lists[j] as usize] {
+                        let m = Match {
+                            start: j as u32,
+                            len: 1,
+                            mstart: i,
+                            mlen: 1,
+                            module: k as u8,
+                        };
+                        f(m, *group);
+                    }
+                }
+                Source::Phrases(at) => at[j].iter().for_each(|&(m, g)| f(m, g)),
+            }
+        }
+    }
+
+    /// The only match starting at reference position `j`, if there is exactly one.
+    pub fn only_at(&self, j: usize) -> Option<Match> {
+        let mut count = 0usize;
+        let mut only = None;
+        for source in &self.sources {
+            count += match source {
+                Source::Words { lists, .. } if lists[j] != NONE => {
+                    self.lists[lists[j] as usize].len()
+                }
+                Source::Words { .. } => 0,
+                Source::Phrases(at) => at[j].len(),
+            };
+            if count > 1 {
+                return None;
+            }
+        }
+        if count == 1 {
+            self.for_each_at(j, |m, _| only = Some(m));
+        }
+        only
+    }
+
+    /// Drops the phrase matches `keep` rejects (those over a fixed match's words).
+    pub fn retain_phrases(&mut self, mut keep: impl FnMut(&Match) -> bool) {
+        for source in &mut self.sources {
+            if let Source::Phrases(at) = source {
+                for list in at {
+                    list.retain(|(m, _)| keep(m));
+                }
+            }
+        }
+    }
+}
