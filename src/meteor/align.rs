@@ -139,7 +139,7 @@ pub fn align(
     counts(hyp, reference, modules.len(), &chosen, lex)
 }
 
-fn counts(
+pub(super) fn counts(
     hyp: &[u32],
     reference: &[u32],
     n_modules: usize,

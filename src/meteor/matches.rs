@@ -48,6 +48,39 @@ fn positions_by<K: Hash + Eq + Copy>(keys: impl Iterator<Item = K>) -> FxHashMap
     map
 }
 
+/// Where the phrases of a line start, found by their first one or two words.
+struct PhraseStarts {
+    by_word: FxHashMap<i32, Vec<u32>>,
+    by_pair: FxHashMap<(i32, i32), Vec<u32>>,
+}
+
+impl PhraseStarts {
+    fn new(line: &[i32]) -> PhraseStarts {
+        PhraseStarts {
+            by_word: positions_by(line.iter().copied()),
+            by_pair: positions_by(line.windows(2).map(|w| (w[0], w[1]))),
+        }
+    }
+
+    /// The positions of `line` where `words` occurs, ascending.
+    fn of<'a>(&'a self, line: &'a [i32], words: &'a [u32]) -> impl Iterator<Item = u32> + 'a {
+        let id = |w: u32| i32::try_from(w).unwrap_or(-1);
+        let starts = match words {
+            [] => None,
+            [w] => self.by_word.get(&id(*w)),
+            [w0, w1, ..] => self.by_pair.get(&(id(*w0), id(*w1))),
+        };
+        starts.into_iter().flatten().copied().filter(move |&at| {
+            let at = at as usize;
+            at + words.len() <= line.len()
+                && words
+                    .iter()
+                    .zip(&line[at..])
+                    .all(|(&w, &l)| i64::from(w) == i64::from(l))
+        })
+    }
+}
+
 impl Candidates {
     /// Finds the matches of every module; when hypothesis and reference are the
     /// same words, METEOR runs the first module only.
@@ -200,53 +233,37 @@ impl Candidates {
         };
         let line1: Vec<i32> = hyp.iter().map(|&t| lex.para_id[t as usize]).collect();
         let line2: Vec<i32> = reference.iter().map(|&t| lex.para_id[t as usize]).collect();
-        let at1 = positions_by(line1.iter().copied());
-        let at2 = positions_by(line2.iter().copied());
-        let occurs = |line: &[i32], at: usize, words: &[u32]| {
-            at + words.len() <= line.len()
-                && words
-                    .iter()
-                    .zip(&line[at..])
-                    .all(|(&w, &l)| i64::from(w) == i64::from(l))
-        };
+        let (starts1, starts2) = (PhraseStarts::new(&line1), PhraseStarts::new(&line2));
         let mut found: Vec<Match> = Vec::new();
+        // paraphrases of reference phrases found in the hypothesis
         for j in 0..line2.len() {
-            for (len, e) in table.paths(&line2, j) {
+            table.for_each_path(&line2, j, |len, e| {
                 let words = table.paraphrase(e);
-                let Some(starts) = words.first().and_then(|&w| at1.get(&(w as i32))) else {
-                    continue;
-                };
-                for &i in starts {
-                    if occurs(&line1, i as usize, words) {
-                        found.push(Match {
-                            start: j as u32,
-                            len: len as u32,
-                            mstart: i,
-                            mlen: words.len() as u32,
-                            module,
-                        });
-                    }
+                for i in starts1.of(&line1, words) {
+                    found.push(Match {
+                        start: j as u32,
+                        len: len as u32,
+                        mstart: i,
+                        mlen: words.len() as u32,
+                        module,
+                    });
                 }
-            }
+            });
         }
+        // paraphrases of hypothesis phrases found in the reference
         for i in 0..line1.len() {
-            for (len, e) in table.paths(&line1, i) {
+            table.for_each_path(&line1, i, |len, e| {
                 let words = table.paraphrase(e);
-                let Some(starts) = words.first().and_then(|&w| at2.get(&(w as i32))) else {
-                    continue;
-                };
-                for &j in starts {
-                    if occurs(&line2, j as usize, words) {
-                        found.push(Match {
-                            start: j,
-                            len: words.len() as u32,
-                            mstart: i as u32,
-                            mlen: len as u32,
-                            module,
-                        });
-                    }
+                for j in starts2.of(&line2, words) {
+                    found.push(Match {
+                        start: j,
+                        len: words.len() as u32,
+                        mstart: i as u32,
+                        mlen: len as u32,
+                        module,
+                    });
                 }
-            }
+            });
         }
         for m in found {
             for p in m.mstart..m.mstart + m.mlen {

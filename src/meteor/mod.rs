@@ -18,5 +18,7 @@ pub mod normalize;
 pub mod paraphrase;
 pub mod positions;
 pub mod search;
+#[cfg(test)]
+mod search_oracle;
 pub mod snowball;
 pub mod tokens;

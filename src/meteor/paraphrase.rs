@@ -174,11 +174,10 @@ impl Table {
         self.phrases(r as usize).1
     }
 
-    /// `getPaths`: `(phrase length, record)` for every reference phrase starting
-    /// at `words[start]`, shortest first, in table order within a length. Words
-    /// unknown to the table are negative and end the walk.
-    pub fn paths(&self, words: &[i32], start: usize) -> Vec<(usize, u32)> {
-        let mut out = Vec::new();
+    /// `getPaths`: calls `f(phrase length, record)` for every reference phrase
+    /// starting at `words[start]`, shortest first, in table order within a
+    /// length. Words unknown to the table are negative and end the walk.
+    pub fn for_each_path(&self, words: &[i32], start: usize, mut f: impl FnMut(usize, u32)) {
         let mut node = 0u32;
         for (offset, &word) in words[start..].iter().enumerate() {
             let Ok(word) = u32::try_from(word) else {
@@ -190,8 +189,17 @@ impl Table {
             }
             let from = self.trie.emit_starts[node as usize] as usize;
             let to = self.trie.emit_starts[node as usize + 1] as usize;
-            out.extend(self.trie.emits[from..to].iter().map(|&r| (offset + 1, r)));
+            for &r in &self.trie.emits[from..to] {
+                f(offset + 1, r);
+            }
         }
+    }
+
+    /// [`Table::for_each_path`] collected.
+    #[cfg(test)]
+    pub fn paths(&self, words: &[i32], start: usize) -> Vec<(usize, u32)> {
+        let mut out = Vec::new();
+        self.for_each_path(words, start, |len, r| out.push((len, r)));
         out
     }
 }
