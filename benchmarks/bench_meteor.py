@@ -10,11 +10,13 @@ with its WordNet and paraphrase table loaded (the harness warms it up once); the
 from __future__ import annotations
 
 import importlib.util
+import random
 import shutil
 import subprocess
 import sys
 import tempfile
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 
 from harness import Case, read_lines
@@ -55,6 +57,14 @@ def _long(lines: list[str], n: int) -> str:
     return " ".join(" ".join(lines).split()[:n])
 
 
+def _disjoint(lines: list[str], n: int) -> tuple[str, str]:
+    """Two n-token texts over disjoint halves of the vocabulary of ``lines``: no word in common."""
+    vocabulary = sorted(set(" ".join(lines).split()))
+    rng = random.Random(3)
+    halves = vocabulary[::2], vocabulary[1::2]
+    return tuple(" ".join(rng.choices(half, k=n)) for half in halves)  # type: ignore[return-value]
+
+
 def cases(data: Path) -> list[Case]:
     from nltk.translate.meteor_score import meteor_score
 
@@ -86,6 +96,17 @@ def cases(data: Path) -> list[Case]:
 
     out.append(Case("METEOR nltk, one 16,000-token pair", "nltk meteor_score", long_nltk_ref, long_nltk_ours))
 
+    apart_hyp, apart_ref = _disjoint(ref, 16_000)
+
+    def apart_nltk_ref() -> None:
+        meteor_score([apart_ref.split()], apart_hyp.split(), wordnet=wordnet)
+
+    def apart_nltk_ours() -> None:
+        nlpeval.meteor([apart_hyp], [apart_ref], flavor="nltk")
+
+    name = "METEOR nltk, 16,000 tokens with disjoint vocabularies (the nltk#3666 input)"
+    out.append(Case(name, "nltk meteor_score", apart_nltk_ref, apart_nltk_ours, budget=1.0))
+
     jar = _jar()
     if jar is None:
         print("bench_meteor: java or pycocoevalcap missing; skipping the METEOR 1.5 cases", file=sys.stderr)
@@ -115,23 +136,30 @@ def cases(data: Path) -> list[Case]:
         Case("METEOR 1.5, all modules, cold CLI process", jar_name, jar_run, cli_ours, repeat=2),
     ]  # fmt: skip
 
-    # a 16,000-token pair is out of the jar's reach (2,000 tokens take it seconds, 4,000 over a
-    # minute); its 2,000-token time is shown for scale
-    short_hyp, short_ref = work / "hyp2000.txt", work / "ref2000.txt"
-    short_hyp.write_text(_long(hyps, 2_000) + "\n", encoding="utf-8")
-    short_ref.write_text(_long(refs, 2_000) + "\n", encoding="utf-8")
-    long_hyps, long_refs = [_long(hyps, 16_000)], [_long(refs, 16_000)]
+    # a 16,000-token pair is out of the jar's reach (with all modules, 1,500 tokens take it 12 s
+    # and the time grows steeply): issue 4 asks for under a second, and the jar's row is its
+    # 1,000-token time, for scale
+    def jar_1000(name: str, hyp_text: str, ref_text: str) -> Callable[[], None]:
+        files = (work / f"{name}.hyp.txt", work / f"{name}.ref.txt")
+        files[0].write_text(" ".join(hyp_text.split()[:1_000]) + "\n", encoding="utf-8")
+        files[1].write_text(" ".join(ref_text.split()[:1_000]) + "\n", encoding="utf-8")
+        return lambda: jar_run(files=files)
 
-    def long_ours() -> None:
-        nlpeval.meteor(long_hyps, long_refs, modules=["exact", "stem"], normalize=True)
+    def ours_16k(hyp_text: str, ref_text: str) -> Callable[[], None]:
+        return lambda: nlpeval.meteor([hyp_text], [ref_text], normalize=True)
 
-    out.append(
-        Case(
-            "METEOR 1.5, exact+stem, one 16,000-token pair (jar: 2,000 tokens)",
+    pairs = {
+        "one 16,000-token pair": (_long(hyps, 16_000), _long(refs, 16_000)),
+        "16,000 tokens with disjoint vocabularies (the nltk#3666 input)": _disjoint(refs, 16_000),
+    }
+    for k, (name, (hyp_text, ref_text)) in enumerate(pairs.items()):
+        case = Case(
+            f"METEOR 1.5, all modules, {name} (jar: 1,000 tokens)",
             jar_name,
-            lambda: jar_run("-m", "exact stem", files=(short_hyp, short_ref)),
-            long_ours,
+            jar_1000(f"long{k}", hyp_text, ref_text),
+            ours_16k(hyp_text, ref_text),
             repeat=1,
+            budget=1.0,
         )
-    )
+        out.append(case)
     return out

@@ -28,6 +28,9 @@ class Case:
     repeat: int = 3
     #: the reference side ran 1/reference_scale of the work (too slow in full); its time is scaled up
     reference_scale: float = 1.0
+    #: an absolute target: nlpeval's side must take at most this many seconds (for work the
+    #: reference tool cannot do at this size, whose row shows it on a smaller input for scale)
+    budget: float | None = None
 
     def measure(self) -> tuple[float, float]:
         """Best-of-``repeat`` seconds for (reference, nlpeval), alternating the two."""

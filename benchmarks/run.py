@@ -57,10 +57,15 @@ def main() -> int:
             continue
         ref_s, ours_s = case.measure()
         ratio = ref_s / ours_s
-        ok = case.target is None or ratio >= case.target
+        ok = (case.target is None or ratio >= case.target) and (case.budget is None or ours_s <= case.budget)
         if not ok:
             failed.append(case.name)
-        target = f">= {case.target:g}x" if case.target else "-"
+        targets = []
+        if case.target:
+            targets.append(f">= {case.target:g}x")
+        if case.budget:
+            targets.append(f"<= {case.budget:g} s")
+        target = ", ".join(targets) or "-"
         rows.append(
             (
                 case.name,
