@@ -98,7 +98,7 @@ pub fn align(
     lex: &Lexicon,
 ) -> Counts {
     let (n, m) = (hyp.len(), reference.len());
-    let mut candidates = Candidates::find(hyp, reference, modules, lex);
+    let candidates = Candidates::find(hyp, reference, modules, lex);
 
     // one-to-one matches that nothing else overlaps are fixed from the start
     let mut fixed: Vec<Option<Match>> = vec![None; m];
@@ -121,11 +121,6 @@ pub fn align(
             }
         }
     }
-    // a phrase over a fixed word can never be taken, and adds no distance
-    let over = |from: u32, len: u32, words: &[bool]| (from..from + len).any(|p| words[p as usize]);
-    candidates.retain_phrases(|mt| {
-        !over(mt.start, mt.len, &fixed_ref) && !over(mt.mstart, mt.mlen, &fixed_hyp)
-    });
     let weights: Vec<f64> = modules.iter().map(|md| md.search_weight()).collect();
     let chosen = Search {
         candidates: &candidates,

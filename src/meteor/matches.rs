@@ -15,21 +15,54 @@ use std::hash::Hash;
 use rustc_hash::FxHashMap;
 
 use super::align::{Lexicon, Match, Module};
+use super::paraphrase::Table;
 
 /// No list: the module finds nothing at this reference position.
 const NONE: u32 = u32::MAX;
 
 /// Where one module's matches at each reference position come from.
-enum Source {
+enum Source<'a> {
     /// Per reference position, the id of its list of hypothesis positions, or `NONE`.
     Words { lists: Vec<u32>, group: u32 },
-    /// Per reference position, the phrase matches starting there, with their groups.
-    Phrases(Vec<Vec<(Match, u32)>>),
+    /// Paraphrase matches, listed when asked for (see [`Phrases`]).
+    Phrases(Box<Phrases<'a>>),
+}
+
+/// The paraphrase module's matches. Their number can grow with the product of
+/// the two lengths (a word repeated on both sides, with a one-word paraphrase),
+/// so they are counted up front and listed position by position when asked for,
+/// never all kept at once.
+struct Phrases<'a> {
+    table: &'a Table,
+    module: u8,
+    line1: Vec<i32>,
+    line2: Vec<i32>,
+    starts1: PhraseStarts,
+    /// Hypothesis phrases by the first word of their one-word paraphrase, and by
+    /// the first two words of a longer one: [`Listed`] in METEOR's order
+    /// (position, length, table order).
+    by_word: FxHashMap<i32, Vec<Listed>>,
+    by_pair: FxHashMap<(i32, i32), Vec<Listed>>,
+    /// How many matches start at each reference position.
+    starting: Vec<u32>,
+    /// Group ids by (reference length, hypothesis length).
+    groups: FxHashMap<(u32, u32), u32>,
+}
+
+/// A hypothesis phrase with a paraphrase: its order among all of them, position,
+/// length, record and group.
+#[derive(Clone, Copy)]
+struct Listed {
+    order: u32,
+    at: u32,
+    len: u32,
+    record: u32,
+    group: u32,
 }
 
 /// All candidate matches of a sentence pair.
-pub struct Candidates {
-    sources: Vec<Source>,
+pub struct Candidates<'a> {
+    sources: Vec<Source<'a>>,
     /// Lists of hypothesis positions, ascending, shared by one-word modules.
     lists: Vec<Vec<u32>>,
     /// Per (module, reference length, hypothesis length), its group id.
@@ -70,21 +103,32 @@ impl PhraseStarts {
             [w] => self.by_word.get(&id(*w)),
             [w0, w1, ..] => self.by_pair.get(&(id(*w0), id(*w1))),
         };
-        starts.into_iter().flatten().copied().filter(move |&at| {
-            let at = at as usize;
-            at + words.len() <= line.len()
-                && words
-                    .iter()
-                    .zip(&line[at..])
-                    .all(|(&w, &l)| i64::from(w) == i64::from(l))
-        })
+        starts
+            .into_iter()
+            .flatten()
+            .copied()
+            .filter(move |&at| PhraseStarts::occurs(line, at as usize, words))
+    }
+
+    /// Whether `words` occurs in `line` at `at`.
+    fn occurs(line: &[i32], at: usize, words: &[u32]) -> bool {
+        at + words.len() <= line.len()
+            && words
+                .iter()
+                .zip(&line[at..])
+                .all(|(&w, &l)| i64::from(w) == i64::from(l))
     }
 }
 
-impl Candidates {
+impl<'a> Candidates<'a> {
     /// Finds the matches of every module; when hypothesis and reference are the
     /// same words, METEOR runs the first module only.
-    pub fn find(hyp: &[u32], reference: &[u32], modules: &[Module], lex: &Lexicon) -> Candidates {
+    pub fn find(
+        hyp: &[u32],
+        reference: &[u32],
+        modules: &[Module],
+        lex: &Lexicon<'a>,
+    ) -> Candidates<'a> {
         let mut found = Candidates {
             sources: Vec::new(),
             lists: Vec::new(),
@@ -148,7 +192,13 @@ impl Candidates {
                         list
                     })
                 }
-                Module::Paraphrase => found.phrase_source(k, hyp, reference, lex),
+                Module::Paraphrase => match lex.paraphrases {
+                    Some(table) => found.phrase_source(k, hyp, reference, table, lex.para_id),
+                    None => Source::Words {
+                        lists: vec![NONE; reference.len()],
+                        group: found.group(k, 1, 1),
+                    },
+                },
             };
             found.sources.push(source);
         }
@@ -180,7 +230,7 @@ impl Candidates {
         module: u8,
         reference: &[u32],
         mut list_for: impl FnMut(u32) -> Vec<u32>,
-    ) -> Source {
+    ) -> Source<'a> {
         let first = self.lists.len();
         let mut id_of: FxHashMap<u32, u32> = FxHashMap::default();
         let mut uses: Vec<u32> = Vec::new();
@@ -218,64 +268,103 @@ impl Candidates {
         }
     }
 
-    /// The paraphrase module's source: phrase pairs of the table found on both sides,
-    /// first paraphrases of reference phrases, then of hypothesis phrases.
+    /// The paraphrase module's source: phrase pairs of the table found on both
+    /// sides, first paraphrases of reference phrases, then of hypothesis phrases.
+    /// Counts coverage and matches per position; the matches themselves are
+    /// listed by [`Phrases::for_each_at`].
     fn phrase_source(
         &mut self,
         module: u8,
         hyp: &[u32],
         reference: &[u32],
-        lex: &Lexicon,
-    ) -> Source {
-        let mut at: Vec<Vec<(Match, u32)>> = vec![Vec::new(); reference.len()];
-        let Some(table) = lex.paraphrases else {
-            return Source::Phrases(at);
-        };
-        let line1: Vec<i32> = hyp.iter().map(|&t| lex.para_id[t as usize]).collect();
-        let line2: Vec<i32> = reference.iter().map(|&t| lex.para_id[t as usize]).collect();
+        table: &'a Table,
+        para_id: &[i32],
+    ) -> Source<'a> {
+        let line1: Vec<i32> = hyp.iter().map(|&t| para_id[t as usize]).collect();
+        let line2: Vec<i32> = reference.iter().map(|&t| para_id[t as usize]).collect();
         let (starts1, starts2) = (PhraseStarts::new(&line1), PhraseStarts::new(&line2));
-        let mut found: Vec<Match> = Vec::new();
+        let mut starting = vec![0u32; line2.len()];
+        let mut groups: FxHashMap<(u32, u32), u32> = FxHashMap::default();
+        let mut by_word: FxHashMap<i32, Vec<Listed>> = FxHashMap::default();
+        let mut by_pair: FxHashMap<(i32, i32), Vec<Listed>> = FxHashMap::default();
+        let mut order = 0u32;
+        let mut count = |c: &mut Candidates, m: Match| {
+            for p in m.mstart..m.mstart + m.mlen {
+                c.cov1[p as usize] += 1;
+            }
+            for p in m.start..m.start + m.len {
+                c.cov2[p as usize] += 1;
+            }
+            starting[m.start as usize] += 1;
+        };
         // paraphrases of reference phrases found in the hypothesis
         for j in 0..line2.len() {
             table.for_each_path(&line2, j, |len, e| {
                 let words = table.paraphrase(e);
+                let (len, mlen) = (len as u32, words.len() as u32);
+                groups
+                    .entry((len, mlen))
+                    .or_insert_with(|| self.group(module, len, mlen));
                 for i in starts1.of(&line1, words) {
-                    found.push(Match {
+                    let m = Match {
                         start: j as u32,
-                        len: len as u32,
+                        len,
                         mstart: i,
-                        mlen: words.len() as u32,
+                        mlen,
                         module,
-                    });
+                    };
+                    count(self, m);
                 }
             });
         }
         // paraphrases of hypothesis phrases found in the reference
         for i in 0..line1.len() {
-            table.for_each_path(&line1, i, |len, e| {
+            table.for_each_path(&line1, i, |mlen, e| {
                 let words = table.paraphrase(e);
+                if words.is_empty() {
+                    return;
+                }
+                let (len, mlen) = (words.len() as u32, mlen as u32);
+                let group = *groups
+                    .entry((len, mlen))
+                    .or_insert_with(|| self.group(module, len, mlen));
+                let id = |w: u32| i32::try_from(w).unwrap_or(-1);
+                let listed = Listed {
+                    order,
+                    at: i as u32,
+                    len: mlen,
+                    record: e,
+                    group,
+                };
+                order += 1;
+                match words {
+                    [w] => by_word.entry(id(*w)).or_default().push(listed),
+                    [w0, w1, ..] => by_pair.entry((id(*w0), id(*w1))).or_default().push(listed),
+                    [] => unreachable!("empty paraphrases are skipped"),
+                }
                 for j in starts2.of(&line2, words) {
-                    found.push(Match {
+                    let m = Match {
                         start: j,
-                        len: words.len() as u32,
+                        len,
                         mstart: i as u32,
-                        mlen: len as u32,
+                        mlen,
                         module,
-                    });
+                    };
+                    count(self, m);
                 }
             });
         }
-        for m in found {
-            for p in m.mstart..m.mstart + m.mlen {
-                self.cov1[p as usize] += 1;
-            }
-            for p in m.start..m.start + m.len {
-                self.cov2[p as usize] += 1;
-            }
-            let g = self.group(module, m.len, m.mlen);
-            at[m.start as usize].push((m, g));
-        }
-        Source::Phrases(at)
+        Source::Phrases(Box::new(Phrases {
+            table,
+            module,
+            line1,
+            line2,
+            starts1,
+            by_word,
+            by_pair,
+            starting,
+            groups,
+        }))
     }
 
     /// Calls `f(match, group)` for every match starting at reference position `j`, in order.
@@ -298,7 +387,7 @@ impl Candidates {
                         f(m, *group);
                     }
                 }
-                Source::Phrases(at) => at[j].iter().for_each(|&(m, g)| f(m, g)),
+                Source::Phrases(phrases) => phrases.for_each_at(j, &mut f),
             }
         }
     }
@@ -313,7 +402,7 @@ impl Candidates {
                     self.lists[lists[j] as usize].len()
                 }
                 Source::Words { .. } => 0,
-                Source::Phrases(at) => at[j].len(),
+                Source::Phrases(phrases) => phrases.starting[j] as usize,
             };
             if count > 1 {
                 return None;
@@ -324,14 +413,57 @@ impl Candidates {
         }
         only
     }
+}
 
-    /// Drops the phrase matches `keep` rejects (those over a fixed match's words).
-    pub fn retain_phrases(&mut self, mut keep: impl FnMut(&Match) -> bool) {
-        for source in &mut self.sources {
-            if let Source::Phrases(at) = source {
-                for list in at {
-                    list.retain(|(m, _)| keep(m));
-                }
+impl Phrases<'_> {
+    /// Calls `f(match, group)` for every paraphrase match starting at reference position `j`.
+    fn for_each_at(&self, j: usize, f: &mut impl FnMut(Match, u32)) {
+        let table = self.table;
+        let module = self.module;
+        table.for_each_path(&self.line2, j, |len, e| {
+            let words = table.paraphrase(e);
+            let (len, mlen) = (len as u32, words.len() as u32);
+            let group = self.groups[&(len, mlen)];
+            for i in self.starts1.of(&self.line1, words) {
+                let m = Match {
+                    start: j as u32,
+                    len,
+                    mstart: i,
+                    mlen,
+                    module,
+                };
+                f(m, group);
+            }
+        });
+        // hypothesis phrases whose paraphrase occurs here, in their order
+        let here = self.line2[j];
+        let one = self.by_word.get(&here).map_or(&[][..], Vec::as_slice);
+        let two = match self.line2.get(j + 1) {
+            Some(&next) => self
+                .by_pair
+                .get(&(here, next))
+                .map_or(&[][..], Vec::as_slice),
+            None => &[],
+        };
+        let (mut a, mut b) = (0, 0);
+        while a < one.len() || b < two.len() {
+            let listed = if b == two.len() || (a < one.len() && one[a].order < two[b].order) {
+                a += 1;
+                one[a - 1]
+            } else {
+                b += 1;
+                two[b - 1]
+            };
+            let words = table.paraphrase(listed.record);
+            if PhraseStarts::occurs(&self.line2, j, words) {
+                let m = Match {
+                    start: j as u32,
+                    len: words.len() as u32,
+                    mstart: listed.at,
+                    mlen: listed.len,
+                    module,
+                };
+                f(m, listed.group);
             }
         }
     }

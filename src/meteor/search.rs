@@ -185,7 +185,7 @@ impl Blocked {
 
 /// The fixed inputs of a search.
 pub struct Search<'a> {
-    pub candidates: &'a Candidates,
+    pub candidates: &'a Candidates<'a>,
     /// Per reference position, the fixed match starting there.
     pub fixed: &'a [Option<Match>],
     /// Reference positions covered by fixed matches.
@@ -371,7 +371,9 @@ impl Search<'_> {
         step.starters.clear();
         let mut before = 0i64;
         self.candidates.for_each_at(current, |m, group| {
-            if common.any(m.mstart, m.mlen) {
+            // a match over a fixed word can never be taken, and adds no distance
+            let over_fixed_ref = || (m.start..m.start + m.len).any(|p| self.fixed_ref[p as usize]);
+            if common.any(m.mstart, m.mlen) || (m.len > 1 && over_fixed_ref()) {
                 return;
             }
             let t = step.open.len() as u32;
