@@ -4,7 +4,8 @@ Each hypothesis is aligned with each reference by the modules in order (exact
 words, Snowball stems, WordNet synonyms, paraphrase-table phrases) and a beam
 search (see ``src/meteor/``: ``align.rs``, ``matches.rs``, ``search.rs``). An
 alignment's sufficient statistics are word counts: lengths, function words,
-matches per module split into content and function words, and chunks. The score of summed statistics is
+matches per module split into content and function words, and chunks. The
+score of summed statistics is
 
 * weighted precision ``P`` and recall ``R``: matches weighted by module weight,
   content words by ``delta`` and function words by ``1 - delta``;
