@@ -270,8 +270,8 @@ impl<'a> Candidates<'a> {
 
     /// The paraphrase module's source: phrase pairs of the table found on both
     /// sides, first paraphrases of reference phrases, then of hypothesis phrases.
-    /// Counts coverage and matches per position; the matches themselves are
-    /// listed by [`Phrases::for_each_at`].
+    /// Indexes the hypothesis phrases, then counts coverage and matches per
+    /// position with the same listing the search uses ([`Phrases::for_each_at`]).
     fn phrase_source(
         &mut self,
         module: u8,
@@ -282,53 +282,26 @@ impl<'a> Candidates<'a> {
     ) -> Source<'a> {
         let line1: Vec<i32> = hyp.iter().map(|&t| para_id[t as usize]).collect();
         let line2: Vec<i32> = reference.iter().map(|&t| para_id[t as usize]).collect();
-        let (starts1, starts2) = (PhraseStarts::new(&line1), PhraseStarts::new(&line2));
-        let mut starting = vec![0u32; line2.len()];
         let mut groups: FxHashMap<(u32, u32), u32> = FxHashMap::default();
-        let mut by_word: FxHashMap<i32, Vec<Listed>> = FxHashMap::default();
-        let mut by_pair: FxHashMap<(i32, i32), Vec<Listed>> = FxHashMap::default();
-        let mut order = 0u32;
-        let mut count = |c: &mut Candidates, m: Match| {
-            for p in m.mstart..m.mstart + m.mlen {
-                c.cov1[p as usize] += 1;
-            }
-            for p in m.start..m.start + m.len {
-                c.cov2[p as usize] += 1;
-            }
-            starting[m.start as usize] += 1;
-        };
-        // paraphrases of reference phrases found in the hypothesis
         for j in 0..line2.len() {
             table.for_each_path(&line2, j, |len, e| {
-                let words = table.paraphrase(e);
-                let (len, mlen) = (len as u32, words.len() as u32);
+                let (len, mlen) = (len as u32, table.paraphrase(e).len() as u32);
                 groups
                     .entry((len, mlen))
                     .or_insert_with(|| self.group(module, len, mlen));
-                for i in starts1.of(&line1, words) {
-                    let m = Match {
-                        start: j as u32,
-                        len,
-                        mstart: i,
-                        mlen,
-                        module,
-                    };
-                    count(self, m);
-                }
             });
         }
-        // paraphrases of hypothesis phrases found in the reference
+        let mut by_word: FxHashMap<i32, Vec<Listed>> = FxHashMap::default();
+        let mut by_pair: FxHashMap<(i32, i32), Vec<Listed>> = FxHashMap::default();
+        let mut order = 0u32;
         for i in 0..line1.len() {
             table.for_each_path(&line1, i, |mlen, e| {
                 let words = table.paraphrase(e);
-                if words.is_empty() {
-                    return;
-                }
                 let (len, mlen) = (words.len() as u32, mlen as u32);
+                let id = |w: u32| i32::try_from(w).unwrap_or(-1);
                 let group = *groups
                     .entry((len, mlen))
                     .or_insert_with(|| self.group(module, len, mlen));
-                let id = |w: u32| i32::try_from(w).unwrap_or(-1);
                 let listed = Listed {
                     order,
                     at: i as u32,
@@ -340,31 +313,35 @@ impl<'a> Candidates<'a> {
                 match words {
                     [w] => by_word.entry(id(*w)).or_default().push(listed),
                     [w0, w1, ..] => by_pair.entry((id(*w0), id(*w1))).or_default().push(listed),
-                    [] => unreachable!("empty paraphrases are skipped"),
-                }
-                for j in starts2.of(&line2, words) {
-                    let m = Match {
-                        start: j,
-                        len,
-                        mstart: i as u32,
-                        mlen,
-                        module,
-                    };
-                    count(self, m);
+                    [] => {}
                 }
             });
         }
-        Source::Phrases(Box::new(Phrases {
+        let mut phrases = Phrases {
             table,
             module,
+            starts1: PhraseStarts::new(&line1),
             line1,
             line2,
-            starts1,
             by_word,
             by_pair,
-            starting,
+            starting: Vec::new(),
             groups,
-        }))
+        };
+        let mut starting = vec![0u32; phrases.line2.len()];
+        for (j, here) in starting.iter_mut().enumerate() {
+            phrases.for_each_at(j, &mut |m, _| {
+                for p in m.mstart..m.mstart + m.mlen {
+                    self.cov1[p as usize] += 1;
+                }
+                for p in m.start..m.start + m.len {
+                    self.cov2[p as usize] += 1;
+                }
+                *here += 1;
+            });
+        }
+        phrases.starting = starting;
+        Source::Phrases(Box::new(phrases))
     }
 
     /// Calls `f(match, group)` for every match starting at reference position `j`, in order.

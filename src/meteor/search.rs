@@ -27,22 +27,31 @@ use super::positions::{Bits, PositionSet};
 
 /// The ranking state of a partial alignment.
 #[derive(Clone, Copy, Debug)]
-struct State {
-    matches1: i32,
-    matches2: i32,
-    chunks: i32,
-    idx: u32,
-    last_end: i64,
-    distance: i64,
+pub(super) struct State {
+    pub(super) matches1: i32,
+    pub(super) matches2: i32,
+    pub(super) chunks: i32,
+    pub(super) idx: u32,
+    pub(super) last_end: i64,
+    pub(super) distance: i64,
 }
 
 impl State {
+    pub(super) const START: State = State {
+        matches1: 0,
+        matches2: 0,
+        chunks: 0,
+        idx: 0,
+        last_end: -1,
+        distance: 0,
+    };
+
     /// Java's `int += double`: the sum is truncated back to an int.
     fn add_weighted(total: i32, words: u32, weight: f64) -> i32 {
         (f64::from(total) + f64::from(words) * weight) as i32
     }
 
-    fn take(&mut self, m: &Match, weight: f64) {
+    pub(super) fn take(&mut self, m: &Match, weight: f64) {
         self.matches1 = State::add_weighted(self.matches1, m.mlen, weight);
         self.matches2 = State::add_weighted(self.matches2, m.len, weight);
         if self.last_end != -1 && i64::from(m.mstart) != self.last_end {
@@ -53,7 +62,7 @@ impl State {
     }
 
     /// Ends the current chunk and moves past reference position `idx`.
-    fn skip(&mut self) {
+    pub(super) fn skip(&mut self) {
         if self.last_end != -1 {
             self.chunks += 1;
             self.last_end = -1;
@@ -219,14 +228,7 @@ impl Search<'_> {
         for (i, _) in self.fixed_hyp.iter().enumerate().filter(|(_, &f)| f) {
             common.set(i as u32);
         }
-        let start = State {
-            matches1: 0,
-            matches2: 0,
-            chunks: 0,
-            idx: 0,
-            last_end: -1,
-            distance: 0,
-        };
+        let start = State::START;
         let mut paths = vec![Path {
             state: start,
             extra: S::default(),

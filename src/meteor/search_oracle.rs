@@ -8,36 +8,14 @@
 use super::align::{align, Counts, Lexicon, Match, Module};
 use super::java::string_hash;
 use super::paraphrase::Table;
+use super::search::State;
 use super::snowball::stem;
-
-#[derive(Clone, Copy, Debug)]
-struct State {
-    matches1: i32,
-    matches2: i32,
-    chunks: i32,
-    idx: u32,
-    last_end: i64,
-    distance: i64,
-}
 
 #[derive(Clone)]
 struct Partial {
     state: State,
     used1: Vec<bool>,
     chosen: Vec<Option<Match>>,
-}
-
-impl Partial {
-    fn take(&mut self, m: &Match, weight: f64) {
-        let s = &mut self.state;
-        s.matches1 = (f64::from(s.matches1) + f64::from(m.mlen) * weight) as i32;
-        s.matches2 = (f64::from(s.matches2) + f64::from(m.len) * weight) as i32;
-        if s.last_end != -1 && i64::from(m.mstart) != s.last_end {
-            s.chunks += 1;
-        }
-        s.idx = m.start + m.len;
-        s.last_end = i64::from(m.mstart + m.mlen);
-    }
 }
 
 fn phrase(table: &Table, record: usize) -> (Vec<i32>, Vec<i32>) {
@@ -185,14 +163,7 @@ fn naive_align(
         }
     }
     let weight = |mt: &Match| modules[mt.module as usize].search_weight();
-    let start = State {
-        matches1: 0,
-        matches2: 0,
-        chunks: 0,
-        idx: 0,
-        last_end: -1,
-        distance: 0,
-    };
+    let start = State::START;
     let mut paths = vec![Partial {
         state: start,
         used1: fixed_hyp.clone(),
@@ -211,7 +182,7 @@ fn naive_align(
                 let Some(fm) = fixed[q.state.idx as usize] else {
                     continue;
                 };
-                q.take(&fm, weight(&fm));
+                q.state.take(&fm, weight(&fm));
                 q.state.distance += (i64::from(fm.start) - i64::from(fm.mstart)).abs();
             } else {
                 for mt in &at[current] {
@@ -221,17 +192,13 @@ fn naive_align(
                         continue;
                     }
                     let mut t = q.clone();
-                    t.take(mt, weight(mt));
+                    t.state.take(mt, weight(mt));
                     (mt.mstart..mt.mstart + mt.mlen).for_each(|x| t.used1[x as usize] = true);
                     t.chosen[current] = Some(*mt);
                     next.push(t);
                     q.state.distance += (i64::from(mt.start) - i64::from(mt.mstart)).abs();
                 }
-                if q.state.last_end != -1 {
-                    q.state.chunks += 1;
-                    q.state.last_end = -1;
-                }
-                q.state.idx += 1;
+                q.state.skip();
             }
             next.push(q);
         }
