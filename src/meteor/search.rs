@@ -167,8 +167,10 @@ struct Open {
 struct Step {
     open: Vec<Open>,
     total: i64,
-    /// Per group, its open matches (indices into `open`, ascending).
+    /// Per group, its open matches kept (indices into `open`, ascending).
     by_group: Vec<Vec<u32>>,
+    /// Per group, how many of its kept matches are neither touched nor starters.
+    plain: Vec<u32>,
     groups_here: Vec<u32>,
     /// Open matches over some path's extra word, or starting where some path's chunk ends.
     touched: Vec<u32>,
@@ -244,6 +246,7 @@ impl Search<'_> {
         };
         let mut step = Step {
             by_group: vec![Vec::new(); self.candidates.n_groups()],
+            plain: vec![0; self.candidates.n_groups()],
             ..Step::default()
         };
         let mut blocked = Blocked::default();
@@ -366,11 +369,15 @@ impl Search<'_> {
     ) {
         for &g in &step.groups_here {
             step.by_group[g as usize].clear();
+            step.plain[g as usize] = 0;
         }
         step.groups_here.clear();
         step.open.clear();
         step.touched.clear();
         step.starters.clear();
+        // A path takes at most `beam` of a group's matches that it neither finds
+        // blocked by its extra words (`touched`) nor continues its chunk with
+        // (`starters`); so beyond the first `beam` others, a group keeps only those.
         let mut before = 0i64;
         self.candidates.for_each_at(current, |m, group| {
             // a match over a fixed word can never be taken, and adds no distance
@@ -378,26 +385,34 @@ impl Search<'_> {
             if common.any(m.mstart, m.mlen) || (m.len > 1 && over_fixed_ref()) {
                 return;
             }
-            let t = step.open.len() as u32;
             let dist = distance_of(&m);
-            step.open.push(Open {
-                m,
-                group,
-                dist,
-                before,
-            });
+            let touched = S::any_marked(extra_marks, m.mstart, m.mlen);
+            let starts = S::is_marked(end_marks, m.mstart);
+            let plain = &mut step.plain[group as usize];
+            if touched || starts || (*plain as usize) < self.beam {
+                let t = step.open.len() as u32;
+                step.open.push(Open {
+                    m,
+                    group,
+                    dist,
+                    before,
+                });
+                let members = &mut step.by_group[group as usize];
+                if members.is_empty() {
+                    step.groups_here.push(group);
+                }
+                members.push(t);
+                if touched {
+                    step.touched.push(t);
+                }
+                if starts {
+                    step.starters.push(t);
+                }
+                if !(touched || starts) {
+                    *plain += 1;
+                }
+            }
             before += dist;
-            let members = &mut step.by_group[group as usize];
-            if members.is_empty() {
-                step.groups_here.push(group);
-            }
-            members.push(t);
-            if S::any_marked(extra_marks, m.mstart, m.mlen) {
-                step.touched.push(t);
-            }
-            if S::is_marked(end_marks, m.mstart) {
-                step.starters.push(t);
-            }
         });
         step.total = before;
         step.blocked.clear();
