@@ -98,7 +98,36 @@ pub fn align(
     lex: &Lexicon,
 ) -> Counts {
     let (n, m) = (hyp.len(), reference.len());
-    let candidates = Candidates::find(hyp, reference, modules, lex);
+    let identical = n == m
+        && hyp
+            .iter()
+            .zip(reference)
+            .all(|(&a, &b)| lex.word_hash[a as usize] == lex.word_hash[b as usize]);
+    if identical && modules.first() == Some(&Module::Exact) {
+        // METEOR matches identical sentences with the first module only. With
+        // exact matching, its search keeps the word-for-word alignment first at
+        // every step: it has the most matches, no chunk break, no distance (the
+        // earlier words it passes over are its own), and the earliest creation
+        // order among equals; so that alignment is the result.
+        let chosen: Vec<Option<Match>> = (0..m as u32)
+            .map(|j| {
+                Some(Match {
+                    start: j,
+                    len: 1,
+                    mstart: j,
+                    mlen: 1,
+                    module: 0,
+                })
+            })
+            .collect();
+        return counts(hyp, reference, modules.len(), &chosen, lex);
+    }
+    let used = if identical {
+        &modules[..modules.len().min(1)]
+    } else {
+        modules
+    };
+    let candidates = Candidates::find(hyp, reference, used, lex);
 
     // one-to-one matches that nothing else overlaps are fixed from the start
     let mut fixed: Vec<Option<Match>> = vec![None; m];

@@ -121,8 +121,7 @@ impl PhraseStarts {
 }
 
 impl<'a> Candidates<'a> {
-    /// Finds the matches of every module; when hypothesis and reference are the
-    /// same words, METEOR runs the first module only.
+    /// Finds the matches of every module given.
     pub fn find(
         hyp: &[u32],
         reference: &[u32],
@@ -136,18 +135,8 @@ impl<'a> Candidates<'a> {
             cov1: vec![0; hyp.len()],
             cov2: vec![0; reference.len()],
         };
-        let identical = hyp.len() == reference.len()
-            && hyp
-                .iter()
-                .zip(reference)
-                .all(|(&a, &b)| lex.word_hash[a as usize] == lex.word_hash[b as usize]);
-        let used = if identical {
-            modules.len().min(1)
-        } else {
-            modules.len()
-        };
         let hash_of = |i: u32| lex.word_hash[hyp[i as usize] as usize];
-        for (k, module) in modules.iter().take(used).enumerate() {
+        for (k, module) in modules.iter().enumerate() {
             let k = k as u8;
             let source = match module {
                 Module::Exact => {

@@ -279,9 +279,10 @@ impl Lex {
     }
 }
 
-/// A sentence over the first `vocab` words, sometimes copied from `like` with edits.
+/// A sentence over the first `vocab` words, sometimes `like` itself or a copy with edits.
 fn sentence(rng: &mut fastrand::Rng, vocab: usize, len: usize, like: Option<&[u32]>) -> Vec<u32> {
     match like {
+        Some(other) if rng.u8(..6) == 0 => other.to_vec(),
         Some(other) if rng.bool() => {
             let mut out = Vec::new();
             for &w in other {
