@@ -8,6 +8,8 @@ import json
 import math
 from typing import TYPE_CHECKING, Any
 
+from nlpeval._tables import latex_table, markdown_escape, markdown_table
+
 if TYPE_CHECKING:
     from nlpeval.classification.report import ClassificationReport
 
@@ -124,71 +126,28 @@ def render_csv(rep: ClassificationReport, digits: int = 4) -> str:
     return buffer.getvalue()
 
 
-def _md(text: str) -> str:
-    return text.replace("|", "\\|")
-
-
-def _md_table(header: list[str], rows: list[list[str]]) -> list[str]:
-    out = [
-        "| " + " | ".join(_md(h) for h in header) + " |",
-        "|" + "|".join([":---"] + ["---:"] * (len(header) - 1)) + "|",
-    ]
-    out += ["| " + " | ".join(_md(c) for c in row) + " |" for row in rows]
-    return out
-
-
 def render_markdown(rep: ClassificationReport, digits: int = 4) -> str:
     lines = ["**Confusion matrix** (rows observed, columns predicted)", ""]
-    lines += _md_table(*_matrix_table(rep))
+    lines += markdown_table(*_matrix_table(rep))
     lines += ["", "**Per class**", ""]
-    lines += _md_table(*_class_table(rep, digits))
+    lines += markdown_table(*_class_table(rep, digits))
     lines += ["", "**Summary**", ""]
-    lines += _md_table(
+    lines += markdown_table(
         ["metric", "value"], [[_SUMMARY_NAMES.get(k, k), _num(v, digits)] for k, v in rep.summary.items()]
     )
     if rep.warnings:
         lines += ["", "**Warnings**", ""]
-        lines += [f"- {_md(note)}" for note in rep.warnings]
+        lines += [f"- {markdown_escape(note)}" for note in rep.warnings]
     return "\n".join(lines) + "\n"
-
-
-_LATEX_SPECIAL = {
-    "\\": r"\textbackslash{}",
-    "&": r"\&",
-    "%": r"\%",
-    "$": r"\$",
-    "#": r"\#",
-    "_": r"\_",
-    "{": r"\{",
-    "}": r"\}",
-    "~": r"\textasciitilde{}",
-    "^": r"\textasciicircum{}",
-}
-
-
-def _tex(text: str) -> str:
-    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in text)
-
-
-def _tex_table(header: list[str], rows: list[list[str]]) -> list[str]:
-    lines = [
-        r"\begin{tabular}{l" + "r" * (len(header) - 1) + "}",
-        r"\toprule",
-        " & ".join(_tex(h) for h in header) + r" \\",
-    ]
-    lines.append(r"\midrule")
-    lines += [" & ".join(_tex(c) for c in row) + r" \\" for row in rows]
-    lines += [r"\bottomrule", r"\end{tabular}"]
-    return lines
 
 
 def render_latex(rep: ClassificationReport, digits: int = 4) -> str:
     lines = ["% confusion matrix: rows observed, columns predicted"]
-    lines += _tex_table(*_matrix_table(rep))
+    lines += latex_table(*_matrix_table(rep))
     lines += ["", "% per class"]
-    lines += _tex_table(*_class_table(rep, digits))
+    lines += latex_table(*_class_table(rep, digits))
     lines += ["", "% summary"]
-    lines += _tex_table(
+    lines += latex_table(
         ["metric", "value"], [[_SUMMARY_NAMES.get(k, k), _num(v, digits)] for k, v in rep.summary.items()]
     )
     lines += [f"% warning: {note}" for note in rep.warnings]

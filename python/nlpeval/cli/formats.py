@@ -14,6 +14,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from nlpeval._tables import latex_table, markdown_escape, markdown_table
 from nlpeval.core.score import Score
 
 FORMATS = ("text", "json", "csv", "markdown", "latex")
@@ -148,50 +149,14 @@ def render_csv(table: ScoreTable, *, segments: bool = False) -> str:
 
 
 def render_markdown(table: ScoreTable, *, segments: bool = False) -> str:
-    header, rows = _rows(table)
-    escape = _markdown_escape
-    lines = [
-        "| " + " | ".join(escape(h) for h in header) + " |",
-        "|" + "|".join([":---"] + ["---:"] * (len(header) - 1)) + "|",
-    ]
-    lines += ["| " + " | ".join(escape(c) for c in row) + " |" for row in rows]
+    lines = markdown_table(*_rows(table))
     lines.append("")
-    lines += [f"- {escape(table.labels[m])}: `{sig}`" for m, sig in table.signatures().items()]
+    lines += [f"- {markdown_escape(table.labels[m])}: `{sig}`" for m, sig in table.signatures().items()]
     return "\n".join(lines) + "\n"
 
 
-def _markdown_escape(text: str) -> str:
-    return text.replace("|", "\\|")
-
-
-_LATEX_SPECIAL = {
-    "\\": r"\textbackslash{}",
-    "&": r"\&",
-    "%": r"\%",
-    "$": r"\$",
-    "#": r"\#",
-    "_": r"\_",
-    "{": r"\{",
-    "}": r"\}",
-    "~": r"\textasciitilde{}",
-    "^": r"\textasciicircum{}",
-}
-
-
-def _latex_escape(text: str) -> str:
-    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in text)
-
-
 def render_latex(table: ScoreTable, *, segments: bool = False) -> str:
-    header, rows = _rows(table)
-    lines = [
-        r"\begin{tabular}{l" + "r" * (len(header) - 1) + "}",
-        r"\toprule",
-        " & ".join(_latex_escape(h) for h in header) + r" \\",
-        r"\midrule",
-    ]
-    lines += [" & ".join(_latex_escape(c) for c in row) + r" \\" for row in rows]
-    lines += [r"\bottomrule", r"\end{tabular}"]
+    lines = latex_table(*_rows(table))
     lines += [f"% {table.labels[m]}: {sig}" for m, sig in table.signatures().items()]
     return "\n".join(lines) + "\n"
 

@@ -8,6 +8,7 @@ import io
 import math
 from typing import Any
 
+from nlpeval._tables import latex_table, markdown_table
 from nlpeval.cli.formats import FORMATS, to_json
 from nlpeval.cli.main import UsageError
 
@@ -90,17 +91,9 @@ def _render(score: Any, fmt: str, segments: bool) -> str:
         ("sequences", str(comps["sequences"])),
     ]
     if fmt == "markdown":
-        lines = [
-            "| metric | value |",
-            "|:---|---:|",
-            *(f"| {k} | {v} |" for k, v in rows),
-            "",
-            f"- `{score.signature}`",
-        ]
+        lines = [*markdown_table(["metric", "value"], rows), "", f"- `{score.signature}`"]
     elif fmt == "latex":
-        lines = [r"\begin{tabular}{lr}", r"\toprule", r"metric & value \\", r"\midrule"]
-        lines += [f"{k} & {v} \\\\" for k, v in rows]
-        lines += [r"\bottomrule", r"\end{tabular}", f"% {score.signature}"]
+        lines = [*latex_table(["metric", "value"], rows), f"% {score.signature}"]
     else:
         width = max(len(k) for k, _ in rows)
         lines = [f"{k.ljust(width)}  {v}" for k, v in rows] + ["", score.signature]
