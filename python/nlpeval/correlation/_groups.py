@@ -125,8 +125,11 @@ def kendall_counts(x: np.ndarray, y: np.ndarray, offsets: np.ndarray) -> tuple[n
 
 
 def kendall_from_counts(counts: np.ndarray, sizes: np.ndarray, variant: str) -> tuple[np.ndarray, np.ndarray]:
-    """``(tau, concordant - discordant)`` per group from :func:`kendall_counts` (NaN when x or y is constant)."""
-    dis, x_tied, y_tied, xy_tied, distinct_x, distinct_y = (counts[:, i].astype(np.float64) for i in range(6))
+    """``(tau, concordant - discordant)`` per group from :func:`kendall_counts` (NaN when x or y is constant).
+
+    ``counts`` has the six counts in its last axis; ``sizes`` (pairs' group sizes) broadcasts against the rest.
+    """
+    dis, x_tied, y_tied, xy_tied, distinct_x, distinct_y = (counts[..., i].astype(np.float64) for i in range(6))
     total = sizes * (sizes - 1.0) / 2.0
     con_minus_dis = total - x_tied - y_tied + xy_tied - 2.0 * dis
     with np.errstate(invalid="ignore", divide="ignore"):

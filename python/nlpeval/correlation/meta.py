@@ -14,7 +14,7 @@ from nlpeval.agreement._resample import check_bootstrap, percentile_interval, we
 from nlpeval.core.errors import InputError, UndefinedMetricWarning
 from nlpeval.core.score import ConfidenceInterval
 from nlpeval.core.signature import Signature
-from nlpeval.correlation._groups import STATISTICS
+from nlpeval.correlation._groups import STATISTICS, kendall_from_counts
 from nlpeval.correlation.pairs import TIES, group_pair_counts, tau_from_counts
 
 CORRELATIONS = ("pearson", "spearman", "kendall", "kendall_b", "kendall_c")
@@ -392,16 +392,7 @@ def _kendall_weighted_statistic(
     def statistic(draws: np.ndarray) -> np.ndarray:
         weights = np.ascontiguousarray(draws[:, items], dtype=np.float64)
         stats = _native.kendall_weighted_stats(x, y, offsets.astype(np.int64), weights)
-        dis, x_tied, y_tied, xy_tied, distinct_x, distinct_y, n = (stats[..., k] for k in range(7))
-        total = n * (n - 1.0) / 2.0
-        con_minus_dis = total - x_tied - y_tied + xy_tied - 2.0 * dis
-        with np.errstate(invalid="ignore", divide="ignore"):
-            if variant == "b":
-                tau = con_minus_dis / np.sqrt(total - x_tied) / np.sqrt(total - y_tied)
-            else:
-                classes = np.minimum(distinct_x, distinct_y)
-                tau = 2.0 * con_minus_dis / (n * n * (classes - 1.0) / classes)
-        tau = np.where((x_tied == total) | (y_tied == total), np.nan, np.clip(tau, -1.0, 1.0))
+        tau = kendall_from_counts(stats[..., :6], stats[..., 6], variant)[0]
         if group_by == "system":
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", RuntimeWarning)
