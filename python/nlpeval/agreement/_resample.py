@@ -7,6 +7,7 @@ interval is the same percentile interval as :func:`nlpeval.bootstrap_interval`.
 
 from __future__ import annotations
 
+import dataclasses
 import warnings
 from collections.abc import Callable, Iterator
 
@@ -14,6 +15,7 @@ import numpy as np
 
 from nlpeval.core.errors import UndefinedMetricWarning
 from nlpeval.core.score import ConfidenceInterval
+from nlpeval.significance import bootstrap as score_bootstrap
 
 #: at most this many resampled indices are held at once
 _BLOCK_CELLS = 4_000_000
@@ -70,7 +72,7 @@ def percentile_interval(
     (4.0, 95.0, 49.5)
     """
     values = np.asarray(values, dtype=np.float64)
-    finite = np.sort(values[~np.isnan(values)])
+    finite = values[~np.isnan(values)]
     undefined = len(values) - len(finite)
     if undefined:
         warnings.warn(
@@ -82,16 +84,9 @@ def percentile_interval(
     if len(finite) == 0:
         nan = float("nan")
         return ConfidenceInterval(nan, nan, nan, confidence, n_resamples, seed)
-    lower = int(len(finite) * (1.0 - confidence) / 2.0)
-    upper = len(finite) - lower - 1
-    return ConfidenceInterval(
-        low=float(finite[lower]),
-        high=float(finite[upper]),
-        mean=float(finite.mean()),
-        level=confidence,
-        n_resamples=n_resamples,
-        seed=seed,
-    )
+    # the percentile rule of the decomposable metrics, over the defined resamples
+    interval = score_bootstrap.percentile_interval(finite, level=confidence, seed=seed)
+    return dataclasses.replace(interval, n_resamples=n_resamples)
 
 
 def bootstrap(
