@@ -78,6 +78,7 @@ _LAZY = {
     "percent_agreement": "nlpeval.agreement",
     "rating_summary": "nlpeval.agreement",
     "meta_evaluate": "nlpeval.correlation",
+    "explain": "nlpeval.cards",
 }
 
 #: sub-packages reachable as attributes without an explicit import (``nlpeval.classification``)
@@ -88,6 +89,7 @@ __all__ = ["InputError", "UndefinedMetricWarning", "__version__", *_LAZY, *_SUBM
 if TYPE_CHECKING:
     from nlpeval import agreement, classification, correlation, lm, regression
     from nlpeval.agreement import cohen_kappa, fleiss_kappa, krippendorff_alpha, percent_agreement, rating_summary
+    from nlpeval.cards import explain
     from nlpeval.classification.matrix import ConfusionMatrix, ConfusionMatrixAccumulator
     from nlpeval.classification.probabilistic import cross_entropy, kl_divergence
     from nlpeval.classification.report import ClassificationReport

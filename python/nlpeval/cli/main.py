@@ -23,6 +23,8 @@ COMMANDS = {
     "align": "nlpeval.cli.align",
     "agree": "nlpeval.cli.agree",
     "correlate": "nlpeval.cli.correlate",
+    "explain": "nlpeval.cli.explain",
+    "metrics": "nlpeval.cli.metrics",
 }
 
 

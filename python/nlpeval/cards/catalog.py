@@ -1,0 +1,161 @@
+"""Load the metric cards (``*.toml`` in this package) and find the card of a metric name."""
+
+from __future__ import annotations
+
+import difflib
+import re
+import sys
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from nlpeval.cards.card import Card, Flavor, Option, Reference
+from nlpeval.cards.options import COMMON, api_options, command_flags
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+
+class UnknownMetricError(ValueError):
+    """A name that is no metric, flavor or alias known to nlpeval (the message suggests close names)."""
+
+
+def _options(data: dict[str, Any], card_id: str) -> tuple[Option, ...]:
+    described: dict[str, str] = data.get("options", {}).get("describe", {})
+    options = []
+    for name, (default, where) in api_options(data.get("options", {}).get("from", [])).items():
+        text = described.get(name, COMMON.get(name))
+        if text is None:
+            raise ValueError(f"card {card_id!r}: option {name!r} of {where} is not described")
+        options.append(Option(name, default, text, where))
+    for command, flags in data.get("cli", {}).items():
+        known = command_flags(command)
+        for flag in flags:
+            if flag not in known:
+                raise ValueError(f"card {card_id!r}: nlpeval {command} has no option {flag}")
+            default, help_text = known[flag]
+            if not help_text:  # an undocumented flag shares its meaning with the API option of the same name
+                help_text = described.get(flag.lstrip("-").replace("-", "_"), "")
+            options.append(Option(flag, default, help_text, f"nlpeval {command}"))
+    return tuple(options)
+
+
+def parse_card(text: str) -> Card:
+    """A :class:`Card` from the text of a card file (TOML)."""
+    data = tomllib.loads(text)
+    example = data["example"]
+    return Card(
+        id=data["id"],
+        title=data["title"],
+        summary=data["summary"],
+        names=tuple(data["names"]),
+        patterns=tuple(data.get("patterns", ())),
+        api=tuple(data.get("api", ())),
+        definition=data["definition"],
+        formula=data["formula"],
+        bounds=data["bounds"],
+        encodes=data["encodes"],
+        weaknesses=tuple(data["weaknesses"]),
+        pitfalls=tuple(data["pitfalls"]),
+        related=tuple(data["related"]),
+        flavors=tuple(Flavor(**f) for f in data["flavors"]),
+        options=_options(data, data["id"]),
+        example_code=example["code"],
+        example_output=example["output"],
+        example_notes=example.get("notes", ""),
+        references=tuple(Reference(**r) for r in data["references"]),
+        extra={"described_options": sorted(data.get("options", {}).get("describe", {}))},
+    )
+
+
+@lru_cache(maxsize=1)
+def all_cards() -> dict[str, Card]:
+    """Every card, by id, in file-name order.
+
+    Examples
+    --------
+    >>> "bleu" in all_cards() and "rouge" in all_cards()
+    True
+    """
+    folder = resources.files("nlpeval.cards") / "data"
+    cards = {}
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".toml"):
+            card = parse_card(entry.read_text(encoding="utf-8"))
+            if card.id in cards:
+                raise ValueError(f"two cards have the id {card.id!r}")
+            cards[card.id] = card
+    return cards
+
+
+def _key(name: str) -> str:
+    return name.strip().lower().replace("_", "-")
+
+
+@lru_cache(maxsize=1)
+def _index() -> tuple[dict[str, str], list[tuple[re.Pattern[str], str]]]:
+    names: dict[str, str] = {}
+    patterns = []
+    for card in all_cards().values():
+        for name in (card.id, *card.names):
+            other = names.setdefault(_key(name), card.id)
+            if other != card.id:
+                raise ValueError(f"the name {name!r} is on two cards: {other} and {card.id}")
+        patterns += [(re.compile(p, re.IGNORECASE), card.id) for p in card.patterns]
+    return names, patterns
+
+
+def card_id(name: str) -> str:
+    """The id of the card that explains a metric name, flavor name or alias (for links from reports).
+
+    Case, ``_`` and ``-`` do not matter. Combine with :attr:`Card.anchor` or
+    ``nlpeval.cards.card.ANCHOR_PREFIX`` to link to the card.
+
+    Raises
+    ------
+    UnknownMetricError
+        When no card covers the name; the message suggests the closest names.
+
+    Examples
+    --------
+    >>> card_id("rougeLsum"), card_id("chrF++"), card_id("wer"), card_id("f1_score")
+    ('rouge', 'chrf', 'wer', 'prf')
+    """
+    names, patterns = _index()
+    key = _key(name)
+    if key in names:
+        return names[key]
+    for pattern, identifier in patterns:
+        if pattern.fullmatch(name.strip()):
+            return identifier
+    close = difflib.get_close_matches(key, list(names), n=3, cutoff=0.6)
+    hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+    raise UnknownMetricError(f"unknown metric {name!r}{hint} (nlpeval metrics lists every name)")
+
+
+def explain(metric: str) -> Card:
+    """The card of a metric: definition, bounds, weaknesses, flavors, options, pitfalls and a worked example.
+
+    Parameters
+    ----------
+    metric : str
+        A metric name as the CLI or the API spells it (``"bleu"``, ``"chrf++"``,
+        ``"rougeL"``, ``"wer"``, ``"f1"``…); aliases resolve to their family's card.
+
+    Returns
+    -------
+    Card
+        With ``to_text()``, ``to_markdown()`` and ``to_dict()``.
+
+    Examples
+    --------
+    >>> import nlpeval
+    >>> card = nlpeval.explain("rougeL")
+    >>> card.title
+    'ROUGE'
+    >>> [f.name for f in card.flavors]
+    ['default', 'rouge-score', 'rouge155']
+    """
+    return all_cards()[card_id(metric)]

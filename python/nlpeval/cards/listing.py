@@ -1,0 +1,72 @@
+"""Every metric, flavor and option nlpeval has (``nlpeval metrics``), read from the CLI registry and the cards."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from nlpeval._tables import markdown_escape, markdown_table
+from nlpeval.cards.catalog import all_cards, card_id
+
+
+def metric_listing() -> list[dict[str, Any]]:
+    """One entry per metric family: card id, ``-m`` names of ``nlpeval score``, API, flavors and options.
+
+    Examples
+    --------
+    >>> bleu = metric_listing()[0]
+    >>> bleu["id"], bleu["score_names"], bleu["flavors"]
+    ('bleu', ['bleu'], ['sacrebleu', 'nltk', 'hf'])
+    """
+    from nlpeval.cli.registry import METRICS, PATTERNS
+
+    entries = []
+    for card in all_cards().values():
+        names = [name for name in METRICS if card_id(name) == card.id]
+        names += [pattern for pattern, _ in PATTERNS if pattern in card.patterns]
+        entries.append(
+            {
+                "id": card.id,
+                "title": card.title,
+                "summary": " ".join(card.summary.split()),
+                "score_names": names,
+                "names": [*card.names, *card.patterns],
+                "api": list(card.api),
+                "flavors": [flavor.name for flavor in card.flavors],
+                "options": {option.name: option.default for option in card.options},
+            }
+        )
+    return entries
+
+
+def render_listing(fmt: str = "text") -> str:
+    """The listing as ``text``, ``markdown`` or ``json``."""
+    entries = metric_listing()
+    if fmt == "json":
+        return json.dumps(entries, indent=2, ensure_ascii=False) + "\n"
+    if fmt == "markdown":
+        header = ["card", "nlpeval score -m", "API", "flavors", "options (default)"]
+        rows = [
+            [
+                f"[{markdown_escape(e['title'])}](#nlpeval-card-{e['id']})",
+                ", ".join(f"`{n}`" for n in e["score_names"]) or "-",
+                ", ".join(f"`{a}`" for a in e["api"]),
+                ", ".join(e["flavors"]),
+                ", ".join(f"`{k}={v}`" for k, v in e["options"].items()),
+            ]
+            for e in entries
+        ]
+        return "\n".join(markdown_table(header, rows)) + "\n"
+    if fmt != "text":
+        raise ValueError(f"unknown format {fmt!r}; choose text, markdown or json")
+    out = []
+    for e in entries:
+        out.append(f"{e['id']}: {e['title']} — {e['summary']}")
+        if e["score_names"]:
+            out.append(f"  nlpeval score -m: {', '.join(e['score_names'])}")
+        out.append(f"  API: {', '.join(e['api'])}")
+        out.append(f"  flavors: {', '.join(e['flavors'])}")
+        out.append(f"  options: {', '.join(f'{k}={v}' for k, v in e['options'].items())}")
+        out.append("")
+    out.append("nlpeval explain NAME shows a card (any name above, e.g. chrf++, rougeLsum, cer, f1).")
+    return "\n".join(out) + "\n"
