@@ -115,7 +115,11 @@ class Card:
 
     def to_text(self, width: int = 100) -> str:
         """A plain-text rendering for the terminal (``nlpeval explain NAME``)."""
-        out: list[str] = [f"{self.title} [{self.id}]", "=" * len(f"{self.title} [{self.id}]"), _fill(self.summary, width)]
+        out: list[str] = [
+            f"{self.title} [{self.id}]",
+            "=" * len(f"{self.title} [{self.id}]"),
+            _fill(self.summary, width),
+        ]
         out += ["", f"Names: {', '.join(self.names + self.patterns)}"]
         out += _text_section("Definition", _fill(self.definition, width))
         out += _text_section("Formula", textwrap.indent(self.formula.strip(), "    "))
@@ -153,7 +157,9 @@ class Card:
         out += ["### Flavors", "", "| flavor | equals | notes |", "| --- | --- | --- |"]
         out += [f"| `{f.name}` | {_cell(f.equals)} | {_cell(f.notes)} |" for f in self.flavors]
         out += ["", "### Options", "", "| option | default | where | meaning |", "| --- | --- | --- | --- |"]
-        out += [f"| `{o.name}` | `{_cell(o.default)}` | {_cell(o.where)} | {_cell(o.description)} |" for o in self.options]
+        out += [
+            f"| `{o.name}` | `{_cell(o.default)}` | {_cell(o.where)} | {_cell(o.description)} |" for o in self.options
+        ]
         out += ["", "### Worked example", "", "```python", self.example_code.strip(), "```", "", "prints", ""]
         out += ["```", self.example_output.rstrip(), "```", ""]
         if self.example_notes:

@@ -24,8 +24,12 @@ class UnknownMetricError(ValueError):
 
 def _options(data: dict[str, Any], card_id: str) -> tuple[Option, ...]:
     described: dict[str, str] = data.get("options", {}).get("describe", {})
+    in_code = api_options(data.get("options", {}).get("from", []))
+    stale = sorted(set(described) - set(in_code))
+    if stale:
+        raise ValueError(f"card {card_id!r} describes options the code does not have: {', '.join(stale)}")
     options = []
-    for name, (default, where) in api_options(data.get("options", {}).get("from", [])).items():
+    for name, (default, where) in in_code.items():
         text = described.get(name, COMMON.get(name))
         if text is None:
             raise ValueError(f"card {card_id!r}: option {name!r} of {where} is not described")
@@ -66,13 +70,13 @@ def parse_card(text: str) -> Card:
         example_output=example["output"],
         example_notes=example.get("notes", ""),
         references=tuple(Reference(**r) for r in data["references"]),
-        extra={"described_options": sorted(data.get("options", {}).get("describe", {}))},
+        extra={"option_sources": list(data.get("options", {}).get("from", [])), "order": data.get("order", 1000)},
     )
 
 
 @lru_cache(maxsize=1)
 def all_cards() -> dict[str, Card]:
-    """Every card, by id, in file-name order.
+    """Every card, by id, in the cards' ``order`` (text generation first, then classification, then human judgements).
 
     Examples
     --------
@@ -80,14 +84,14 @@ def all_cards() -> dict[str, Card]:
     True
     """
     folder = resources.files("nlpeval.cards") / "data"
-    cards = {}
+    cards: dict[str, Card] = {}
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):
         if entry.name.endswith(".toml"):
             card = parse_card(entry.read_text(encoding="utf-8"))
             if card.id in cards:
                 raise ValueError(f"two cards have the id {card.id!r}")
             cards[card.id] = card
-    return cards
+    return dict(sorted(cards.items(), key=lambda item: (item[1].extra["order"], item[0])))
 
 
 def _key(name: str) -> str:

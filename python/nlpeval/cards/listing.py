@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from nlpeval._tables import markdown_escape, markdown_table
+from nlpeval.cards.card import Card
 from nlpeval.cards.catalog import all_cards, card_id
 
 
@@ -33,10 +34,20 @@ def metric_listing() -> list[dict[str, Any]]:
                 "names": [*card.names, *card.patterns],
                 "api": list(card.api),
                 "flavors": [flavor.name for flavor in card.flavors],
-                "options": {option.name: option.default for option in card.options},
+                "options": {o.name: o.default for o in card.options if not o.where.startswith("nlpeval ")},
+                "cli_options": _cli_options(card),
             }
         )
     return entries
+
+
+def _cli_options(card: Card) -> dict[str, dict[str, str]]:
+    """Command -> flag -> default of the CLI options on a card."""
+    commands: dict[str, dict[str, str]] = {}
+    for option in card.options:
+        if option.where.startswith("nlpeval "):
+            commands.setdefault(option.where.split()[1], {})[option.name] = option.default
+    return commands
 
 
 def render_listing(fmt: str = "text") -> str:
@@ -52,7 +63,11 @@ def render_listing(fmt: str = "text") -> str:
                 ", ".join(f"`{n}`" for n in e["score_names"]) or "-",
                 ", ".join(f"`{a}`" for a in e["api"]),
                 ", ".join(e["flavors"]),
-                ", ".join(f"`{k}={v}`" for k, v in e["options"].items()),
+                ", ".join(f"`{k}={v}`" for k, v in e["options"].items())
+                + "".join(
+                    f"; `nlpeval {c}` " + ", ".join(f"`{k}={v}`" for k, v in flags.items())
+                    for c, flags in e["cli_options"].items()
+                ),
             ]
             for e in entries
         ]
@@ -67,6 +82,8 @@ def render_listing(fmt: str = "text") -> str:
         out.append(f"  API: {', '.join(e['api'])}")
         out.append(f"  flavors: {', '.join(e['flavors'])}")
         out.append(f"  options: {', '.join(f'{k}={v}' for k, v in e['options'].items())}")
+        for command, flags in e["cli_options"].items():
+            out.append(f"  nlpeval {command}: {', '.join(f'{k}={v}' for k, v in flags.items())}")
         out.append("")
     out.append("nlpeval explain NAME shows a card (any name above, e.g. chrf++, rougeLsum, cer, f1).")
     return "\n".join(out) + "\n"

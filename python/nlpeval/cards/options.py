@@ -32,15 +32,13 @@ def resolve_api(path: str) -> Any:
     'r2_score'
     """
     parts = path.split(".")
-    for split in range(len(parts), 0, -1):
+    obj: Any = import_module(parts[0])
+    for depth, name in enumerate(parts[1:], start=2):
         try:
-            obj: Any = import_module(".".join(parts[:split]))
-        except ImportError:
-            continue
-        for name in parts[split:]:
             obj = getattr(obj, name)
-        return obj
-    raise ImportError(f"cannot resolve {path!r}")
+        except AttributeError:
+            obj = import_module(".".join(parts[:depth]))
+    return obj
 
 
 def keyword_options(function: Callable[..., Any]) -> dict[str, str]:
@@ -107,7 +105,9 @@ def command_flags(command: str) -> dict[str, tuple[str, str]]:
         if not longs or isinstance(action, argparse._HelpAction):
             continue
         default = action.default
-        shown = "off" if isinstance(action, argparse._StoreTrueAction) else ("none" if default is None else str(default))
+        shown = (
+            "off" if isinstance(action, argparse._StoreTrueAction) else ("none" if default is None else str(default))
+        )
         flags[longs[0]] = (shown, " ".join((action.help or "").replace("%%", "%").split()))
     return flags
 
