@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from importlib import import_module
 
 from nlpeval.cli.errors import UsageError
+from nlpeval.core.progress import progress_enabled
 
 #: sub-command -> module with ``add_parser(subparsers)`` and ``run(args) -> int``.
 #: Command modules import their heavy dependencies inside ``run`` so start-up stays fast.
@@ -40,6 +41,8 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for module in COMMANDS.values():
         import_module(module).add_parser(subparsers)
+    for command in subparsers.choices.values():  # every command: no progress bar with --quiet
+        command.add_argument("-q", "--quiet", action="store_true", help="no progress bar (none is drawn when piped)")
     return parser
 
 
@@ -48,7 +51,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return int(args.run(args) or 0)
+        with progress_enabled(False if args.quiet else None):
+            return int(args.run(args) or 0)
     except (UsageError, ValueError, OSError, ImportError) as exc:
         # InputError is a ValueError; every expected failure ends here as one line.
         message = str(exc) or type(exc).__name__

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import sys
 from typing import Any
 
 from nlpeval.cli.errors import UsageError
@@ -187,12 +186,10 @@ def _weights(text: str) -> tuple[float, ...]:
 
 
 def _progress(total_hint: str) -> Any:
-    """A progress bar on a terminal, nothing when stderr is piped."""
-    if not sys.stderr.isatty():
-        return None
-    from tqdm import tqdm
+    """A progress bar on a terminal, nothing when stderr is piped or with --quiet."""
+    from nlpeval.core.progress import progress_bar
 
-    return tqdm(desc=total_hint, unit=" lines", leave=False, file=sys.stderr)
+    return progress_bar(desc=total_hint, unit=" lines")
 
 
 def _locate(error: Exception, system: str, refs: list[str], offset: int) -> UsageError:
@@ -240,10 +237,8 @@ def score_system(system: str, refs: list[str], metrics: dict[str, Any], options:
                 except InputError as exc:
                     raise _locate(exc, system, refs, offset) from None
             offset += len(hyps)
-            if progress is not None:
-                progress.update(len(hyps))
-    if progress is not None:
-        progress.close()
+            progress.update(len(hyps))
+    progress.close()
     if offset == 0:
         raise UsageError(f"{sys_file.name} is empty: there is nothing to score")
     return accumulators

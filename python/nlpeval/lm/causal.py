@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from nlpeval.core.errors import InputError
+from nlpeval.core.progress import progress_bar
 from nlpeval.core.signature import Signature
 from nlpeval.lm.logprobs import Perplexity
 
@@ -183,7 +184,7 @@ def _score_tokens(
         pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else (tokenizer.eos_token_id or 0)
     model_device = next(model.parameters()).device
     order = sorted(range(len(jobs)), key=lambda j: jobs[j][2] - jobs[j][1], reverse=True)
-    with torch.inference_mode():
+    with torch.inference_mode(), progress_bar(len(jobs), desc="perplexity", unit=" windows") as bar:
         for start in range(0, len(order), batch_size):
             batch = [jobs[j] for j in order[start : start + batch_size]]
             width = max(e - b for _, b, e, _ in batch)
@@ -200,6 +201,7 @@ def _score_tokens(
             picked = (logits.gather(-1, targets).squeeze(-1) - torch.logsumexp(logits, dim=-1)).double().cpu().numpy()
             for row, (i, b, e, first) in enumerate(batch):
                 pieces[i].append((b, picked[row, first - 1 : e - b - 1]))
+            bar.update(len(batch))
     logprobs = [
         np.concatenate([p for _, p in sorted(parts, key=lambda x: x[0])]) if parts else np.empty(0) for parts in pieces
     ]

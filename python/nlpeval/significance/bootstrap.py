@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from nlpeval.core.progress import exact_chunk, map_chunks
 from nlpeval.core.score import ConfidenceInterval
 from nlpeval.core.stats import Stats
 
@@ -74,7 +76,8 @@ def bootstrap_interval(
     if len(stats) == 0:
         raise ValueError("cannot bootstrap an empty test set")
     indices = resample_indices(len(stats), n_resamples, seed)
-    totals = stats.schema.resampled_totals(stats.rows, indices)
+    resample = partial(stats.schema.resampled_totals, stats.rows)
+    totals = map_chunks(resample, indices, desc="bootstrap", chunk=exact_chunk(100, stats.rows))
     return percentile_interval(metric.corpus_values(totals), level=level, seed=seed)
 
 

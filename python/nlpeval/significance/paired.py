@@ -9,12 +9,14 @@ same resamples.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
+from nlpeval.core.progress import exact_chunk, map_chunks
 from nlpeval.core.score import ConfidenceInterval
-from nlpeval.core.stats import Stats
+from nlpeval.core.stats import Stats, StatsSchema
 from nlpeval.significance.bootstrap import percentile_interval
 
 if TYPE_CHECKING:
@@ -113,8 +115,11 @@ def paired_bootstrap(
     _check_pair(baseline, system)
     indices = np.random.default_rng(seed).choice(len(system), size=(n_resamples, len(system)), replace=True)
     schema = system.schema
-    baseline_scores = np.asarray(metric.corpus_values(schema.resampled_totals(baseline.rows, indices)))
-    system_scores = np.asarray(metric.corpus_values(schema.resampled_totals(system.rows, indices)))
+    pair = partial(_resampled_pair, schema, baseline.rows, system.rows)
+    chunk = exact_chunk(100, baseline.rows, system.rows)
+    baseline_totals, system_totals = map_chunks(pair, indices, desc="paired bootstrap", chunk=chunk)
+    baseline_scores = np.asarray(metric.corpus_values(baseline_totals))
+    system_scores = np.asarray(metric.corpus_values(system_totals))
     observed = abs(float(metric.corpus_values(system.totals())) - float(metric.corpus_values(baseline.totals())))
     differences = np.abs(system_scores - baseline_scores)
     return PairedTestResult(
@@ -126,6 +131,19 @@ def paired_bootstrap(
         seed=seed,
         system_ci=percentile_interval(system_scores, seed=seed),
     )
+
+
+def _resampled_pair(schema: StatsSchema, baseline: np.ndarray, system: np.ndarray, indices: np.ndarray) -> tuple:
+    """Resampled totals of both systems for the same resamples (rows of ``indices``)."""
+    return schema.resampled_totals(baseline, indices), schema.resampled_totals(system, indices)
+
+
+def _swapped_totals(swap: np.ndarray, baseline: np.ndarray, system: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Totals of both pseudo-systems of each randomization trial (rows of ``swap``)."""
+    keep = ~swap
+    first = swap.astype(np.int64) @ baseline + keep.astype(np.int64) @ system
+    second = keep.astype(np.int64) @ baseline + swap.astype(np.int64) @ system
+    return first, second
 
 
 def approximate_randomization(
@@ -171,9 +189,8 @@ def approximate_randomization(
     _check_pair(baseline, system)
     schema = system.schema
     swap = np.random.default_rng(seed).integers(2, size=(n_trials, len(system)), dtype=bool)
-    keep = ~swap
-    first = swap.astype(np.int64) @ baseline.rows + keep.astype(np.int64) @ system.rows
-    second = keep.astype(np.int64) @ baseline.rows + swap.astype(np.int64) @ system.rows
+    trials = partial(_swapped_totals, baseline=baseline.rows, system=system.rows)
+    first, second = map_chunks(trials, swap, desc="randomization", chunk=exact_chunk(1000, baseline.rows, system.rows))
     shared = schema.combine(baseline.totals(), system.totals())
     for column, rule in enumerate(schema.merge):
         if rule != "sum":

@@ -32,6 +32,7 @@ import numpy as np
 
 from nlpeval import _native
 from nlpeval.core.metric import CorpusMetric
+from nlpeval.core.progress import map_chunks
 from nlpeval.core.signature import Signature, nrefs_field
 from nlpeval.core.stats import Stats, StatsSchema
 from nlpeval.core.validation import reference_counts, validate_text
@@ -241,7 +242,7 @@ class METEOR(CorpusMetric):
         owner = np.repeat(np.arange(len(hyps)), counts)
         pair_hyps = [hyps[i] for i in owner.tolist()]
         pair_refs = [r for seg in refs for r in seg]
-        rows = self.pair_rows(pair_hyps, pair_refs)
+        rows = map_chunks(self.pair_rows, pair_hyps, pair_refs, desc="METEOR", unit=" pairs", min_items=2000)
         # METEOR keeps the first reference with the highest score
         scores = self._scores(rows.astype(np.float64))
         starts = np.cumsum(counts) - counts
