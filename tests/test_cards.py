@@ -21,22 +21,17 @@ from nlpeval.cli.registry import METRICS, PATTERNS, resolve
 
 CARDS = all_cards()
 
-#: public names that are infrastructure, not metrics (each one with the reason it needs no card)
-NOT_METRICS = {
-    "Score": "result type",
-    "ConfidenceInterval": "result type",
-    "Signature": "reproducibility signature",
-    "Stats": "sufficient statistics container",
-    "StatsSchema": "sufficient statistics schema",
-    "Accumulator": "streaming helper",
-    "CorpusMetric": "base class",
-    "bootstrap_interval": "significance helper",
-    "paired_bootstrap": "significance test",
-    "approximate_randomization": "significance test",
-    "PairedTestResult": "significance result",
-    "explain": "this feature",
-    "save_figure": "plotting helper",
-}
+#: packages whose public names are infrastructure, not metrics: results, statistics, significance tests,
+#: training-loop adapters, reports and the cards themselves
+NOT_METRIC_MODULES = (
+    "nlpeval.core.",
+    "nlpeval.significance.",
+    "nlpeval.integrations",
+    "nlpeval.report",
+    "nlpeval.cards",
+)
+#: other public names that need no card
+NOT_METRICS = {"save_figure": "plotting helper"}
 
 #: names the -m patterns accept, one per kind
 PATTERN_SAMPLES = [
@@ -54,7 +49,11 @@ PATTERN_SAMPLES = [
 
 def _public_metric_objects() -> dict[str, object]:
     """Every public metric callable/class: the top-level API and the public names of the metric sub-packages."""
-    names = {f"nlpeval.{name}": getattr(nlpeval, name) for name in nlpeval._LAZY if name not in NOT_METRICS}
+    names = {
+        f"nlpeval.{name}": getattr(nlpeval, name)
+        for name, module in nlpeval._LAZY.items()
+        if not module.startswith(NOT_METRIC_MODULES) and name not in NOT_METRICS
+    }
     for package in ("classification", "regression", "agreement", "correlation"):
         module = getattr(nlpeval, package)
         public = getattr(module, "__all__", None) or [
