@@ -120,7 +120,7 @@ class Card:
             "=" * len(f"{self.title} [{self.id}]"),
             _fill(self.summary, width),
         ]
-        out += ["", f"Names: {', '.join(self.names + self.patterns)}"]
+        out += ["", _fill(f"Names: {', '.join(self.names + self.patterns)}", width)]
         out += _text_section("Definition", _fill(self.definition, width))
         out += _text_section("Formula", textwrap.indent(self.formula.strip(), "    "))
         out += _text_section("Bounds", _fill(self.bounds, width))

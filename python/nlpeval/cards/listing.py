@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from nlpeval._tables import markdown_escape, markdown_table
+from nlpeval._tables import markdown_table
 from nlpeval.cards.card import Card
 from nlpeval.cards.catalog import all_cards, card_id
 
@@ -59,7 +59,7 @@ def render_listing(fmt: str = "text") -> str:
         header = ["card", "nlpeval score -m", "API", "flavors", "options (default)"]
         rows = [
             [
-                f"[{markdown_escape(e['title'])}](#nlpeval-card-{e['id']})",
+                f"[{e['title']}](#nlpeval-card-{e['id']})",  # markdown_table escapes the cells
                 ", ".join(f"`{n}`" for n in e["score_names"]) or "-",
                 ", ".join(f"`{a}`" for a in e["api"]),
                 ", ".join(e["flavors"]),
