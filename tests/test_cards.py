@@ -258,6 +258,19 @@ def test_cli_explain(capsys):
     assert code == 0 and out.startswith('<a id="nlpeval-card-rouge"></a>')
 
 
+def test_cli_explain_all(tmp_path, capsys):
+    page = tmp_path / "cards.md"
+    assert main(["explain", "--all", "--format", "markdown", "-o", str(page)]) == 0
+    text = page.read_text(encoding="utf-8")
+    assert all(f'<a id="{card.anchor}"></a>' in text for card in CARDS.values())
+    code, out, _ = _run(["explain", "--all", "--format", "json"], capsys)
+    assert code == 0 and [c["id"] for c in json.loads(out)] == list(CARDS)
+    code, out, err = _run(["explain", "bleu", "--all"], capsys)
+    assert code == 2 and not out and err.strip() == "nlpeval explain: error: give one METRIC or --all"
+    code, out, err = _run(["explain"], capsys)
+    assert code == 2 and not out and "give one METRIC or --all" in err
+
+
 def test_cli_explain_unknown_is_exit_2(capsys):
     code, out, err = _run(["explain", "bleuu"], capsys)
     assert code == 2 and not out
