@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import inspect
 import math
+import re
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from importlib import import_module
@@ -93,8 +94,8 @@ def command_flags(command: str) -> dict[str, tuple[str, str]]:
 
     Examples
     --------
-    >>> command_flags("score")["--max-order"][0]
-    '4'
+    >>> command_flags("score")["--max-order"][0], command_flags("score")["--tokenize"][0]
+    ('4', '13a')
     """
     parsers = _command_parsers()
     if command not in parsers:
@@ -104,11 +105,15 @@ def command_flags(command: str) -> dict[str, tuple[str, str]]:
         longs = [s for s in action.option_strings if s.startswith("--")]
         if not longs or isinstance(action, argparse._HelpAction):
             continue
-        default = action.default
-        shown = (
-            "off" if isinstance(action, argparse._StoreTrueAction) else ("none" if default is None else str(default))
-        )
-        flags[longs[0]] = (shown, " ".join((action.help or "").replace("%%", "%").split()))
+        help_text = " ".join((action.help or "").replace("%%", "%").split())
+        if isinstance(action, argparse._StoreTrueAction):
+            shown = "off"
+        elif action.default is not None:
+            shown = str(action.default)
+        else:  # None stands for a default the command chooses; its help says which
+            stated = re.search(r"\(default:? ([^)]+)\)", help_text)
+            shown = stated.group(1) if stated else "none"
+        flags[longs[0]] = (shown, help_text)
     return flags
 
 
