@@ -7,6 +7,7 @@ Exit codes: 0 success, 2 bad input or usage (one line on stderr, no traceback),
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from collections.abc import Sequence
 from importlib import import_module
@@ -51,7 +52,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        with progress_enabled(False if args.quiet else None):
+        with progress_enabled(False) if args.quiet else contextlib.nullcontext():
             return int(args.run(args) or 0)
     except (UsageError, ValueError, OSError, ImportError) as exc:
         # InputError is a ValueError; every expected failure ends here as one line.
