@@ -11,9 +11,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from textgen import corpus
 
 import nlpeval
+from textgen import corpus
 
 torch = pytest.importorskip("torch", reason="the optional 'torchmetrics' extra is not installed")
 pytest.importorskip("torchmetrics", reason="the optional 'torchmetrics' extra is not installed")

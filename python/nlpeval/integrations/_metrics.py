@@ -26,9 +26,9 @@ def default_metric(name: str) -> CorpusMetric:
         raise ValueError(str(exc)) from None
 
 
-def resolve_metrics(metrics: str | CorpusMetric | Sequence[str | CorpusMetric] | Mapping[str, CorpusMetric]) -> dict[
-    str, CorpusMetric
-]:
+def resolve_metrics(
+    metrics: str | CorpusMetric | Sequence[str | CorpusMetric] | Mapping[str, CorpusMetric],
+) -> dict[str, CorpusMetric]:
     """``name -> metric`` from CLI names, configured metrics, or a mapping of both.
 
     Examples
