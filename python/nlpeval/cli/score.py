@@ -277,7 +277,12 @@ def score_system_input(system: Any, refs: list[str], metrics: dict[str, Any], op
             except InputError as exc:
                 if exc.segment is None:
                     raise
-                raise UsageError(f"{system.where[start + exc.segment]}: {exc.message}") from None
+                index = start + exc.segment
+                own = len(system.references[index]) if system.references else 0
+                if exc.side == "references" and refs and (exc.reference or 0) >= own:
+                    path = refs[(exc.reference or 0) - own]
+                    raise UsageError(f"{'<stdin>' if path == '-' else path}:{index + 1}: {exc.message}") from None
+                raise UsageError(f"{system.where[index]}: {exc.message}") from None
     return accumulators
 
 
