@@ -42,13 +42,20 @@ def _batches(items: list, size: int) -> list[list]:
 
 def test_token_ids_in_batches_equal_one_shot_bleu():
     hyps, refs = _ids(1, 37)
-    metric = StatsMetric(nlpeval.TokenIdBLEU(pad_id=0, eos_id=2))
+    metric = StatsMetric(nlpeval.TokenIdBLEU(pad_id=0, eos_id=2), ignore_index=-100)
     for hyp, ref in zip(_batches(hyps, 5), _batches(refs, 5), strict=True):
         width = max(len(h) for h in hyp)
-        metric.update(torch.tensor([h + [0] * (width - len(h)) for h in hyp]), ref)
+        metric.update(torch.tensor([h + [-100] * (width - len(h)) for h in hyp]), ref)  # label-style padding
     expected = nlpeval.bleu(hyps, refs, pad_id=0, eos_id=2)
     assert metric.compute().item() == expected.score
     assert metric.last_score.components == expected.components
+    no_eos = StatsMetric(nlpeval.TokenIdBLEU(pad_id=0), ignore_index=-100)
+    width = max(len(h) for h in hyps)
+    no_eos.update(torch.tensor([h + [-100] * (width - len(h)) for h in hyps]), refs)
+    assert no_eos.compute().item() == nlpeval.bleu(hyps, refs, pad_id=0).score
+    assert no_eos.compute().item() != StatsMetric(nlpeval.TokenIdBLEU(pad_id=0))(
+        torch.tensor([h + [-100] * (width - len(h)) for h in hyps]), refs
+    )
     metric.reset()
     with pytest.raises(ValueError, match="nothing to score"), pytest.warns(UserWarning, match="before the"):
         metric.compute()

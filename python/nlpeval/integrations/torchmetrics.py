@@ -27,12 +27,18 @@ from nlpeval.integrations._metrics import resolve_metrics
 _RULES = ("sum", "min", "max")
 
 
-def _to_host(value: Any) -> Any:
-    """Tensors (or lists of tensors) as NumPy arrays on the CPU; anything else unchanged."""
+def _to_host(value: Any, ignore_index: int | None = None) -> Any:
+    """Tensors (or lists of tensors) as NumPy arrays on the CPU, ``ignore_index`` positions dropped."""
     if isinstance(value, torch.Tensor):
-        return value.detach().cpu().numpy()
+        value = value.detach().cpu().numpy()
+    if isinstance(value, np.ndarray):
+        if ignore_index is not None and value.ndim == 2:
+            return [row[row != ignore_index] for row in value]
+        if ignore_index is not None and value.ndim == 1 and np.issubdtype(value.dtype, np.integer):
+            return value[value != ignore_index]
+        return value
     if isinstance(value, (list, tuple)):
-        return [_to_host(item) for item in value]
+        return [_to_host(item, ignore_index) for item in value]
     return value
 
 
@@ -44,6 +50,9 @@ class StatsMetric(Metric):
     metric : CorpusMetric or str
         A configured metric (``nlpeval.TokenIdBLEU(pad_id=0)``, ``nlpeval.CHRF()``…)
         or a name as in ``nlpeval score -m`` (defaults for every option).
+    ignore_index : int, optional
+        Token-id positions to drop from id tensors and arrays before scoring
+        (``-100``, the label padding of PyTorch losses and transformers' collators).
     **kwargs
         Passed to ``torchmetrics.Metric`` (``sync_on_compute``, ``dist_sync_fn``…).
 
@@ -70,8 +79,9 @@ class StatsMetric(Metric):
     full_state_update = False
     is_differentiable = False
 
-    def __init__(self, metric: CorpusMetric | str, **kwargs: Any) -> None:
+    def __init__(self, metric: CorpusMetric | str, *, ignore_index: int | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        self.ignore_index = ignore_index
         ((_, resolved),) = resolve_metrics(metric).items()
         schema = resolved.schema
         if "last" in schema.merge:
@@ -87,7 +97,7 @@ class StatsMetric(Metric):
 
     def update(self, preds: Sequence[Any], target: Sequence[Any]) -> None:
         """Add a batch: ``preds`` are hypotheses, ``target`` one reference item per hypothesis."""
-        stats = self.metric.segment_stats(_to_host(preds), _to_host(target))
+        stats = self.metric.segment_stats(_to_host(preds, self.ignore_index), _to_host(target, self.ignore_index))
         rows = np.asarray(stats.rows)
         if not rows.shape[0]:
             return
