@@ -282,3 +282,32 @@ def test_systems_must_cover_the_same_ids_with_the_same_references(tmp_path, caps
     assert (code, err) == (0, "")
     by_name = {system["name"]: system["scores"]["chrf"]["score"] for system in json.loads(out)["systems"]}
     assert by_name == {"A": nlpeval.chrf(["a", "b"], ["a", "b"]).score, "B": nlpeval.chrf(["x", "b"], ["a", "b"]).score}
+
+
+def test_perplexity_of_a_text_column_under_a_local_model_equals_line_files(tmp_path, capsys):
+    """--model DIR --text data.jsonl --hyp-col: the texts of a column, scored like the same texts as lines."""
+    pytest.importorskip("torch", reason="the optional 'lm' extra is not installed")
+    transformers = pytest.importorskip("transformers", reason="the optional 'lm' extra is not installed")
+    import torch
+    from tokenizers import Tokenizer, models, pre_tokenizers
+
+    words = ["the", "cat", "dog", "sat", "on", "mat", "ran", "fast"]
+    vocab = {"[UNK]": 0, "[PAD]": 1, **{w: i + 2 for i, w in enumerate(words)}}
+    core = Tokenizer(models.WordLevel(vocab, unk_token="[UNK]"))
+    core.pre_tokenizer = pre_tokenizers.Whitespace()
+    tokenizer = transformers.PreTrainedTokenizerFast(tokenizer_object=core, unk_token="[UNK]", pad_token="[PAD]")
+    torch.manual_seed(0)
+    config = transformers.GPT2Config(vocab_size=len(vocab), n_positions=16, n_embd=16, n_layer=1, n_head=2)
+    folder = tmp_path / "tiny-gpt2"
+    transformers.GPT2LMHeadModel(config).save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    rng = random.Random(2)
+    texts = [" ".join(rng.choice(words) for _ in range(rng.randint(2, 12))) for _ in range(6)]
+    common = ["perplexity", "--model", str(folder), "--segments", "-f", "json"]
+    code, expected, _ = run(capsys, *common, "--text", write_lines(tmp_path / "texts", texts))
+    assert code == 0
+    path = write_data(tmp_path / "texts.csv", [{"id": i, "text": t} for i, t in enumerate(texts)], "csv")
+    code, out, _ = run(capsys, *common, "--text", path, "--hyp-col", "text")  # stderr: transformers' loading bar
+    assert code == 0
+    assert json.loads(out) == json.loads(expected)
+    _fails(capsys, [*common, "--text", path, "--hyp-col", "txt"], f"{path}: no column 'txt'")
