@@ -5,11 +5,14 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from nlpeval.cli.errors import UsageError
 from nlpeval.cli.formats import FORMATS
 from nlpeval.cli.io import DEFAULT_CHUNK
+
+if TYPE_CHECKING:
+    from nlpeval.cli.datafiles import SystemInput
 
 TOKENIZER_CHOICES = ("13a", "intl", "zh", "char", "none", "ja-mecab", "ko-mecab", "spm", "flores101", "flores200")
 
@@ -253,7 +256,9 @@ def score_system(system: str, refs: list[str], metrics: dict[str, Any], options:
     return accumulators
 
 
-def score_system_input(system: Any, refs: list[str], metrics: dict[str, Any], options: argparse.Namespace) -> dict:
+def score_system_input(
+    system: SystemInput, refs: list[str], metrics: dict[str, Any], options: argparse.Namespace
+) -> dict:
     """Like :func:`score_system` for a system read from data files (``--hyp-col``); return name -> Accumulator."""
     from nlpeval.cli.io import read_all
     from nlpeval.core.errors import InputError
