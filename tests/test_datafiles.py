@@ -159,6 +159,15 @@ def test_classify_from_a_data_file_equals_line_files(fmt, tmp_path, capsys):
     assert json.loads(out) == json.loads(expected)
 
 
+@pytest.mark.parametrize("fmt", ["jsonl", "csv"])
+def test_a_byte_order_mark_is_not_part_of_the_first_column(fmt, tmp_path, capsys):
+    path = Path(write_data(tmp_path / f"bom.{fmt}", [{"hyp": "a b c d", "ref": "a b c e"}], fmt))
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    code, out, err = run(capsys, "score", str(path), "--hyp-col", "hyp", "--ref-col", "ref", "-m", "chrf", "-f", "json")
+    assert (code, err) == (0, "")
+    assert json.loads(out)["systems"][0]["scores"]["chrf"]["score"] == nlpeval.chrf(["a b c d"], ["a b c e"]).score
+
+
 def test_integer_labels_in_jsonl_read_as_the_line_files_text(tmp_path, capsys):
     gold, pred = [0, 1, 1, 2, 0], [0, 1, 2, 2, 1]
     code, expected, _ = run(

@@ -90,6 +90,8 @@ def _jsonl(path: str) -> DataFile:
     records: list[Record] = []
     columns: dict[str, None] = {}
     for number, line in enumerate(read_all(path), start=1):
+        if number == 1:
+            line = line.removeprefix("\ufeff")  # a byte-order mark, as some editors write
         if not line.strip():
             continue
         try:
@@ -105,7 +107,7 @@ def _jsonl(path: str) -> DataFile:
 
 def _delimited(path: str, fmt: str) -> DataFile:
     try:
-        handle = open(path, encoding="utf-8", newline="")  # noqa: SIM115 - closed below
+        handle = open(path, encoding="utf-8-sig", newline="")  # noqa: SIM115 - closed below (BOM dropped)
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror}") from None
     with handle:
