@@ -179,7 +179,7 @@ def _from_data_file(options: argparse.Namespace) -> tuple[list[str], list[str], 
     if options.ref_col and options.gold:
         raise UsageError("give gold labels with --gold or --ref-col, not both")
     data = read_data_file(options.pred)
-    data.require(options.hyp_col, *options.ref_col, options.score_col, options.id_col)
+    data.require(options.hyp_col, *options.ref_col, options.score_col)
     if not data.records:
         raise UsageError(f"{data.name} has no rows: there is nothing to score")
     rows = [data.where(record) for record in data.records]

@@ -410,7 +410,8 @@ def read_column(path: str, column: str, *, kind: str = "text") -> tuple[list[Any
 
 
 def add_data_options(parser: Any, *, systems: bool = True, hyp_help: str = "", ref_help: str = "") -> None:
-    """The ``--hyp-col`` / ``--ref-col`` / ``--id-col`` (/ ``--system-col``) options of a command."""
+    """The ``--hyp-col`` / ``--ref-col`` (and, for commands that compare systems, ``--id-col`` / ``--system-col``)
+    options of a command."""
     group = parser.add_argument_group(
         "data files (JSONL, CSV/TSV with a header, Parquet) instead of line files; errors name file:row"
     )
@@ -424,16 +425,16 @@ def add_data_options(parser: Any, *, systems: bool = True, hyp_help: str = "", r
         metavar="COL",
         help=ref_help or "reference column of the data files: a text or a list of texts (repeat for several)",
     )
-    group.add_argument("--id-col", metavar="COL", help="segment id column (aligns systems and files by id)")
     if systems:
+        group.add_argument("--id-col", metavar="COL", help="segment id column (aligns the systems by id)")
         group.add_argument("--system-col", metavar="COL", help="system name column (several systems in one file)")
 
 
 def check_data_options(options: Any, *, systems: bool = True) -> None:
     """Column options need ``--hyp-col`` (which makes the inputs data files)."""
-    others = [("--ref-col", options.ref_col), ("--id-col", options.id_col)]
+    others = [("--ref-col", options.ref_col)]
     if systems:
-        others.append(("--system-col", options.system_col))
+        others += [("--id-col", options.id_col), ("--system-col", options.system_col)]
     if options.hyp_col is None:
         given = [name for name, value in others if value]
         if given:

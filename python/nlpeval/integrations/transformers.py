@@ -43,10 +43,8 @@ def _parts(eval_pred: Any) -> tuple[Any, Any]:
 
 def _first(value: Any) -> np.ndarray:
     """The first array of a model-output tuple (logits or generated ids)."""
-    while isinstance(value, (tuple, list)) and value and not np.isscalar(value[0]):
-        value = value[0] if isinstance(value, tuple) else np.asarray(value)
-        if isinstance(value, np.ndarray):
-            break
+    while isinstance(value, tuple):
+        value = value[0]
     return np.asarray(value)
 
 
