@@ -92,6 +92,7 @@ def _worker(rank: int, world: int, port: int, out: str, texts: tuple, ids: tuple
     """One DDP rank: update with its interleaved shard (as DistributedSampler does), sync, write the values."""
     import torch.distributed as dist
 
+    torch.set_num_threads(1)  # two ranks on a small machine: no thread oversubscription
     dist.init_process_group(
         "gloo", init_method=f"tcp://127.0.0.1:{port}", rank=rank, world_size=world, timeout=timedelta(seconds=60)
     )
