@@ -11,7 +11,13 @@ import pytest
 import nlpeval
 
 #: modules whose import needs an optional extra that may be absent
-OPTIONAL = ("nlpeval.tokenizers.mecab", "nlpeval.tokenizers.sentencepiece")
+OPTIONAL = (
+    "nlpeval.tokenizers.mecab",
+    "nlpeval.tokenizers.sentencepiece",
+    "nlpeval.integrations.fastai",
+    "nlpeval.integrations.torchmetrics",
+    "nlpeval.integrations.transformers",
+)
 
 
 def _modules() -> list[str]:

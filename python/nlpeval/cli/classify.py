@@ -21,8 +21,10 @@ def add_parser(subparsers: Any) -> None:
         "probabilities per line, columns in --labels order or sorted label order) also average precision, "
         "11-point interpolated AP and ROC AUC.",
     )
-    parser.add_argument("--gold", required=True, metavar="FILE", help="gold labels, one per line")
-    parser.add_argument("--pred", required=True, metavar="FILE", help="predicted labels, one per line")
+    parser.add_argument("--gold", metavar="FILE", help="gold labels, one per line (or --ref-col of a data file)")
+    parser.add_argument(
+        "--pred", required=True, metavar="FILE", help="predicted labels, one per line (a data file with --hyp-col)"
+    )
     parser.add_argument("--scores", metavar="FILE", help="scores or class probabilities, one row per line")
     parser.add_argument("--labels", metavar="L1,L2,...", help="classes in display (and score column) order")
     parser.add_argument("--pos-label", metavar="LABEL", help="positive class for one score per line")
@@ -37,6 +39,17 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--plot", metavar="DIR", help="also draw the confusion matrix (and PR and ROC curves) into DIR")
     parser.add_argument("--plot-format", choices=("png", "svg", "pdf"), default="png", help="image format of --plot")
     parser.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE (atomically)")
+    from nlpeval.cli.datafiles import add_data_options
+
+    add_data_options(
+        parser,
+        systems=False,
+        hyp_help="--pred is a JSONL/CSV/TSV/Parquet data file; COL holds the predicted label",
+        ref_help="COL of the --pred data file holds the gold label (instead of --gold)",
+    )
+    parser.add_argument(
+        "--score-col", metavar="COL", help="column of the --pred data file with scores or probabilities"
+    )
     parser.set_defaults(run=run)
 
 
@@ -101,15 +114,29 @@ def run(options: argparse.Namespace) -> int:
     paths = [options.gold, options.pred] + ([options.scores] if options.scores else [])
     if sum(path == "-" for path in paths) > 1:
         raise UsageError("stdin ('-') can be used for only one file")
-    gold = _labels(options.gold)
-    pred = _labels(options.pred)
+    where: dict[str, list[str]] = {}
+    if options.hyp_col is not None:
+        gold, pred, scores_from_data, where = _from_data_file(options)
+    else:
+        from nlpeval.cli.datafiles import check_data_options
+
+        check_data_options(options, systems=False)
+        if options.score_col:
+            raise UsageError("--score-col needs --hyp-col (the column of the predicted label)")
+        if not options.gold:
+            raise UsageError("no gold labels: give --gold FILE, or --hyp-col and --ref-col with a data file")
+        gold = _labels(options.gold)
+        pred = _labels(options.pred)
+        scores_from_data = None
     if not gold:
         raise UsageError(f"{_name(options.gold)} is empty: there is nothing to score")
     if len(gold) != len(pred):
         raise UsageError(
             f"line counts differ: {_name(options.gold)} has {len(gold)}, {_name(options.pred)} has {len(pred)} lines"
         )
-    scores = None
+    scores = None if scores_from_data is None else np.array(scores_from_data, dtype=np.float64)
+    if scores is not None and scores.shape[1] == 1:
+        scores = scores[:, 0]
     if options.scores:
         rows = _scores(options.scores)
         if len(rows) != len(gold):
@@ -133,12 +160,49 @@ def run(options: argparse.Namespace) -> int:
     except InputError as exc:
         if exc.segment is None:
             raise
+        if where:
+            raise UsageError(f"{where[exc.side or 'y_pred'][exc.segment]}: {exc.message}") from None
         path = {"y_true": options.gold, "y_pred": options.pred, "y_score": options.scores}.get(exc.side or "")
         raise UsageError(f"{_name(path or '')}:{exc.segment + 1}: {exc.message}") from None
     emit(rep.render(options.format, digits=options.digits), options.output)
     if options.plot:
         _plots(rep, gold, scores, options)
     return 0
+
+
+def _from_data_file(options: argparse.Namespace) -> tuple[list[str], list[str], Any, dict[str, list[str]]]:
+    """Gold labels, predictions, scores (or None) and each row's ``file:row``, from the ``--pred`` data file."""
+    from nlpeval.cli.datafiles import label_value, numbers_value, read_data_file
+
+    if len(options.ref_col) > 1:
+        raise UsageError("classify takes one --ref-col (the gold label)")
+    if options.ref_col and options.gold:
+        raise UsageError("give gold labels with --gold or --ref-col, not both")
+    data = read_data_file(options.pred)
+    data.require(options.hyp_col, *options.ref_col, options.score_col)
+    if not data.records:
+        raise UsageError(f"{data.name} has no rows: there is nothing to score")
+    rows = [data.where(record) for record in data.records]
+    pred = [label_value(data, record, options.hyp_col) for record in data.records]
+    if options.ref_col:
+        gold = [label_value(data, record, options.ref_col[0]) for record in data.records]
+    elif options.gold:
+        gold = _labels(options.gold)
+    else:
+        raise UsageError("no gold labels: give --ref-col COL (or --gold FILE)")
+    scores = None
+    if options.score_col:
+        scores = [numbers_value(data, record, options.score_col) for record in data.records]
+        widths = {len(row) for row in scores}
+        if len(widths) > 1:
+            first = len(scores[0])
+            index = next(i for i, row in enumerate(scores) if len(row) != first)
+            raise UsageError(f"{rows[index]}: {len(scores[index])} scores where earlier rows have {first}")
+    if options.scores:
+        raise UsageError("give scores with --scores or --score-col, not both")
+    gold_rows = rows if options.ref_col else [f"{_name(options.gold)}:{i + 1}" for i in range(len(gold))]
+    where = {"y_pred": rows, "y_score": rows, "y_true": gold_rows}
+    return gold, pred, scores, where
 
 
 def _plots(rep: Any, gold: list[str], scores: Any, options: argparse.Namespace) -> None:

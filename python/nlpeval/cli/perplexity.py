@@ -36,6 +36,12 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--segments", action="store_true", help="also report each sequence's perplexity")
     parser.add_argument("--format", "-f", choices=FORMATS, default="text", help="output format")
     parser.add_argument("-o", "--output", metavar="FILE", help="write the result to FILE (atomically)")
+    parser.add_argument(
+        "--hyp-col",
+        metavar="COL",
+        help="--logprobs/--text is a JSONL, CSV/TSV or Parquet data file; COL holds each sequence's "
+        "log-probabilities (a list, or space-separated numbers) or its text",
+    )
     parser.set_defaults(run=run)
 
 
@@ -56,6 +62,18 @@ def _read_logprobs(path: str) -> list[list[float]]:
     if not sequences:
         raise UsageError(f"{name} is empty: there is nothing to score")
     return sequences
+
+
+def _read_data(path: str, column: str | None, kind: str, read_lines: Any) -> tuple[list[Any], list[str] | None]:
+    """A data file's column (``--hyp-col``) and each row's ``file:row``, or the line file as before (no rows)."""
+    if column is None:
+        return read_lines(path), None
+    from nlpeval.cli.datafiles import read_column
+
+    values, where = read_column(path, column, kind=kind)
+    if not values:
+        raise UsageError(f"{'<stdin>' if path == '-' else path} has no rows: there is nothing to score")
+    return values, where
 
 
 def _is_float(text: str) -> bool:
@@ -107,6 +125,7 @@ def run(options: argparse.Namespace) -> int:
     from nlpeval.cli.io import emit, read_all
     from nlpeval.core.errors import InputError
 
+    where: list[str] | None = None
     try:
         if options.logprobs:
             if options.text:
@@ -114,14 +133,15 @@ def run(options: argparse.Namespace) -> int:
             from nlpeval.lm.logprobs import perplexity
 
             source = options.logprobs
-            score = perplexity(_read_logprobs(source), base=_BASES[options.base], segments=options.segments)
+            sequences, where = _read_data(source, options.hyp_col, "numbers", _read_logprobs)
+            score = perplexity(sequences, base=_BASES[options.base], segments=options.segments)
         else:
             if not options.text:
                 raise UsageError("--model needs --text FILE")
             from nlpeval.lm.causal import model_perplexity
 
             source = options.text
-            texts = read_all(source)
+            texts, where = _read_data(source, options.hyp_col, "text", read_all)
             if not texts:
                 raise UsageError(f"{source} is empty: there is nothing to score")
             score = model_perplexity(
@@ -136,6 +156,8 @@ def run(options: argparse.Namespace) -> int:
     except InputError as exc:
         if exc.segment is None:
             raise
+        if where is not None:
+            raise UsageError(f"{where[exc.segment]}: {exc.message}") from None
         raise UsageError(f"{'<stdin>' if source == '-' else source}:{exc.segment + 1}: {exc.message}") from None
     emit(_render(score, options.format, options.segments), options.output)
     return 0

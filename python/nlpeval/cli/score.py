@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from nlpeval.cli.errors import UsageError
 from nlpeval.cli.formats import FORMATS
 from nlpeval.cli.io import DEFAULT_CHUNK
+
+if TYPE_CHECKING:
+    from nlpeval.cli.datafiles import SystemInput
 
 TOKENIZER_CHOICES = ("13a", "intl", "zh", "char", "none", "ja-mecab", "ko-mecab", "spm", "flores101", "flores200")
 
@@ -26,16 +29,17 @@ def add_parser(subparsers: Any) -> None:
         "score",
         help="score systems against references",
         description="Score one or more system files against one or more reference files "
-        "(one segment per line, UTF-8; '-' reads stdin). Several -r files are several references.",
+        "(one segment per line, UTF-8; '-' reads stdin). Several -r files are several references. "
+        "With --hyp-col the system files are JSONL, CSV/TSV or Parquet data files.",
     )
     parser.add_argument("systems", nargs="+", metavar="SYS", help="system output file(s)")
     parser.add_argument(
         "-r",
         "--ref",
         action="append",
-        required=True,
+        default=[],
         metavar="REF",
-        help="reference file (repeat for several references)",
+        help="reference file (repeat for several references); with data files, --ref-col instead",
     )
     parser.add_argument("-m", "--metrics", default="bleu", help="comma-separated metrics, e.g. bleu,chrf,ter")
     parser.add_argument("--format", "-f", choices=FORMATS, default="text", help="output format")
@@ -74,6 +78,9 @@ def add_parser(subparsers: Any) -> None:
         help="lines read at a time; memory is bounded by this, not the file size",
     )
     parser.add_argument("-o", "--output", metavar="FILE", help="write the result to FILE (atomically)")
+    from nlpeval.cli.datafiles import add_data_options
+
+    add_data_options(parser)
     bleu = parser.add_argument_group("BLEU options")
     bleu.add_argument("--tokenize", "-tok", choices=TOKENIZER_CHOICES, default=None, help="tokenizer (default 13a)")
     bleu.add_argument("--lowercase", "-lc", action="store_true", help="case-insensitive scoring")
@@ -244,6 +251,41 @@ def score_system(system: str, refs: list[str], metrics: dict[str, Any], options:
     return accumulators
 
 
+def score_system_input(
+    system: SystemInput, refs: list[str], metrics: dict[str, Any], options: argparse.Namespace
+) -> dict:
+    """Like :func:`score_system` for a system read from data files (``--hyp-col``); return name -> Accumulator."""
+    from nlpeval.cli.io import read_all
+    from nlpeval.core.errors import InputError
+
+    references = system.references
+    if refs:
+        columns = [read_all(path) for path in refs]
+        counts = {len(column) for column in columns}
+        if counts != {len(system.hypotheses)}:
+            detail = ", ".join(f"{path} has {len(c)}" for path, c in zip(refs, columns, strict=True))
+            raise UsageError(f"segment counts differ: {system.name} has {len(system.hypotheses)} rows, {detail} lines")
+        own = system.references or [[] for _ in system.hypotheses]
+        references = [[*mine, *seg] for mine, seg in zip(own, zip(*columns, strict=True), strict=True)]
+    keep_rows = _keeps_rows(options)
+    accumulators = {name: metric.accumulator(keep_segments=keep_rows) for name, metric in metrics.items()}
+    for start in range(0, len(system.hypotheses), options.chunk_size):
+        stop = start + options.chunk_size
+        for accumulator in accumulators.values():
+            try:
+                accumulator.update(system.hypotheses[start:stop], references[start:stop])
+            except InputError as exc:
+                if exc.segment is None:
+                    raise
+                index = start + exc.segment
+                own = len(system.references[index]) if system.references else 0
+                if exc.side == "references" and refs and (exc.reference or 0) >= own:
+                    path = refs[(exc.reference or 0) - own]
+                    raise UsageError(f"{'<stdin>' if path == '-' else path}:{index + 1}: {exc.message}") from None
+                raise UsageError(f"{system.where[index]}: {exc.message}") from None
+    return accumulators
+
+
 def finish(accumulators: dict[str, Any], options: argparse.Namespace) -> dict:
     """Scores (name -> Score) of one system's accumulators."""
     results = {}
@@ -286,15 +328,36 @@ def run(options: argparse.Namespace) -> int:
         raise UsageError("--chunk-size must be at least 1")
     if sum(path == "-" for path in [*options.systems, *options.ref]) > 1:
         raise UsageError("stdin ('-') can be used for only one file")
+    from nlpeval.cli.datafiles import check_data_options
+
+    check_data_options(options)
+    if not options.ref and not options.ref_col:
+        raise UsageError("no references: give -r/--ref REF (line files) or --ref-col COL (data files)")
     names = metric_list(options.metrics)
     if not names:
         raise UsageError("no metric given to -m")
     entries = {name: resolve(name) for name in names}
     metrics = {name: entry.build(name, options) for name, entry in entries.items()}
-    if (options.paired_bs or options.paired_ar) and len(options.systems) < 2:
+    if (options.paired_bs or options.paired_ar) and len(options.systems) < 2 and options.system_col is None:
         raise UsageError("paired tests need at least two systems; the first is the baseline")
-    accumulated = [score_system(path, options.ref, metrics, options) for path in options.systems]
-    systems = [SystemScores(path, finish(acc, options)) for path, acc in zip(options.systems, accumulated, strict=True)]
+    if options.hyp_col is not None:
+        from nlpeval.cli.datafiles import read_systems
+
+        inputs = read_systems(
+            options.systems,
+            hyp_col=options.hyp_col,
+            ref_cols=options.ref_col,
+            id_col=options.id_col,
+            system_col=options.system_col,
+        )
+        labels = [system.name for system in inputs]
+        accumulated = [score_system_input(system, options.ref, metrics, options) for system in inputs]
+    else:
+        labels = list(options.systems)
+        accumulated = [score_system(path, options.ref, metrics, options) for path in options.systems]
+    if (options.paired_bs or options.paired_ar) and len(accumulated) < 2:
+        raise UsageError("paired tests need at least two systems; the first is the baseline")
+    systems = [SystemScores(label, finish(acc, options)) for label, acc in zip(labels, accumulated, strict=True)]
     if options.paired_bs or options.paired_ar:
         for system, acc in zip(systems[1:], accumulated[1:], strict=True):
             system.p_values = paired_p_values(accumulated[0], acc, options)

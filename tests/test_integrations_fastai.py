@@ -1,0 +1,103 @@
+"""nlpeval.integrations.fastai.CorpusBLEU inside a tiny fastai Learner (random weights, built here, CPU).
+
+The metric's per-epoch value must equal nlpeval.bleu on the same predicted ids and sacreBLEU on the decoded text.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import nlpeval
+
+torch = pytest.importorskip("torch", reason="the optional 'fastai' extra is not installed")
+pytest.importorskip("fastai", reason="the optional 'fastai' extra is not installed")
+sacrebleu = pytest.importorskip("sacrebleu")
+
+from fastai.data.core import DataLoaders  # noqa: E402
+from fastai.data.load import DataLoader  # noqa: E402
+from fastai.learner import Learner  # noqa: E402
+from fastai.losses import CrossEntropyLossFlat  # noqa: E402
+
+from nlpeval.integrations.fastai import CorpusBLEU  # noqa: E402
+
+PAD, EOS = 0, 2
+VOCAB = ["<pad>", "<bos>", "<eos>", *[f"w{i}" for i in range(3, 14)]]
+TOL = 1e-9  # on sacreBLEU's 0-100 scale
+
+
+class Tagger(torch.nn.Module):
+    """Embedding -> GRU -> vocabulary logits at every position: a toy sequence-to-sequence model."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.embed = torch.nn.Embedding(len(VOCAB), 16)
+        self.rnn = torch.nn.GRU(16, 16, batch_first=True)
+        self.out = torch.nn.Linear(16, len(VOCAB))
+
+    def forward(self, x):
+        hidden, _ = self.rnn(self.embed(x))
+        return self.out(hidden)
+
+
+def _pairs(seed: int, n: int, length: int = 9) -> list[tuple]:
+    """(source, target) id tensors: the target is a noisy copy ending in EOS, padded with PAD (and -100 sometimes)."""
+    rng = np.random.default_rng(seed)
+    pairs = []
+    for i in range(n):
+        size = int(rng.integers(2, length - 1))
+        words = rng.integers(3, len(VOCAB), size)
+        source = np.full(length, PAD)
+        source[:size] = words
+        target = np.full(length, PAD if i % 3 else -100)
+        target[:size] = np.where(rng.random(size) < 0.8, words, rng.integers(3, len(VOCAB), size))
+        target[size] = EOS
+        pairs.append((torch.tensor(source), torch.tensor(target)))
+    return pairs
+
+
+def _text(ids) -> str:
+    out = []
+    for token in ids:
+        if token == EOS:
+            break
+        if token not in (PAD, -100):
+            out.append(VOCAB[token])
+    return " ".join(out)
+
+
+def test_corpus_bleu_in_a_learner_equals_nlpeval_and_sacrebleu(tmp_path):
+    torch.manual_seed(0)
+    train, valid = _pairs(1, 24), _pairs(2, 22)
+    dls = DataLoaders(DataLoader(train, bs=8, shuffle=True), DataLoader(valid, bs=5), path=tmp_path, device="cpu")
+    metric = CorpusBLEU(pad_id=PAD, eos_id=EOS)
+    loss = CrossEntropyLossFlat(ignore_index=-100)
+    learn = Learner(dls, Tagger(), loss_func=loss, metrics=[metric], lr=0.05, path=tmp_path)
+    with learn.no_logging():
+        learn.fit(2)
+    epochs = [row[-1] for row in learn.recorder.values]
+    assert len(epochs) == 2 and epochs[0] != epochs[1]  # reported per epoch, from that epoch's batches only
+
+    logits, targets = learn.get_preds(dl=dls.valid)
+    predicted = logits.argmax(dim=-1).numpy()
+    targets = targets.numpy()
+    hyps = [row[row != -100] for row in predicted]
+    refs = [row[row != -100] for row in targets]
+    expected = nlpeval.bleu(hyps, refs, pad_id=PAD, eos_id=EOS)
+    assert epochs[-1] == expected.score
+    assert 0 < expected.score < 1
+    hyp_text = [_text(row) for row in predicted]
+    ref_text = [_text(row) for row in targets]
+    assert epochs[-1] * 100 == pytest.approx(sacrebleu.corpus_bleu(hyp_text, [ref_text]).score, abs=TOL)
+    assert nlpeval.bleu(hyp_text, ref_text).components["counts"] == expected.components["counts"]
+
+
+def test_value_is_none_before_any_batch_and_reset_forgets():
+    from types import SimpleNamespace
+
+    metric = CorpusBLEU(pad_id=PAD)
+    assert metric.value is None and metric.name == "corpus_bleu"
+    metric.accumulate(SimpleNamespace(pred=torch.tensor([[3, 4, 5]]), y=(torch.tensor([[3, 4, 6]]),)))
+    assert metric.value == nlpeval.bleu([[3, 4, 5]], [[3, 4, 6]]).score
+    metric.reset()
+    assert metric.value is None
