@@ -197,3 +197,20 @@ def test_json_output_is_strict_when_values_are_undefined(tmp_path: Path, capsys)
     assert "NaN" not in out
     segments = json.loads(out)["systems"][0]["scores"]["bleu"]["segments"]
     assert None in segments
+
+
+def test_output_file_gets_the_usual_permissions(files: dict[str, str], tmp_path: Path) -> None:
+    # the atomic writer's temporary file is private (0600); the result must be as open() makes it
+    fresh = tmp_path / "fresh.json"
+    old_umask = os.umask(0o022)
+    try:
+        assert main(["score", "-r", files["ref"], "-m", "bleu", "-f", "json", "-o", str(fresh), files["sys"]]) == 0
+    finally:
+        os.umask(old_umask)
+    assert fresh.stat().st_mode & 0o777 == 0o644
+    kept = tmp_path / "kept.json"
+    kept.write_text("old")
+    kept.chmod(0o640)
+    assert main(["score", "-r", files["ref"], "-m", "bleu", "-f", "json", "-o", str(kept), files["sys"]]) == 0
+    assert kept.stat().st_mode & 0o777 == 0o640
+    assert json.loads(kept.read_text())

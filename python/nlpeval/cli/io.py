@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -74,11 +75,23 @@ def read_all(path: str) -> list[str]:
     return lines
 
 
+def _new_file_mode(path: str) -> int:
+    """The mode ``path`` keeps if it exists, else what ``open(path, "w")`` would create (0666 less the umask)."""
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
 def write_atomically(path: str, text: str) -> None:
     """Write ``text`` to ``path`` via a temporary file and a rename: never half-written."""
     folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=".nlpeval-", suffix=".tmp")
     try:
+        # mkstemp creates the file private (0600); give it the permissions a plain open() would.
+        os.fchmod(fd, _new_file_mode(path))
         with os.fdopen(fd, "w", encoding="utf-8") as out:
             out.write(text)
         os.replace(tmp, path)
