@@ -78,6 +78,7 @@ _LAZY = {
     "percent_agreement": "nlpeval.agreement",
     "rating_summary": "nlpeval.agreement",
     "meta_evaluate": "nlpeval.correlation",
+    "report": "nlpeval.reports.build",
 }
 
 #: sub-packages reachable as attributes without an explicit import (``nlpeval.classification``)
