@@ -238,7 +238,10 @@ def report(
         components = {s: metric.components(stats["bleu"][s].totals()) for s in systems}
         if all("hyp_len" in c and "brevity_penalty" in c for c in components.values()):
             bleu_components = components
-    length = length_section(systems, hypotheses_by_system, refs, sources, bleu_components)
+    token_lengths = None
+    if preset == "compare-mt":
+        token_lengths = ([len(r) for r in ref_tokens], {s: [len(o) for o in out_tokens[s]] for s in systems})
+    length = length_section(systems, hypotheses_by_system, refs, sources, bleu_components, token_lengths)
 
     # ------------------------------------------------------------------ sentence level
     step("sentences")
@@ -420,10 +423,21 @@ def report(
     for s in systems:
         if s == baseline:
             continue
-        delta = segment_scores[example_metric][s] - segment_scores[example_metric][baseline]
-        order = np.argsort(delta, kind="stable")
-        largest[f"{s} > {baseline}"] = tuple(int(i) for i in order[::-1][:LARGEST_DIFFERENCES] if delta[i] > 0)
-        largest[f"{baseline} > {s}"] = tuple(int(i) for i in order[:LARGEST_DIFFERENCES] if delta[i] < 0)
+        # compare-mt's order: (right - left, left, right, segment) ascending, identical triples once
+        left, right = segment_scores[example_metric][baseline], segment_scores[example_metric][s]
+        seen: set[tuple] = set()
+        ranked = []
+        for i in range(n_segments):
+            key = (tuple(out_tokens[baseline][i]), tuple(out_tokens[s][i]), tuple(ref_tokens[i]))
+            if key in seen:
+                continue
+            seen.add(key)
+            a, b = 100.0 * float(left[i]), 100.0 * float(right[i])
+            ranked.append((b - a, a, b, i))
+        ranked.sort()
+        largest[f"{baseline} > {s}"] = tuple(item[3] for item in ranked[:LARGEST_DIFFERENCES])
+        # compare-mt lists this side in ascending order too (largest difference last)
+        largest[f"{s} > {baseline}"] = tuple(item[3] for item in ranked[-LARGEST_DIFFERENCES:])
     examples_section = ExamplesSection(n_segments, max_examples, example_metric, examples, largest)
 
     # ------------------------------------------------------------------ summarisation

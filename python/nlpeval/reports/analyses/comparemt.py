@@ -130,7 +130,7 @@ class CompareMtBLEU(CorpusMetric):
         return {"ref_len": int(totals[0]), "out_len": int(totals[1])}
 
     def signature(self, totals: np.ndarray) -> Signature:
-        return Signature("compare-mt-bleu", {"tok": "space", "order": self.max_order})
+        return Signature.build(nrefs=1, tok="space", order=self.max_order, flavor="compare-mt")
 
 
 def length_ratio(outs: Sequence[Tokens], refs: Sequence[Tokens]) -> tuple[float, int, int]:

@@ -53,8 +53,10 @@ def length_section(
     references: Sequence[Sequence[str]],
     sources: Sequence[str] | None,
     bleu_components: Mapping[str, Mapping] | None = None,
+    tokens: tuple[Sequence[int], Mapping[str, Sequence[int]]] | None = None,
 ) -> LengthSection:
-    """Lengths in whitespace tokens (BLEU's lengths and brevity penalty when BLEU is a metric).
+    """Lengths in whitespace tokens (BLEU's lengths and brevity penalty when BLEU is a metric; ``tokens``:
+    given reference and system lengths, e.g. compare-mt's).
 
     Examples
     --------
@@ -62,8 +64,11 @@ def length_section(
     >>> section.systems[0].ratio, section.sanity[0].empty.count
     (0.5, 1)
     """
-    ref_lengths = [len(refs[0].split()) if refs else 0 for refs in references]
-    hyp_lengths = {s: [len(h.split()) for h in hypotheses[s]] for s in systems}
+    if tokens is not None:
+        ref_lengths, hyp_lengths = list(tokens[0]), {s: list(tokens[1][s]) for s in systems}
+    else:
+        ref_lengths = [len(refs[0].split()) if refs else 0 for refs in references]
+        hyp_lengths = {s: [len(h.split()) for h in hypotheses[s]] for s in systems}
     edges = length_edges([*ref_lengths, *(n for v in hyp_lengths.values() for n in v)])
     rows = []
     sanity = []
@@ -94,5 +99,5 @@ def length_section(
                 ]
             )
         sanity.append(SanityRow(s, empty, duplicate, copied, untranslated))
-    tokenization = "bleu" if bleu_components is not None else "whitespace"
+    tokenization = "bleu" if bleu_components is not None else "compare-mt" if tokens is not None else "whitespace"
     return LengthSection(tokenization, histogram(ref_lengths, edges), tuple(rows), tuple(sanity))
