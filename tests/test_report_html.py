@@ -1,0 +1,389 @@
+"""The HTML report page: rendered in a real headless Chromium (Debian's), offline, escaped, deterministic.
+
+One browser session serves the whole module. Set ``NLPEVAL_UPDATE_SCREENSHOT=1`` to also
+write the README's screenshot ``docs/report.png`` (from the bundled demo data).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from nlpeval.reports.build import report
+from nlpeval.reports.demo import demo_report
+from nlpeval.reports.html import render_html
+from nlpeval.reports.html.data import script_json
+from report_html_browser import Browser, PageLoad
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGE_SIZE = 20
+
+ODD_SYSTEMS = ["sys <b>A</b> & co", "نظام-ب", "系统😀"]
+ODD_TEXTS = [
+    "<script>alert(1)</script>",
+    "</script><script>window.__pwned = 1</script>",
+    "a &amp; b &lt; c &",
+    "the <UNK> sat on the <UNK>",
+    '<img src=x onerror="window.__pwned=1">',
+    "مرحبا بالعالم، هذا اختبار",
+    "שלום עולם זה מבחן",
+    "这是一个测试句子，包含中文。",
+    "emoji 😀👍🏽 and 🇩🇪 flags",
+    "",
+    "long " * 400 + "end",
+    "tab\tand  two  spaces",
+    "line\u2028separator and \u2029 paragraph",
+    "<!-- comment --> ]]> {{ jinja }} {% raw %}",
+]
+
+
+def _odd_model():
+    n = 45
+    refs, hyps = [], {name: [] for name in ODD_SYSTEMS}
+    for i in range(n):
+        odd = ODD_TEXTS[i % len(ODD_TEXTS)]
+        refs.append(f"reference {i} says {odd} today")
+        hyps[ODD_SYSTEMS[0]].append(odd)
+        hyps[ODD_SYSTEMS[1]].append(f"reference {i} says {odd}" if i % 3 else "")
+        hyps[ODD_SYSTEMS[2]].append(f"{odd} reference {i} today")
+    labels = ["<label & co>" if i % 2 else "نص" for i in range(n)]
+    return report(hyps, refs, labels=labels, n_bootstrap=30, n_randomization=30, seed=7, title="odd <title> & text")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    try:
+        session = Browser()
+    except Exception as exc:  # a missing browser must fail loudly, never skip
+        pytest.fail(f"cannot start headless Chromium: {exc}")
+    yield session
+    session.quit()
+
+
+@pytest.fixture(scope="module")
+def demo_model():
+    return demo_report(n_bootstrap=100)
+
+
+@pytest.fixture(scope="module")
+def odd_model():
+    return _odd_model()
+
+
+@pytest.fixture(scope="module")
+def demo_page(tmp_path_factory, browser, demo_model) -> PageLoad:
+    path = tmp_path_factory.mktemp("html") / "demo.html"
+    path.write_text(render_html(demo_model), encoding="utf-8")
+    return browser.open(path)
+
+
+@pytest.fixture(scope="module")
+def odd_page(tmp_path_factory, browser, odd_model) -> tuple[Path, PageLoad]:
+    path = tmp_path_factory.mktemp("html") / "odd.html"
+    path.write_text(render_html(odd_model), encoding="utf-8")
+    return path, browser.open(path)
+
+
+def _clean(browser: Browser, load: PageLoad) -> None:
+    browser.collect(load)
+    assert load.errors == [], load.errors
+    assert load.foreign_requests == [], load.foreign_requests
+
+
+def _matching(browser: Browser) -> int:
+    return int(browser.js("return document.getElementById('ex-list').getAttribute('data-matching')"))
+
+
+def _cards(browser: Browser) -> int:
+    return browser.js("return document.querySelectorAll('#ex-list .ex-card').length")
+
+
+def _type(browser: Browser, element_id: str, value: str) -> None:
+    browser.js(
+        "var e = document.getElementById(arguments[0]); e.value = arguments[1];"
+        "e.dispatchEvent(new Event('input', {bubbles: true}));",
+        element_id,
+        value,
+    )
+
+
+# ---------------------------------------------------------------------------- renders, offline
+
+
+def test_demo_page_renders_every_section(browser, demo_page, demo_model, tmp_path):
+    _clean(browser, demo_page)
+    for section in ("leaderboard", "length", "sentences", "buckets", "ngrams", "examples", "provenance"):
+        assert browser.js(f"return !!document.querySelector('section#{section}')"), section
+    toc = browser.js("return Array.from(document.querySelectorAll('nav.toc a')).map(a => a.getAttribute('href'))")
+    assert toc[0] == "#leaderboard" and "#examples" in toc
+    assert browser.js("return document.querySelectorAll('svg.chart').length") >= 10
+    assert browser.js("return document.querySelectorAll('table.sortable').length") >= 8
+    # the leaderboard shows each system's corpus score with its interval
+    rows = browser.js(
+        "return Array.from(document.querySelectorAll('#leaderboard-table tbody tr')).map("
+        "r => [r.cells[0].textContent.trim(), r.cells[1].querySelector('.val').textContent])"
+    )
+    board = demo_model.leaderboard
+    expected = {c.system: f"{c.estimate.value * 100:.2f}" for c in board.cells if c.metric == "bleu"}
+    assert [name.split()[0] for name, _ in rows] == list(board.systems)
+    assert {name.split()[0]: value for name, value in rows} == expected
+    # the example browser ran: one card per segment (20 demo segments fit one page)
+    assert _cards(browser) == len(demo_model.examples.examples) == 20
+    assert browser.js("return document.getElementById('ex-page').textContent") == "page 1 of 1"
+    shot = browser.screenshot(tmp_path / "report.png")
+    assert shot.stat().st_size > 10_000
+    if os.environ.get("NLPEVAL_UPDATE_SCREENSHOT"):
+        (ROOT / "docs").mkdir(exist_ok=True)
+        browser.screenshot(ROOT / "docs" / "report.png")
+
+
+def test_page_has_a_csp_that_forbids_requests(demo_model):
+    page = render_html(demo_model)
+    policy = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]+)">', page).group(1)
+    assert policy.startswith("default-src 'none'")
+    assert "img-src data:" in policy and "connect-src" not in policy and "unsafe-eval" not in policy
+    assert not re.search(r"(?:src|href)=\"(?:https?:)?//", page)
+    assert " style=" not in page  # no inline style attributes (the policy would block them)
+
+
+def test_sorting_a_column(browser, demo_page, demo_model):
+    board = demo_model.leaderboard
+    ter = {c.system: c.estimate.value for c in board.cells if c.metric == "ter"}
+    column = 1 + 2 * board.metrics.index("ter")
+
+    def order() -> list[str]:
+        return browser.js(
+            "return Array.from(document.querySelectorAll('#leaderboard-table tbody tr')).map("
+            "r => r.cells[0].querySelector('span[dir]').textContent)"
+        )
+
+    header = f"document.querySelectorAll('#leaderboard-table thead th')[{column}]"
+    browser.js(f"{header}.click()")
+    assert order() == sorted(ter, key=lambda s: -ter[s])
+    assert browser.js(f"return {header}.getAttribute('aria-sort')") == "descending"
+    browser.js(f"{header}.click()")
+    assert order() == sorted(ter, key=lambda s: ter[s])
+    # numeric, not text order: the pairwise table sorted by p-value
+    browser.js("document.querySelectorAll('#pairs-table thead th')[5].click()")
+    values = browser.js(
+        "return Array.from(document.querySelectorAll('#pairs-table tbody tr')).map(r => r.cells[5].getAttribute('data-v'))"
+    )
+    numbers = [float(v) for v in values]
+    assert numbers == sorted(numbers, reverse=True)
+    _clean(browser, demo_page)
+
+
+def test_regex_filter_counts(browser, demo_page, demo_model):
+    examples = demo_model.examples.examples
+
+    def expected(pattern: str) -> int:
+        rx = re.compile(pattern, re.IGNORECASE)
+        return sum(any(rx.search(t) for t in (*e.references, *e.hypotheses)) for e in examples)
+
+    for pattern in ("rain|snow", r"\bthe\b", "villages?"):
+        _type(browser, "ex-regex", pattern)
+        assert _matching(browser) == expected(pattern) > 0, pattern
+        assert _cards(browser) == min(PAGE_SIZE, expected(pattern))
+    # an invalid pattern shows a message and throws nothing
+    _type(browser, "ex-regex", "(unclosed[")
+    assert browser.js("return document.getElementById('ex-error').hidden") is False
+    assert "regular expression" in browser.js("return document.getElementById('ex-error').textContent")
+    assert _matching(browser) == len(examples)
+    _type(browser, "ex-regex", "")
+    assert browser.js("return document.getElementById('ex-error').hidden") is True
+    _clean(browser, demo_page)
+
+
+def test_beats_filter_and_sort(browser, demo_page, demo_model):
+    examples = demo_model.examples.examples
+    bleu = [(round(e.scores["bleu"][0] * 100, 2), round(e.scores["bleu"][1] * 100, 2)) for e in examples]
+    _type(browser, "ex-beats", "30")
+    assert _matching(browser) == sum(1 for a, b in bleu if round(a - b, 2) >= 30)
+    _type(browser, "ex-beats", "")
+    browser.js("var s = document.getElementById('ex-sort'); s.value = 'diff-asc'; s.dispatchEvent(new Event('change'))")
+    shown = browser.js("return Array.from(document.querySelectorAll('#ex-list .ex-id')).map(e => e.textContent)")
+    order = sorted(range(len(examples)), key=lambda i: (round(bleu[i][0] - bleu[i][1], 2), i))
+    assert shown == [f"Segment #{examples[i].id}" for i in order]
+    browser.js("var s = document.getElementById('ex-sort'); s.value = 'id'; s.dispatchEvent(new Event('change'))")
+    _clean(browser, demo_page)
+
+
+def test_ngram_click_filters_examples(browser, demo_page, demo_model):
+    comparison = demo_model.ngrams[0]
+    entry = comparison.system_better[0]
+    browser.js(
+        "Array.from(document.querySelectorAll('button.ngram-link')).find("
+        "b => b.getAttribute('data-ngram') === arguments[0] && b.getAttribute('data-pair') === '0').click()",
+        entry.ngram,
+    )
+    words = entry.ngram.split()
+    systems = list(demo_model.systems)
+    a, b = systems.index(comparison.system), systems.index(comparison.other)
+
+    def has(text: str) -> bool:
+        toks = text.split()
+        return any(toks[k : k + len(words)] == words for k in range(len(toks)))
+
+    want = sum(1 for e in demo_model.examples.examples if has(e.hypotheses[a]) or has(e.hypotheses[b]))
+    assert _matching(browser) == want > 0
+    assert browser.js("return document.getElementById('ex-ngram-filter').hidden") is False
+    browser.js("document.querySelector('#ex-ngram-filter button').click()")
+    assert _matching(browser) == len(demo_model.examples.examples)
+    _clean(browser, demo_page)
+
+
+# ---------------------------------------------------------------------------- escaping and odd text
+
+
+def test_odd_text_is_shown_verbatim_and_nothing_executes(browser, odd_page, odd_model):
+    path, load = odd_page
+    _clean(browser, load)
+    assert browser.js("return window.__pwned === undefined && typeof alert === 'function'")
+    # exactly the page's two scripts; nothing injected
+    assert browser.js("return document.scripts.length") == 2
+    assert browser.js("return document.querySelectorAll('img, b, iframe, object, embed').length") == 0
+    assert browser.js("return document.title") == "odd <title> & text"
+    # 45 segments, pages of 20: page 1 shows 20, then 20, then 5
+    assert _matching(browser) == 45 and _cards(browser) == PAGE_SIZE
+    browser.js("var c = document.getElementById('ex-all-systems'); if (!c.checked) c.click();")
+    texts = browser.js(
+        "return Array.from(document.querySelectorAll('#ex-list .ex-card')).map("
+        "c => Array.from(c.querySelectorAll('.ex-row.hyp .ex-text')).map(t => t.textContent))"
+    )
+    examples = odd_model.examples.examples
+    assert texts == [list(e.hypotheses) for e in examples[:PAGE_SIZE]]
+    refs = browser.js("return Array.from(document.querySelectorAll('.ex-row.ref .ex-text')).map(t => t.textContent)")
+    assert refs == [e.references[0] for e in examples[:PAGE_SIZE]]
+    roles = browser.js(
+        "return Array.from(document.querySelectorAll('.ex-card')[0].querySelectorAll('.ex-row.hyp .ex-role')).map(r => r.textContent)"
+    )
+    assert roles == [ODD_SYSTEMS[0] + " (A)", ODD_SYSTEMS[1] + " (B)", ODD_SYSTEMS[2]]
+    assert browser.js("return Array.from(document.querySelectorAll('.ex-text')).every(t => t.dir === 'auto')")
+    # system names in tables are text too, with dir=auto
+    names = browser.js(
+        "return Array.from(document.querySelectorAll('#leaderboard-table tbody th span[dir=auto]')).map(s => s.textContent)"
+    )
+    assert names == ODD_SYSTEMS
+    # pagination
+    browser.js("document.getElementById('ex-next').click()")
+    assert _cards(browser) == PAGE_SIZE
+    browser.js("document.getElementById('ex-next').click()")
+    assert _cards(browser) == 5
+    assert browser.js("return document.getElementById('ex-next').disabled")
+    assert browser.js("return document.getElementById('ex-page').textContent") == "page 3 of 3"
+    first = browser.js("return document.querySelector('.ex-card .ex-id').textContent")
+    assert first == f"Segment #{examples[40].id}"
+    browser.js("document.getElementById('ex-first').click()")
+    # regex over odd text: literal markup is searchable as text
+    _type(browser, "ex-regex", "<UNK>")
+    assert _matching(browser) == sum(1 for e in examples if "<UNK>" in " ".join((*e.hypotheses, *e.references)))
+    _type(browser, "ex-regex", "</script>")
+    assert _matching(browser) == sum(1 for e in examples if "</script>" in " ".join((*e.hypotheses, *e.references)))
+    _type(browser, "ex-regex", "")
+    # label filter with markup in the label
+    browser.js(
+        "var s = document.getElementById('ex-label'); s.value = '<label & co>'; s.dispatchEvent(new Event('change'))"
+    )
+    assert _matching(browser) == sum(1 for e in examples if e.label == "<label & co>")
+    browser.js("var s = document.getElementById('ex-label'); s.value = ''; s.dispatchEvent(new Event('change'))")
+    browser.screenshot(path.with_suffix(".png"))
+    _clean(browser, load)
+
+
+def test_embedded_json_cannot_break_out():
+    text = script_json({"t": "</script><!--<script>\u2028\u2029&"})
+    assert "<" not in text and ">" not in text and "&" not in text and "\u2028" not in text and "\u2029" not in text
+    assert json.loads(text) == {"t": "</script><!--<script>\u2028\u2029&"}
+
+
+def test_real_unk_tokens_show_as_text(browser, shared_data, tmp_path):
+    folder = shared_data / "compare-mt"
+    lines = {
+        name: (folder / name).read_text(encoding="utf-8").split("\n")[:-1]
+        for name in ("sum.ref.eng", "sum.sys1.eng", "sum.sys2.eng")
+    }
+    model = report(
+        {"sys1": lines["sum.sys1.eng"], "sys2": lines["sum.sys2.eng"]},
+        lines["sum.ref.eng"],
+        metrics=("bleu",),
+        n_bootstrap=20,
+        n_randomization=20,
+        all_pairs=False,
+    )
+    page = render_html(model)
+    assert "<UNK>" not in page  # escaped everywhere: &lt;UNK&gt; in markup, \u003cUNK\u003e in the JSON
+    path = tmp_path / "sum.html"
+    path.write_text(page, encoding="utf-8")
+    load = browser.open(path)
+    _clean(browser, load)
+    total = browser.js(
+        "var d = JSON.parse(document.getElementById('report-data').textContent);"
+        "var n = 0; d.hyps[0].forEach(i => { n += d.strings[i].split('<UNK>').length - 1; }); return n;"
+    )
+    assert total == sum(line.count("<UNK>") for line in lines["sum.sys1.eng"]) == 539
+    _type(browser, "ex-regex", "<UNK>")
+    with_unk = sum(1 for i in range(2000) if any("<UNK>" in lines[k][i] for k in lines))
+    assert _matching(browser) == with_unk
+    shown = browser.js(
+        "return Array.from(document.querySelectorAll('.ex-row.hyp .ex-text')).map(t => t.textContent).join(' ')"
+    )
+    assert shown.count("<UNK>") > 0
+    assert browser.js("return document.getElementsByTagName('unk').length") == 0
+    _clean(browser, load)
+
+
+# ---------------------------------------------------------------------------- determinism and size
+
+
+def test_same_model_same_bytes(demo_model):
+    assert render_html(demo_model) == render_html(demo_model)
+    assert render_html(demo_report(n_bootstrap=100)) == render_html(demo_model)
+    assert render_html(demo_model.to_dict()) == render_html(demo_model)
+
+
+def test_sixteen_systems_page_stays_small(wmt17):
+    """16 WMT17 systems x 3,004 segments: the page (all examples embedded) stays under 15 MB."""
+    reference = wmt17["reference"] if "reference" in wmt17 else wmt17[sorted(wmt17)[0]]
+    systems = [name for name in sorted(wmt17) if name != "reference"][:16]
+    n = len(reference)
+    examples = [
+        {
+            "id": i,
+            "source": None,
+            "references": [reference[i]],
+            "hypotheses": [wmt17[s][i] for s in systems],
+            "scores": {
+                m: [((i * 7919 + k * 104729) % 10007) / 10007 for k in range(len(systems))]
+                for m in ("bleu", "chrf", "ter")
+            },
+            "label": None,
+        }
+        for i in range(n)
+    ]
+    model = {
+        "schema_version": "1.0",
+        "title": "WMT17",
+        "task": "generation",
+        "systems": systems,
+        "provenance": {
+            "metrics": [
+                {"name": m, "label": m, "signature": "", "scale": 100.0, "higher_is_better": m != "ter"}
+                for m in ("bleu", "chrf", "ter")
+            ],
+            "inputs": [],
+        },
+        "leaderboard": None,
+        "length": None,
+        "sentences": None,
+        "buckets": [],
+        "ngrams": [],
+        "examples": {"total": n, "max_examples": None, "metric": "bleu", "examples": examples},
+    }
+    page = render_html(model)
+    size = len(page.encode("utf-8"))
+    assert len(systems) == 16 and n == 3004
+    assert size < 15_000_000, size
