@@ -54,5 +54,16 @@ def randomization_swaps(n_segments: int, n_trials: int, seed: int | None) -> np.
 
 
 def smoothed_p(null: np.ndarray, observed: float) -> float:
-    """sacreBLEU's add-one p-value: ``(count(null > observed) + 1) / (n + 1)``."""
+    """sacreBLEU's add-one p-value: ``(count(null > observed) + 1) / (n + 1)``.
+
+    An observed difference of exactly 0 gets ``p = 1`` (nothing to test; sacreBLEU's rule would give
+    ``1 / (n + 1)`` and mark two identical systems as different).
+
+    Examples
+    --------
+    >>> smoothed_p(np.array([0.1, 0.5, 0.0]), 0.2), smoothed_p(np.zeros(3), 0.0)
+    (0.5, 1.0)
+    """
+    if observed == 0.0:
+        return 1.0
     return float((np.sum(null > observed) + 1) / (len(null) + 1))
