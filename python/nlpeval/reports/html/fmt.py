@@ -64,3 +64,15 @@ def sort_key(value: float | None) -> str:
         return ""
     assert value is not None
     return repr(round(float(value), 10))
+
+
+def p_text(p: float | None) -> str:
+    """``p = 0.031`` or ``p < 0.001`` for running text.
+
+    Examples
+    --------
+    >>> p_text(0.0312), p_text(0.0001)
+    ('p = 0.031', 'p < 0.001')
+    """
+    text = fmt_p(p)
+    return f"p < {text[1:]}" if text.startswith("<") else f"p = {text}"

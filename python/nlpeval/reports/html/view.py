@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from nlpeval.reports.html import svg
-from nlpeval.reports.html.fmt import fmt_ci, fmt_diff, fmt_p, fmt_value, sort_key
+from nlpeval.reports.html.fmt import fmt_ci, fmt_diff, fmt_p, fmt_value, p_text, sort_key
 
 Dict = Mapping[str, Any]
 
@@ -147,7 +147,7 @@ def leaderboard(report: Dict, infos: Mapping[str, Dict]) -> dict[str, Any] | Non
                 counts=[[e.get("n") for e in est]],
                 y_label=_label(infos, metric),
                 label=f"{_label(infos, metric)} by system with 95% confidence intervals",
-                width=max(320, min(900, 70 * len(systems) + 90)),
+                width=max(300, min(900, 52 * len(systems) + 90)),
             )
         )
     pairs = []
@@ -362,6 +362,7 @@ def sentences(report: Dict, infos: Mapping[str, Dict]) -> dict[str, Any] | None:
                     "ties": p.get("ties", 0),
                     "losses": p.get("losses", 0),
                     "p": fmt_p(p.get("p_sign")),
+                    "p_text": p_text(p.get("p_sign")),
                 }
             )
         wtl_chart = (
