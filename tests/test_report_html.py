@@ -387,3 +387,109 @@ def test_sixteen_systems_page_stays_small(wmt17):
     size = len(page.encode("utf-8"))
     assert len(systems) == 16 and n == 3004
     assert size < 15_000_000, size
+
+
+# ---------------------------------------------------------------------------- task sections
+
+
+def _task_model():
+    from nlpeval.reports import model as m
+
+    def est(value: float, n: int = 40) -> m.Estimate:
+        return m.Estimate(value=value, n=n, low=value - 0.05, high=value + 0.05)
+
+    labels = ("pos", "neg", "<neutral>")
+    systems = []
+    for name, shift in (("clf <A>", 0), ("clf B", 1)):
+        confusion = ((10 - shift, 2, 1), (1, 12, 2 + shift), (0, 3, 9))
+        classes = tuple(
+            m.ClassMetrics(
+                label=lab, precision=est(0.7 + 0.05 * k), recall=est(0.6 + 0.1 * k), f1=est(0.65), support=13
+            )
+            for k, lab in enumerate(labels)
+        )
+        curves = tuple(
+            m.Curve(
+                kind=kind,
+                label=lab,
+                x=(0.0, 0.3, 1.0),
+                y=(0.0, 0.8, 1.0) if kind == "roc" else (1.0, 0.7, 0.4),
+                area=0.8,
+            )
+            for kind in ("pr", "roc")
+            for lab in labels
+        )
+        systems.append(
+            m.ClassificationSystem(
+                system=name, accuracy=est(0.78), macro_f1=est(0.74), confusion=confusion, classes=classes, curves=curves
+            )
+        )
+    classification = m.ClassificationSection(
+        labels=labels,
+        systems=tuple(systems),
+        mcnemar=(
+            m.McNemarTest(system="clf B", other="clf <A>", only_system=3, only_other=7, p_value=0.34, p_holm=0.34),
+        ),
+    )
+    infos = tuple(m.MetricInfo(name=n, label=n, signature=f"{n}|sig") for n in ("rouge1", "rougeLsum"))
+    summarization = m.SummarizationSection(
+        metrics=("rouge1", "rougeLsum"),
+        cells=tuple(
+            m.LeaderboardCell(system=s, metric=n, estimate=est(0.4 + 0.01 * k))
+            for k, s in enumerate(("clf <A>", "clf B"))
+            for n in ("rouge1", "rougeLsum")
+        ),
+        lsum_sentence_splitter="one sentence per line (newlines)",
+    )
+    provenance = m.Provenance(
+        nlpeval_version="test",
+        command="nlpeval report --task classify",
+        seed=1,
+        n_bootstrap=10,
+        n_randomization=10,
+        confidence=0.95,
+        alpha=0.05,
+        preset=None,
+        inputs=(m.InputFile(role="gold", name="gold.txt", path=None, lines=40, sha256="0" * 64),),
+        metrics=infos,
+    )
+    return m.Report(
+        schema_version=m.SCHEMA_VERSION,
+        title="tasks",
+        task="classify",
+        systems=("clf <A>", "clf B"),
+        provenance=provenance,
+        leaderboard=None,
+        length=None,
+        sentences=None,
+        buckets=(),
+        ngrams=(),
+        examples=None,
+        classification=classification,
+        summarization=summarization,
+        warnings=("a <warning> & more",),
+    )
+
+
+def test_classification_and_summarisation_sections(browser, tmp_path):
+    model = _task_model()
+    path = tmp_path / "tasks.html"
+    path.write_text(render_html(model), encoding="utf-8")
+    load = browser.open(path)
+    _clean(browser, load)
+    toc = browser.js("return Array.from(document.querySelectorAll('nav.toc a')).map(a => a.getAttribute('href'))")
+    assert toc == ["#classification", "#summarization", "#provenance"]
+    matrices = browser.js(
+        "return Array.from(document.querySelectorAll('table.confusion')).map(t => "
+        "Array.from(t.tBodies[0].rows).map(r => Array.from(r.cells).slice(1).map(c => +c.textContent)))"
+    )
+    assert matrices == [[list(row) for row in s.confusion] for s in model.classification.systems]
+    assert browser.js("return document.querySelectorAll('#classification svg.chart').length") == 4
+    assert browser.js("return document.querySelector('.callout.warn li').textContent") == "a <warning> & more"
+    cells = browser.js(
+        "return Array.from(document.querySelectorAll('#summarization tbody tr')).map("
+        "r => Array.from(r.cells).map(c => c.querySelector('.val') ? c.querySelector('.val').textContent : c.textContent))"
+    )
+    assert cells == [["clf <A>", "40.00", "40.00"], ["clf B", "41.00", "41.00"]]
+    assert browser.js("return document.scripts.length") == 1  # no example data: only the page's script
+    _clean(browser, load)

@@ -147,6 +147,8 @@ def render_html(model: Report | dict[str, Any]) -> str:
             s=built["sections"],
             has_examples=has_examples,
             examples_note=note,
+            largest=sorted((str(k), list(v)) for k, v in (examples.get("largest_differences") or {}).items()),
+            largest_metric=view._label(infos, str(examples.get("metric") or "")),
             data_json=Markup(data_json),
             csp=Markup(content_security_policy(css, js)),
             css=Markup(css),
