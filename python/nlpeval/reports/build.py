@@ -285,7 +285,10 @@ def report(
         )
     )
     cm_bleu = cm.CompareMtBLEU()
-    cm_stats = {s: cm_bleu.segment_stats(out_tokens[s], ref_tokens) for s in systems}
+    if preset == "compare-mt":
+        cm_stats = stats["bleu"]
+    else:
+        cm_stats = {s: cm_bleu.segment_stats(out_tokens[s], ref_tokens) for s in systems}
     ref_len = np.array([len(r) for r in ref_tokens])
     tables.append(
         metric_table(
@@ -523,27 +526,32 @@ def _ngram_section(
     top_k: int,
     cm: Any,
 ) -> tuple[NgramComparison, ...]:
-    from scipy.stats import binomtest
-
     from nlpeval.reports.analyses.multitest import benjamini_hochberg
+    from nlpeval.reports.analyses.sentences import sign_test
 
-    counted = {s: cm.matched_ngrams(out_tokens[s], ref_tokens) for s in systems}
+    ref_tables = [cm.ngram_table(ref) for ref in ref_tokens]
+    counted = {s: cm.matched_ngrams(out_tokens[s], ref_tokens, ref_tables=ref_tables) for s in systems}
     comparisons = []
     for s in systems:
         if s == baseline:
             continue
         left, right = baseline, s
-        match_l, _, _, where_l = counted[left]
-        match_r, _, _, where_r = counted[right]
-        ranked = cm.salient_ngrams(match_l, match_r, alpha=1.0)
-        heads = ranked[:top_k]
+        match_l, segments_l = counted[left]
+        match_r, segments_r = counted[right]
+        heads = cm.salient_ngrams(match_l, match_r, alpha=1.0, top=top_k)
         # compare-mt's second list: the lowest scores of the first, lowest first
-        tails = sorted(ranked, key=lambda item: (item[1], -match_r.get(item[0], 0), item[0]))[:top_k]
+        tails = cm.salient_ngrams(match_l, match_r, alpha=1.0, top=top_k, lowest=True)
+        wanted = {gram for gram, _ in heads + tails}
+        where: dict[tuple[str, ...], list[int]] = {gram: [] for gram in wanted}
+        for i, (seg_l, seg_r) in enumerate(zip(segments_l, segments_r, strict=True)):
+            for gram in wanted:
+                if (gram in seg_l or gram in seg_r) and len(where[gram]) < 10:
+                    where[gram].append(i)
         entries = []
         for gram, score in heads + tails:
             c1, c2 = match_l.get(gram, 0), match_r.get(gram, 0)
-            p = float(binomtest(c1, c1 + c2, 0.5).pvalue) if c1 + c2 else None
-            ids = sorted(set(where_l.get(gram, [])) | set(where_r.get(gram, [])))[:10]
+            p = sign_test(c1, c2)
+            ids = where[gram]
             entries.append((gram, score, c1, c2, p, tuple(ids)))
         adjusted = benjamini_hochberg([e[4] for e in entries])
         built = [

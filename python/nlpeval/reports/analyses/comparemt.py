@@ -76,10 +76,6 @@ def bucket_of(values: np.ndarray, edges: Sequence[float]) -> np.ndarray:
     return np.searchsorted(np.asarray(edges, dtype=np.float64), np.asarray(values, dtype=np.float64), side="right")
 
 
-def _ngrams(words: Tokens, n: int) -> Counter:
-    return Counter(tuple(words[i : i + n]) for i in range(len(words) - n + 1))
-
-
 @dataclass(frozen=True)
 class CompareMtBLEU(CorpusMetric):
     """compare-mt's corpus BLEU on token lists (one reference), as a metric over segment statistics.
@@ -101,13 +97,20 @@ class CompareMtBLEU(CorpusMetric):
         return StatsSchema.of("ref_len", "out_len", *(f"num{n}" for n in orders), *(f"den{n}" for n in orders))
 
     def segment_stats(self, hypotheses: Sequence[Any], references: Sequence[Any]) -> Stats:
-        rows = np.zeros((len(hypotheses), 2 + 2 * self.max_order), dtype=np.int64)
-        for i, (out, ref) in enumerate(zip(hypotheses, references, strict=True)):
-            rows[i, 0], rows[i, 1] = len(ref), len(out)
-            for n in range(1, self.max_order + 1):
-                out_counts, ref_counts = _ngrams(out, n), _ngrams(ref, n)
-                rows[i, 1 + n] = sum(min(c, ref_counts[g]) for g, c in out_counts.items())
-                rows[i, 1 + self.max_order + n] = max(1, sum(out_counts.values()))
+        """Rows of ``ref_len, out_len, num1..k, den1..k`` (each ``den`` at least 1, as compare-mt)."""
+        from nlpeval import _native
+
+        k = self.max_order
+        if not len(hypotheses):
+            return Stats(self.schema, np.zeros((0, 2 + 2 * k), dtype=np.int64))
+        native = np.asarray(
+            _native.bleu_stats_tokens([list(h) for h in hypotheses], [[list(r)] for r in references], k)
+        )
+        rows = np.empty((len(hypotheses), 2 + 2 * k), dtype=np.int64)
+        # native columns: hyp_len, ref_len_closest, ref_len_shortest, correct_1..k, total_1..k
+        rows[:, 0], rows[:, 1] = native[:, 1], native[:, 0]
+        rows[:, 2 : 2 + k] = native[:, 3 : 3 + k]
+        rows[:, 2 + k :] = np.maximum(1, native[:, 3 + k : 3 + 2 * k])
         return Stats(self.schema, rows)
 
     def corpus_values(self, totals: np.ndarray) -> np.ndarray:
@@ -188,41 +191,55 @@ def word_accuracy(totals: np.ndarray) -> dict[str, np.ndarray]:
     return {"rec": rec, "prec": prec, "fmeas": fmeas}
 
 
+def ngram_table(words: Tokens, min_order: int = 1, max_order: int = 4) -> Counter:
+    """Counts of every n-gram of ``words`` with ``min_order <= n <= max_order`` (one table for all orders)."""
+    return Counter(
+        gram for n in range(min_order, max_order + 1) for gram in zip(*(words[i:] for i in range(n)), strict=False)
+    )
+
+
 def matched_ngrams(
-    outs: Sequence[Tokens], refs: Sequence[Tokens], min_order: int = 1, max_order: int = 4
-) -> tuple[Counter, Counter, Counter, dict[tuple[str, ...], list[int]]]:
-    """compare-mt's n-gram ``match``, ``over`` and ``under`` counts of one system, and the segments
-    where each matched n-gram occurs (for the example links)."""
-    match: Counter = Counter()
-    over: Counter = Counter()
-    under: Counter = Counter()
-    where: dict[tuple[str, ...], list[int]] = {}
-    for i, (out, ref) in enumerate(zip(outs, refs, strict=True)):
-        for n in range(min_order, max_order + 1):
-            out_counts, ref_counts = _ngrams(out, n), _ngrams(ref, n)
-            for gram, count in out_counts.items():
-                hit = min(count, ref_counts.get(gram, 0))
-                if hit:
-                    match[gram] += hit
-                    where.setdefault(gram, []).append(i)
-                if count > hit:
-                    over[gram] += count - hit
-            for gram, count in ref_counts.items():
-                missing = count - min(count, out_counts.get(gram, 0))
-                if missing:
-                    under[gram] += missing
-    return match, over, under, where
+    outs: Sequence[Tokens],
+    refs: Sequence[Tokens],
+    min_order: int = 1,
+    max_order: int = 4,
+    ref_tables: Sequence[Counter] | None = None,
+) -> tuple[Counter, list[Counter]]:
+    """compare-mt's ``match`` counts of one system (clipped n-gram matches, n = min..max order), in
+    total and per segment (for the example links).
+
+    Examples
+    --------
+    >>> total, per_segment = matched_ngrams([["a", "b", "a"]], [["a", "b"]], max_order=2)
+    >>> sorted(total.items())
+    [(('a',), 1), (('a', 'b'), 1), (('b',), 1)]
+    """
+    if ref_tables is None:
+        ref_tables = [ngram_table(ref, min_order, max_order) for ref in refs]
+    total: Counter = Counter()
+    per_segment = []
+    for out, ref_table in zip(outs, ref_tables, strict=True):
+        matched = ngram_table(out, min_order, max_order) & ref_table
+        per_segment.append(matched)
+        total.update(matched)
+    return total, per_segment
 
 
-def salient_ngrams(first: Counter, second: Counter, alpha: float = 1.0) -> list[tuple[tuple[str, ...], float]]:
-    """compare-mt's salient-feature scores, best for ``first`` first.
+def salient_ngrams(
+    first: Counter, second: Counter, alpha: float = 1.0, top: int | None = None, lowest: bool = False
+) -> list[tuple[tuple[str, ...], float]]:
+    """compare-mt's salient-feature scores ``(c1 + alpha) / (c1 + c2 + 2 alpha)``, highest first
+    (``lowest``: lowest first); ``top`` keeps only that many.
 
     compare-mt breaks ties in ``set`` order (varies between runs); here ties are ordered by the
-    n-gram's count in ``first`` (descending) and then the n-gram's text, so the order is stable.
+    n-gram's count in ``first`` (highest first; with ``lowest``, in ``second``) and then by the n-gram.
     """
-    scores = []
-    for gram in set(first) | set(second):
+    import heapq
+
+    items = []
+    for gram in first.keys() | second.keys():
         c1, c2 = first.get(gram, 0), second.get(gram, 0)
-        scores.append((gram, (c1 + alpha) / (c1 + c2 + 2 * alpha)))
-    scores.sort(key=lambda item: (-item[1], -first.get(item[0], 0), item[0]))
-    return scores
+        score = (c1 + alpha) / (c1 + c2 + 2 * alpha)
+        items.append((score, -c2, gram) if lowest else (-score, -c1, gram))
+    chosen = heapq.nsmallest(top, items) if top is not None else sorted(items)
+    return [(gram, key if lowest else -key) for key, _, gram in chosen]

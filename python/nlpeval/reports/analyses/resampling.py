@@ -26,8 +26,9 @@ class Resamples:
     def draw(cls, n_segments: int, n_resamples: int, seed: int | None) -> Resamples:
         """Draw ``n_resamples`` resamples of ``n_segments`` segments (sacreBLEU's generator call)."""
         indices = resample_indices(n_segments, n_resamples, seed)
-        counts = np.zeros((n_resamples, n_segments), dtype=np.float64)
-        np.add.at(counts, (np.repeat(np.arange(n_resamples), n_segments), indices.ravel()), 1.0)
+        flat = (indices + (np.arange(n_resamples) * n_segments)[:, None]).ravel()
+        counts = np.bincount(flat, minlength=n_resamples * n_segments).reshape(n_resamples, n_segments)
+        counts = counts.astype(np.float64)
         return cls(indices, counts)
 
     def totals(self, stats: Stats) -> np.ndarray:

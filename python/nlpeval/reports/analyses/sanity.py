@@ -73,7 +73,7 @@ def length_section(
     rows = []
     sanity = []
     src_scripts = [script(x) for x in sources] if sources is not None else None
-    ref_scripts = [script(refs[0]) if refs else None for refs in references]
+    ref_scripts = [script(refs[0]) if refs else None for refs in references] if sources is not None else []
     for s in systems:
         hyps = hypotheses[s]
         if bleu_components is not None:

@@ -21,9 +21,12 @@ def sign_test(wins: int, losses: int) -> float | None:
     """
     if wins + losses == 0:
         return None
-    from scipy.stats import binomtest
+    from scipy.special import bdtr
 
-    return float(binomtest(wins, wins + losses, 0.5).pvalue)
+    smaller = min(wins, losses)
+    if 2 * smaller == wins + losses:
+        return 1.0
+    return float(min(1.0, 2.0 * bdtr(smaller, wins + losses, 0.5)))
 
 
 def score_edges(values: np.ndarray, bins: int = 20) -> list[float]:
