@@ -75,10 +75,16 @@ def odd_model():
 
 
 @pytest.fixture(scope="module")
-def demo_page(tmp_path_factory, browser, demo_model) -> PageLoad:
+def demo_path(tmp_path_factory, demo_model) -> Path:
     path = tmp_path_factory.mktemp("html") / "demo.html"
     path.write_text(render_html(demo_model), encoding="utf-8")
-    return browser.open(path)
+    return path
+
+
+@pytest.fixture
+def demo_page(browser, demo_path) -> PageLoad:
+    """The demo page, freshly loaded for each test (no state left by another test)."""
+    return browser.open(demo_path)
 
 
 @pytest.fixture(scope="module")
@@ -138,7 +144,10 @@ def test_demo_page_renders_every_section(browser, demo_page, demo_model, tmp_pat
     assert shot.stat().st_size > 10_000
     if os.environ.get("NLPEVAL_UPDATE_SCREENSHOT"):
         (ROOT / "docs").mkdir(exist_ok=True)
+        browser.driver.set_window_size(1366, 1040)
+        browser.js("window.scrollTo(0, 0)")
         browser.screenshot(ROOT / "docs" / "report.png")
+        browser.driver.set_window_size(1366, 900)
 
 
 def test_page_has_a_csp_that_forbids_requests(demo_model):
@@ -493,3 +502,29 @@ def test_classification_and_summarisation_sections(browser, tmp_path):
     assert cells == [["clf <A>", "40.00", "40.00"], ["clf B", "41.00", "41.00"]]
     assert browser.js("return document.scripts.length") == 1  # no example data: only the page's script
     _clean(browser, load)
+
+
+def test_bucket_filter_agrees_with_the_bucket_tables(browser, demo_page, demo_model):
+    """Choosing a bucket lists as many segments as the bucket table counts for system A (the baseline)."""
+    offered = browser.js(
+        "return Array.from(document.querySelectorAll('#ex-bucket option')).filter(o => o.value).map(o => o.value)"
+    )
+    data = browser.js("return JSON.parse(document.getElementById('report-data').textContent).buckets")
+    tables = {t.id: t for t in demo_model.buckets}
+    checked = set()
+    for value in offered:
+        t, r = (int(k) for k in value.split(":"))
+        table = tables[data[t]["id"]]
+        row = table.rows[r]
+        browser.js(
+            "var s = document.getElementById('ex-bucket'); s.value = arguments[0]; s.dispatchEvent(new Event('change'))",
+            value,
+        )
+        want = next(c.estimate.n for c in row.cells if c.system == demo_model.systems[0])
+        if table.statistic == "count":
+            want = int(next(c.estimate.value for c in row.cells if c.system == demo_model.systems[0]))
+        assert _matching(browser) == want, (table.id, row.label)
+        checked.add(table.by.split(":")[0])
+    assert {"ref-length", "length-diff", "sentence-score"} <= checked
+    browser.js("var s = document.getElementById('ex-bucket'); s.value = ''; s.dispatchEvent(new Event('change'))")
+    _clean(browser, demo_page)

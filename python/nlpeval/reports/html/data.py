@@ -135,7 +135,7 @@ def examples_data(
         scores[metric["name"]] = per_system
     data["scores"] = scores
     data["ngrams"] = _ngrams(report.get("ngrams") or [])
-    data["buckets"] = _buckets(report.get("buckets") or [], metric_infos)
+    data["buckets"] = _buckets(report.get("buckets") or [], metric_infos, metric_names)
     data["strings"] = table.strings
     return data
 
@@ -155,10 +155,11 @@ def _ngrams(comparisons: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _buckets(
-    tables: Sequence[Mapping[str, Any]], metric_infos: Mapping[str, Mapping[str, Any]]
+    tables: Sequence[Mapping[str, Any]], metric_infos: Mapping[str, Mapping[str, Any]], metrics: Sequence[str]
 ) -> list[dict[str, Any]]:
     """Sentence bucket tables the browser can recompute membership for (reference length,
-    length difference, sentence score, label); word-level tables are not segment filters."""
+    length difference, a sentence score embedded in the page, label); word-level tables are
+    not segment filters. Membership is ``lower <= value < upper`` (as compare-mt's cutoffs)."""
     out = []
     for table in tables:
         by = str(table.get("by") or "")
@@ -168,6 +169,8 @@ def _buckets(
         if base not in ("ref-length", "length-diff", "sentence-score", "label"):
             continue
         metric = by.split(":", 1)[1] if base == "sentence-score" and ":" in by else None
+        if base == "sentence-score" and metric not in metrics:
+            continue
         scale = float(metric_infos.get(metric, {}).get("scale", 1.0)) if metric else 1.0
         rows = []
         for row in table.get("rows") or []:
