@@ -528,3 +528,34 @@ def test_bucket_filter_agrees_with_the_bucket_tables(browser, demo_page, demo_mo
     assert {"ref-length", "length-diff", "sentence-score"} <= checked
     browser.js("var s = document.getElementById('ex-bucket'); s.value = ''; s.dispatchEvent(new Event('change'))")
     _clean(browser, demo_page)
+
+
+def test_max_examples_and_print_styles(browser, tmp_path):
+    from nlpeval.reports.demo import demo_lines
+
+    model = report(
+        {"a": demo_lines("system-a.en"), "b": demo_lines("system-b.en")},
+        demo_lines("ref.en"),
+        metrics=("bleu",),
+        n_bootstrap=20,
+        n_randomization=20,
+        max_examples=5,
+    )
+    path = tmp_path / "max.html"
+    path.write_text(render_html(model), encoding="utf-8")
+    load = browser.open(path)
+    assert _cards(browser) == _matching(browser) == 5
+    summary = browser.js("return document.getElementById('ex-summary').textContent")
+    assert summary.startswith("5 segments of 20")
+    # printing: controls and the contents bar are hidden, every section stays
+    browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    try:
+        hidden = browser.js(
+            "return ['ex-controls'].map(id => getComputedStyle(document.getElementById(id)).display)"
+            ".concat([getComputedStyle(document.querySelector('nav.toc')).display])"
+        )
+        assert hidden == ["none", "none"]
+        assert browser.js("return getComputedStyle(document.getElementById('leaderboard')).display") == "block"
+    finally:
+        browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+    _clean(browser, load)
