@@ -559,3 +559,50 @@ def test_max_examples_and_print_styles(browser, tmp_path):
     finally:
         browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
     _clean(browser, load)
+
+
+def _expected_marks(hyp: str, other: str, refs: list[str]) -> list[tuple[str, str]]:
+    """(word, class) of the words the browser marks in ``hyp`` against ``other`` (salient n-grams aside)."""
+    best: dict[str, int] = {}
+    for ref in refs:
+        counts: dict[str, int] = {}
+        for w in ref.split():
+            counts[w] = counts.get(w, 0) + 1
+        for w, c in counts.items():
+            best[w] = max(best.get(w, 0), c)
+
+    def matched(words: list[str]) -> list[bool]:
+        left = dict(best)
+        flags = []
+        for w in words:
+            flags.append(left.get(w, 0) > 0)
+            if flags[-1]:
+                left[w] -= 1
+        return flags
+
+    words, theirs = hyp.split(), other.split()
+    their_matched: dict[str, int] = {}
+    for w, m in zip(theirs, matched(theirs), strict=True):
+        if m:
+            their_matched[w] = their_matched.get(w, 0) + 1
+    used: dict[str, int] = {}
+    marks = []
+    for w, m in zip(words, matched(words), strict=True):
+        if m:
+            used[w] = used.get(w, 0) + 1
+            marks.append((w, "hl-only" if used[w] > their_matched.get(w, 0) else "hl-m"))
+        elif w not in theirs:
+            marks.append((w, "hl-bad"))
+    return marks
+
+
+def test_highlighting_of_matched_and_differing_words(browser, demo_page, demo_model):
+    marks = browser.js(
+        "return Array.from(document.querySelectorAll('.ex-card')).slice(0, 8).map(c => "
+        "Array.from(c.querySelectorAll('.ex-row.hyp')[0].querySelectorAll('.ex-text span')).map("
+        "s => [s.textContent, s.className.split(' ').filter(k => k !== 'hl-ng')[0] || '']).filter(p => p[1]))"
+    )
+    for example, shown in zip(demo_model.examples.examples[:8], marks, strict=True):
+        a, b = example.hypotheses
+        assert [tuple(p) for p in shown] == _expected_marks(a, b, list(example.references)), example.id
+    _clean(browser, demo_page)

@@ -237,9 +237,11 @@
     if (text === "") { box.classList.add("empty"); return box; }
     var toks = tokens(D.hyps[sys][i]);
     var mine = matchedFlags(toks, counts);
-    var theirs = {};
-    if (other !== null && other !== sys) {
+    var theirs = {}, theirWords = {};
+    var paired = other !== null && other !== sys;
+    if (paired) {
       var ot = tokens(D.hyps[other][i]);
+      ot.forEach(function (w) { theirWords[w] = true; });
       matchedFlags(ot, counts).forEach(function (m, k) { if (m) theirs[ot[k]] = (theirs[ot[k]] || 0) + 1; });
     }
     var ng = new Array(toks.length);
@@ -260,10 +262,12 @@
       if (part === "") return;
       if (/^\s+$/.test(part)) { box.appendChild(document.createTextNode(part)); return; }
       var cls = [];
+      var w = toks[t];
       if (mine[t]) {
-        var w = toks[t];
         used[w] = (used[w] || 0) + 1;
-        cls.push(other !== null && other !== sys && used[w] > (theirs[w] || 0) ? "hl-only" : "hl-m");
+        cls.push(paired && used[w] > (theirs[w] || 0) ? "hl-only" : "hl-m");
+      } else if (paired && !theirWords[w]) {
+        cls.push("hl-bad");
       }
       if (ng[t]) cls.push("hl-ng");
       if (cls.length) {
