@@ -13,23 +13,27 @@ from nlpeval.reports.analyses.multitest import holm
 from nlpeval.reports.analyses.resampling import Resamples, randomization_swaps, smoothed_p
 from nlpeval.reports.model import Cluster, Estimate, Leaderboard, LeaderboardCell, PairwiseTest, PValueMatrix
 from nlpeval.significance.bootstrap import percentile_interval
-from nlpeval.significance.paired import approximate_randomization
 
 
 def _values(metric: CorpusMetric, totals: np.ndarray) -> np.ndarray:
     return np.asarray(metric.corpus_values(totals), dtype=np.float64)
 
 
-def _randomization_p(metric: CorpusMetric, base: Stats, system: Stats, swaps: np.ndarray, seed: int | None) -> float:
-    """p of :func:`approximate_randomization` with pre-drawn swaps (one product per pair)."""
+def _randomization_p(metric: CorpusMetric, base: Stats, system: Stats, swaps: np.ndarray) -> float:
+    """p of :func:`nlpeval.approximate_randomization` with pre-drawn swaps (as float64, one product
+    per pair): the summed fields move with the swapped segments, the others keep both systems' merge."""
     schema = system.schema
-    if not all(rule == "sum" for rule in schema.merge):
-        return approximate_randomization(metric, base, system, n_trials=len(swaps), seed=seed).p_value
+    summed = np.array([rule == "sum" for rule in schema.merge])
     base_total, system_total = base.totals(), system.totals()
-    moved = swaps.astype(np.float64) @ (base.rows.astype(np.float64) - system.rows.astype(np.float64))
+    shared = schema.combine(base_total, system_total)
+    delta = base.rows[:, summed].astype(np.float64) - system.rows[:, summed].astype(np.float64)
+    moved = swaps @ delta
     if np.issubdtype(system.rows.dtype, np.integer):
         moved = np.rint(moved).astype(np.int64)
-    first, second = system_total + moved, base_total - moved
+    first = np.broadcast_to(shared, (len(swaps), len(shared))).copy()
+    second = first.copy()
+    first[:, summed] = system_total[summed] + moved
+    second[:, summed] = base_total[summed] - moved
     null = np.abs(_values(metric, first) - _values(metric, second))
     observed = abs(float(_values(metric, system_total)) - float(_values(metric, base_total)))
     return smoothed_p(null, observed)
@@ -54,7 +58,7 @@ def _pair(
     spread = np.abs(deltas)
     p_boot = smoothed_p(spread - spread.mean(), abs(difference))
     ci = percentile_interval(deltas, level=level)
-    p_ar = _randomization_p(metric, stats[other], stats[system], swaps, seed) if swaps is not None else None
+    p_ar = _randomization_p(metric, stats[other], stats[system], swaps) if swaps is not None else None
     return difference, ci.low, ci.high, p_boot, p_ar
 
 
@@ -125,7 +129,9 @@ def leaderboard(
     """
     n_segments = len(next(iter(stats[next(iter(metrics))].values())))
     resamples = Resamples.draw(n_segments, n_bootstrap, seed) if n_bootstrap >= 2 and n_segments >= 2 else None
-    swaps = randomization_swaps(n_segments, n_randomization, seed) if n_randomization >= 1 else None
+    swaps = None
+    if n_randomization >= 1:
+        swaps = randomization_swaps(n_segments, n_randomization, seed).astype(np.float64)
     cells: list[LeaderboardCell] = []
     baseline_tests: list[PairwiseTest] = []
     pair_tests: list[PairwiseTest] = []

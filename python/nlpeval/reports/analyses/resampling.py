@@ -37,16 +37,24 @@ class Resamples:
 
 
 def weighted_totals(stats: Stats, weights: np.ndarray, indices: np.ndarray | None = None) -> np.ndarray:
-    """``weights @ rows`` for summed schemas (as integers when the rows are); else merge row subsets."""
+    """Resampled totals: ``weights @ rows`` on the summed fields (integers stay integers); a field
+    merged by min/max/last that is constant over the rows (e.g. the number of references) keeps its
+    value; any other field is merged resample by resample from ``indices``."""
     rows = stats.rows
-    if all(rule == "sum" for rule in stats.schema.merge):
-        product = weights @ rows.astype(np.float64)
-        if np.issubdtype(rows.dtype, np.integer):
-            return np.rint(product).astype(np.int64)
-        return product
-    if indices is None:
-        raise ValueError("statistics with non-summed fields need resample indices")
-    return stats.schema.resampled_totals(rows, indices)
+    summed = np.array([rule == "sum" for rule in stats.schema.merge])
+    integer = np.issubdtype(rows.dtype, np.integer)
+    out = np.empty((weights.shape[0], rows.shape[1]), dtype=np.int64 if integer else np.float64)
+    product = weights @ rows[:, summed].astype(np.float64)
+    out[:, summed] = np.rint(product).astype(np.int64) if integer else product
+    for column in np.flatnonzero(~summed):
+        values = rows[:, column]
+        if len(values) and np.all(values == values[0]):
+            out[:, column] = values[0]
+        else:
+            if indices is None:
+                raise ValueError("statistics with varying non-summed fields need resample indices")
+            out[:, column] = stats.schema.resampled_totals(rows, indices)[:, column]
+    return out
 
 
 def randomization_swaps(n_segments: int, n_trials: int, seed: int | None) -> np.ndarray:
