@@ -606,3 +606,41 @@ def test_highlighting_of_matched_and_differing_words(browser, demo_page, demo_mo
         a, b = example.hypotheses
         assert [tuple(p) for p in shown] == _expected_marks(a, b, list(example.references)), example.id
     _clean(browser, demo_page)
+
+
+@pytest.mark.parametrize(
+    ("systems", "references", "metrics"),
+    [
+        ({"only": ["a b c", "d e"]}, ["a b c", "d f"], ("bleu",)),
+        ({"a": ["", "", ""], "b": ["x y", "", "z"]}, ["x y", "q", "z"], ("bleu", "wer")),
+    ],
+    ids=["one-system", "empty-outputs"],
+)
+def test_edge_reports_render_cleanly(browser, tmp_path, systems, references, metrics):
+    model = report(systems, references, metrics=metrics, n_bootstrap=20, n_randomization=20)
+    path = tmp_path / "edge.html"
+    path.write_text(render_html(model), encoding="utf-8")
+    load = browser.open(path)
+    assert _cards(browser) == len(references)
+    texts = browser.js("return Array.from(document.querySelectorAll('.ex-row.hyp .ex-text')).map(t => t.textContent)")
+    assert texts == [h for i in range(len(references)) for h in (hyps[i] for hyps in systems.values())]
+    browser.js("document.getElementById('ex-align').click()")
+    assert browser.js("return document.querySelectorAll('.align').length") == len(texts)
+    _clean(browser, load)
+
+
+def test_word_alignment_edit_counts_match_jiwer(browser, demo_page, demo_model):
+    import jiwer  # a test dependency (the WER reference)
+
+    browser.js("document.getElementById('ex-align').click()")
+    summaries = browser.js(
+        "return Array.from(document.querySelectorAll('.ex-card')).map(c => "
+        "Array.from(c.querySelectorAll('.align > span.muted')).map(s => s.textContent))"
+    )
+    for example, shown in zip(demo_model.examples.examples, summaries, strict=True):
+        for hyp, text in zip(example.hypotheses, shown, strict=True):
+            s, d, i = (int(v) for v in re.match(r"S=(\d+) D=(\d+) I=(\d+)", text).groups())
+            out = jiwer.process_words(example.references[0], hyp)
+            assert s + d + i == out.substitutions + out.deletions + out.insertions, (example.id, hyp)
+            assert d - i == out.deletions - out.insertions  # both follow from the lengths
+    _clean(browser, demo_page)
