@@ -137,6 +137,15 @@ def test_demo_page_renders_every_section(browser, demo_page, demo_model, tmp_pat
     expected = {c.system: f"{c.estimate.value * 100:.2f}" for c in board.cells if c.metric == "bleu"}
     assert [name.split()[0] for name, _ in rows] == list(board.systems)
     assert {name.split()[0]: value for name, value in rows} == expected
+    # the best system per metric (lowest TER, highest BLEU/chrF)
+    cards = browser.js(
+        "return Array.from(document.querySelectorAll('.best-card')).map(c => c.querySelector('.best-system').textContent)"
+    )
+    best = []
+    for metric in board.metrics:
+        scores = {c.system: c.estimate.value for c in board.cells if c.metric == metric}
+        best.append((min if metric == "ter" else max)(scores, key=scores.get))
+    assert cards == best
     # the example browser ran: one card per segment (20 demo segments fit one page)
     assert _cards(browser) == len(demo_model.examples.examples) == 20
     assert browser.js("return document.getElementById('ex-page').textContent") == "page 1 of 1"

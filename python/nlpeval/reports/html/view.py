@@ -213,7 +213,35 @@ def leaderboard(report: Dict, infos: Mapping[str, Dict]) -> dict[str, Any] | Non
                 ),
             }
         )
+    best = []
+    for metric in metrics:
+        scored = [(s, cells[(s, metric)]) for s in systems if (cells.get((s, metric)) or {}).get("value") is not None]
+        if not scored:
+            continue
+        sign = 1.0 if _hib(infos, metric) else -1.0
+        name, est = max(scored, key=lambda item: sign * item[1]["value"])
+        groups = clusters_of(board, metric)
+        top = [g for g in groups if name in g]
+        tied = [s for s in (top[0] if top else [name]) if s != name]
+        if len(systems) < 2 or not top:
+            note = ""
+        elif tied:
+            note = f"not significantly better than {len(tied)} other system{'s' if len(tied) != 1 else ''}"
+        else:
+            note = "significantly better than every other system"
+        best.append(
+            {
+                "label": _label(infos, metric),
+                "arrow": "↑" if _hib(infos, metric) else "↓",
+                "system": name,
+                "value": fmt_value(est.get("value"), _scale(infos, metric)),
+                "ci": fmt_ci(est.get("low"), est.get("high"), _scale(infos, metric)),
+                "n": est.get("n"),
+                "note": note,
+            }
+        )
     return {
+        "best": best,
         "systems": systems,
         "baseline": baseline,
         "columns": columns,
@@ -227,6 +255,12 @@ def leaderboard(report: Dict, infos: Mapping[str, Dict]) -> dict[str, Any] | Non
         "heatmaps": heatmaps,
         "colors": colors,
     }
+
+
+def clusters_of(board: Dict, metric: str) -> list[list[str]]:
+    """The clusters of ``metric``, best first (systems not significantly different from each other)."""
+    groups = [c for c in board.get("clusters") or [] if c.get("metric") == metric]
+    return [list(c.get("systems") or []) for c in sorted(groups, key=lambda c: c.get("rank") or 0)]
 
 
 # ---------------------------------------------------------------------------- length and sanity
