@@ -21,8 +21,19 @@ def add_parser(subparsers: Any) -> None:
         description="Compare system outputs on the same test set (one segment per line, UTF-8). The format "
         "follows the -o suffix (.html, .md, .txt, .json, .tex) unless --format is given.",
     )
-    parser.add_argument("systems", nargs="+", metavar="SYS", help="system output files (the first is the baseline)")
-    parser.add_argument("-r", "--ref", action="append", required=True, metavar="REF", help="reference (repeatable)")
+    parser.add_argument("systems", nargs="*", metavar="SYS", help="system output files (the first is the baseline)")
+    parser.add_argument("-r", "--ref", action="append", metavar="REF", help="reference (repeatable)")
+    parser.add_argument("--task", choices=("generation", "classify"), default="generation", help="kind of report")
+    parser.add_argument("--gold", metavar="FILE", help="--task classify: gold labels, one per line")
+    parser.add_argument("--pred", action="append", default=[], metavar="FILE", help="--task classify: predictions")
+    parser.add_argument(
+        "--scores",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="--task classify: per --pred, class scores (one number per line for two classes, or one row per line "
+        "with a column per class in sorted label order)",
+    )
     parser.add_argument("--src", metavar="SRC", help="source file (copied/untranslated checks, examples)")
     parser.add_argument("-m", "--metrics", default="bleu,chrf,ter", help="metrics of 'nlpeval score -m'")
     parser.add_argument("--baseline", metavar="SYS", help="baseline system (file or name; default the first)")
@@ -129,6 +140,10 @@ def run(options: argparse.Namespace) -> int:
     from nlpeval.reports.render import render
 
     fmt = _format(options)
+    if options.task == "classify":
+        return _classify(options, fmt)
+    if not options.ref or not options.systems:
+        raise UsageError("give at least one -r REF and one system file")
     if sum(path == "-" for path in [*options.systems, *options.ref]) > 1:
         raise UsageError("stdin ('-') can be used for only one file")
     metrics = tuple(m.strip() for m in options.metrics.split(",") if m.strip())
@@ -222,5 +237,66 @@ def run(options: argparse.Namespace) -> int:
         raise UsageError(f"{path}:{exc.segment + 1}: {exc.message}") from None
     finally:
         progress.close()
+    emit(render(model, fmt), options.output)
+    return 0
+
+
+def _classify(options: argparse.Namespace, fmt: str) -> int:
+    from nlpeval.cli.io import emit
+    from nlpeval.core.errors import InputError
+    from nlpeval.reports.build import classification_report
+    from nlpeval.reports.render import render
+
+    if not options.gold or not options.pred:
+        raise UsageError("--task classify needs --gold FILE and at least one --pred FILE")
+    if options.scores and len(options.scores) != len(options.pred):
+        raise UsageError("give one --scores file per --pred file")
+    gold, info = _read(options.gold, "gold")
+    inputs = [info]
+    gold = [x.strip() for x in gold]
+    for i, label in enumerate(gold):
+        if not label:
+            raise UsageError(f"{info.path}:{i + 1}: empty label")
+    predictions = {}
+    names = _names(options.pred)
+    for name, path in zip(names, options.pred, strict=True):
+        lines, info = _read(path, "system")
+        if len(lines) != len(gold):
+            raise UsageError(f"{info.path} has {len(lines)} lines, {options.gold} {len(gold)}")
+        predictions[name] = [x.strip() for x in lines]
+        inputs.append(info)
+    scores = None
+    if options.scores:
+        scores = {}
+        for name, path in zip(names, options.scores, strict=True):
+            lines, info = _read(path, "scores")
+            if len(lines) != len(gold):
+                raise UsageError(f"{info.path} has {len(lines)} lines, {options.gold} {len(gold)}")
+            rows = []
+            for i, line in enumerate(lines):
+                try:
+                    rows.append([float(x) for x in line.replace(",", " ").split()])
+                except ValueError:
+                    raise UsageError(f"{info.path}:{i + 1}: not a number") from None
+                if len(rows[-1]) != len(rows[0]) or not rows[-1]:
+                    raise UsageError(f"{info.path}:{i + 1}: expected {len(rows[0]) or 1} numbers")
+            scores[name] = [r[0] for r in rows] if len(rows[0]) == 1 else rows
+            inputs.append(info)
+    command = None
+    if os.path.basename(sys.argv[0]) in ("nlpeval", "__main__.py"):
+        command = shlex.join(["nlpeval", *sys.argv[1:]])
+    try:
+        model = classification_report(
+            gold,
+            predictions,
+            scores_by_system=scores,
+            seed=options.seed,
+            n_bootstrap=options.bootstrap,
+            title=options.title if options.title != "System comparison" else "Classifier comparison",
+            command=command,
+            inputs=inputs,
+        )
+    except InputError as exc:
+        raise UsageError(exc.message) from None
     emit(render(model, fmt), options.output)
     return 0

@@ -564,3 +564,105 @@ def _ngram_section(
             )
         )
     return tuple(comparisons)
+
+
+def classification_report(
+    gold: Sequence[str],
+    predictions_by_system: Mapping[str, Sequence[str]],
+    *,
+    scores_by_system: Mapping[str, Any] | None = None,
+    seed: int | None = 12345,
+    n_bootstrap: int = 1000,
+    alpha: float = 0.05,
+    confidence: float = 0.95,
+    title: str = "Classifier comparison",
+    command: str | None = None,
+    inputs: Sequence[InputFile] | None = None,
+) -> Report:
+    """Compare classifiers on the same items (``nlpeval report --task classify``).
+
+    Parameters
+    ----------
+    gold : sequence of str
+        Gold label per item.
+    predictions_by_system : mapping
+        System name -> predicted label per item.
+    scores_by_system : mapping, optional
+        System name -> ``(n, n_classes)`` class scores (columns in sorted label order) for PR/ROC.
+    seed, n_bootstrap, alpha, confidence
+        Resampling and test settings.
+    title, command, inputs
+        As in :func:`report`.
+
+    Returns
+    -------
+    Report
+        ``task == "classification"``; the generation sections are ``None``.
+
+    Examples
+    --------
+    >>> model = classification_report(["a", "b", "b"], {"X": ["a", "b", "a"], "Y": ["b", "b", "b"]}, n_bootstrap=50)
+    >>> model.task, model.classification.labels, len(model.classification.mcnemar)
+    ('classification', ('a', 'b'), 1)
+    """
+    from nlpeval._version import __version__
+    from nlpeval.reports.analyses.classification import classification_section
+
+    if not predictions_by_system:
+        raise InputError("no system to report on")
+    n = len(gold)
+    if n == 0:
+        raise InputError("the gold labels have no items")
+    for name, pred in predictions_by_system.items():
+        if len(pred) != n:
+            raise InputError(f"system {name!r} has {len(pred)} predictions, the gold labels {n}")
+    scores = None
+    if scores_by_system is not None:
+        scores = {}
+        for name, values in scores_by_system.items():
+            array = np.asarray(values, dtype=np.float64)
+            if array.ndim == 1:
+                array = np.column_stack([1.0 - array, array])
+            scores[name] = array
+    section = classification_section(
+        gold, predictions_by_system, scores=scores, n_bootstrap=n_bootstrap, seed=seed, level=confidence
+    )
+    if scores is not None:
+        for name, array in scores.items():
+            if array.shape != (n, len(section.labels)):
+                raise InputError(
+                    f"system {name!r}: scores have shape {array.shape}, expected ({n}, {len(section.labels)})"
+                )
+    if inputs is None:
+        inputs = [InputFile("gold", "gold", None, n, _sha256_lines([str(x) for x in gold]))]
+        inputs += [
+            InputFile("system", s, None, n, _sha256_lines([str(x) for x in p]))
+            for s, p in predictions_by_system.items()
+        ]
+    provenance = Provenance(
+        nlpeval_version=__version__,
+        command=command,
+        seed=seed,
+        n_bootstrap=n_bootstrap,
+        n_randomization=0,
+        confidence=confidence,
+        alpha=alpha,
+        preset=None,
+        inputs=tuple(inputs),
+        metrics=(),
+        options={},
+    )
+    return Report(
+        schema_version=SCHEMA_VERSION,
+        title=title,
+        task="classification",
+        systems=tuple(predictions_by_system),
+        provenance=provenance,
+        leaderboard=None,
+        length=None,
+        sentences=None,
+        buckets=(),
+        ngrams=(),
+        examples=None,
+        classification=section,
+    )

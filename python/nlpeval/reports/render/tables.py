@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from nlpeval._tables import latex_escape, latex_table, markdown_table
-from nlpeval.reports.model import Report
+from nlpeval.reports.model import Estimate, Report
 
 Table = tuple[str, list[str], list[list[str]]]
 MAX_NGRAMS = 10
@@ -118,6 +118,33 @@ def tables(model: Report) -> list[Table]:
             ]
             header = ["n-gram", "score", comparison.system, comparison.other, "p (BH)"]
             out.append((f"N-grams where {better} is better ({comparison.compare_type})", header, rows))
+    if model.classification is not None:
+        out.extend(_classification_tables(model))
+    return out
+
+
+def _est(e: Estimate) -> str:
+    return _num(e.value, 1.0, 4) + _ci(e.low, e.high, 1.0, 4)
+
+
+def _classification_tables(model: Report) -> list[Table]:
+    section = model.classification
+    assert section is not None
+    out: list[Table] = []
+    rows = [[s.system, _est(s.accuracy), _est(s.macro_f1)] for s in section.systems]
+    out.append(("Classifiers (bootstrap intervals)", ["system", "accuracy", "macro F1"], rows))
+    for s in section.systems:
+        rows = [[c.label, _est(c.precision), _est(c.recall), _est(c.f1), str(c.support)] for c in s.classes]
+        out.append((f"{s.system}: per class", ["class", "precision", "recall", "F1", "support"], rows))
+        rows = [[gold, *(str(x) for x in row)] for gold, row in zip(section.labels, s.confusion, strict=True)]
+        out.append((f"{s.system}: confusion matrix (rows gold, columns predicted)", ["gold", *section.labels], rows))
+    if section.mcnemar:
+        rows = [
+            [f"{t.system} vs {t.other}", str(t.only_system), str(t.only_other), _p(t.p_value), _p(t.p_holm)]
+            for t in section.mcnemar
+        ]
+        header = ["pair", "only system right", "only other right", "p (McNemar exact)", "p (Holm)"]
+        out.append(("McNemar tests", header, rows))
     return out
 
 
