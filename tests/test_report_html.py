@@ -653,3 +653,25 @@ def test_word_alignment_edit_counts_match_jiwer(browser, demo_page, demo_model):
             assert s + d + i == out.substitutions + out.deletions + out.insertions, (example.id, hyp)
             assert d - i == out.deletions - out.insertions  # both follow from the lengths
     _clean(browser, demo_page)
+
+
+def test_real_classification_report(browser, tmp_path):
+    from nlpeval.reports.build import classification_report
+
+    gold = ["pos", "neg", "<neu>", "pos", "neg", "pos", "<neu>", "neg"] * 8
+    preds = {
+        "a": [g if i % 4 else "pos" for i, g in enumerate(gold)],
+        "b <&>": [g if i % 3 else "neg" for i, g in enumerate(gold)],
+    }
+    model = classification_report(gold, preds, n_bootstrap=30, seed=1)
+    path = tmp_path / "classify.html"
+    path.write_text(render_html(model), encoding="utf-8")
+    load = browser.open(path)
+    matrices = browser.js(
+        "return Array.from(document.querySelectorAll('table.confusion')).map(t => "
+        "Array.from(t.tBodies[0].rows).map(r => Array.from(r.cells).slice(1).map(c => +c.textContent)))"
+    )
+    assert matrices == [[list(row) for row in s.confusion] for s in model.classification.systems]
+    headers = browser.js("return Array.from(document.querySelectorAll('#classification h3')).map(h => h.textContent)")
+    assert headers[:2] == ["a", "b <&>"]
+    _clean(browser, load)

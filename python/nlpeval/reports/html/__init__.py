@@ -130,7 +130,7 @@ def render_html(model: Report | dict[str, Any]) -> str:
     n_segments = total if examples else None
     if n_segments is None:
         inputs = (report.get("provenance") or {}).get("inputs") or []
-        n_segments = next((f.get("lines") for f in inputs if f.get("role") == "reference"), None)
+        n_segments = next((f.get("lines") for f in inputs if f.get("role") in ("reference", "gold")), None)
     return (
         _environment()
         .get_template("page.html.j2")
