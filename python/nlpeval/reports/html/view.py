@@ -626,7 +626,13 @@ def summarization(report: Dict, infos: Mapping[str, Dict]) -> dict[str, Any] | N
             systems.append(c["system"])
     rows = [{"system": s, "cells": [_estimate(cells.get((s, m)), _scale(infos, m)) for m in metrics]} for s in systems]
     return {
-        "columns": [_label(infos, m) for m in metrics],
+        "columns": [
+            {
+                "label": _label(infos, m),
+                "n": ", ".join(sorted({str((cells.get((s, m)) or {}).get("n", "")) for s in systems})),
+            }
+            for m in metrics
+        ],
         "rows": rows,
         "splitter": section.get("lsum_sentence_splitter"),
     }
