@@ -164,6 +164,7 @@ def report(
     """
     from nlpeval._version import __version__
     from nlpeval.reports.analyses import comparemt as cm
+    from nlpeval.reports.analyses import ngram_codes as nc
     from nlpeval.reports.analyses.buckets import count_table, metric_table, word_tables
     from nlpeval.reports.analyses.leaderboard import leaderboard
     from nlpeval.reports.analyses.sanity import length_section
@@ -268,9 +269,18 @@ def report(
     freq = cm.frequencies([cm.tokenize(x) for x in freq_corpus] if freq_corpus is not None else ref_tokens)
     freq_labels = cm.bucket_labels(cm.FREQ_EDGES)
     freq_bounds = _bounds(cm.FREQ_EDGES)
+    corpus = nc.Corpus.encode({nc.REF: ref_tokens, **out_tokens})
+    if not corpus.fits(4):
+        corpus = None
+    if corpus is not None:
+        frequency = np.array([freq.get(w, 0) if i else 0 for i, w in enumerate(corpus.words)])
+        bucket_ids = cm.bucket_of(frequency, cm.FREQ_EDGES)
+        word_rows = {s: nc.word_rows(corpus, s, bucket_ids, len(cm.FREQ_EDGES) + 1) for s in systems}
+    else:
+        word_rows = {s: cm.word_bucket_rows(out_tokens[s], ref_tokens, freq) for s in systems}
     tables.extend(
         word_tables(
-            rows_by_system={s: cm.word_bucket_rows(out_tokens[s], ref_tokens, freq) for s in systems},
+            rows_by_system=word_rows,
             labels=freq_labels,
             bounds=freq_bounds,
             accuracy=cm.word_accuracy,
@@ -405,7 +415,12 @@ def report(
 
     # ------------------------------------------------------------------ n-grams
     step("n-grams")
-    ngrams = _ngram_section(systems, baseline, out_tokens, ref_tokens, top_k, cm) if len(systems) > 1 else ()
+    ngrams: tuple[NgramComparison, ...] = ()
+    if len(systems) > 1:
+        if corpus is not None:
+            ngrams = _ngram_section_vectorised(systems, baseline, corpus, top_k)
+        else:
+            ngrams = _ngram_section(systems, baseline, out_tokens, ref_tokens, top_k, cm)
 
     # ------------------------------------------------------------------ examples
     step("examples")
@@ -666,3 +681,46 @@ def classification_report(
         examples=None,
         classification=section,
     )
+
+
+def _entries(raw: list[tuple[tuple[str, ...], float, int, int, tuple[int, ...]]]) -> list[NgramEntry]:
+    """N-gram entries with an exact test per n-gram (BH-adjusted within the list)."""
+    from nlpeval.reports.analyses.multitest import benjamini_hochberg
+    from nlpeval.reports.analyses.sentences import sign_test
+
+    p_values = [sign_test(c1, c2) for _, _, c1, c2, _ in raw]
+    adjusted = benjamini_hochberg(p_values)
+    return [
+        NgramEntry(" ".join(gram), len(gram), score, c1, c2, p, q, ids)
+        for (gram, score, c1, c2, ids), p, q in zip(raw, p_values, adjusted, strict=True)
+    ]
+
+
+def _ngram_section_vectorised(
+    systems: Sequence[str], baseline: str, corpus: Any, top_k: int
+) -> tuple[NgramComparison, ...]:
+    """The salient n-grams on integer n-gram codes (same numbers and order as :func:`_ngram_section`)."""
+    from nlpeval.reports.analyses import ngram_codes as nc
+
+    found = nc.matches(corpus, systems)
+    comparisons = []
+    for s in systems:
+        if s == baseline:
+            continue
+        heads = nc.salient(corpus, found, baseline, s, top_k)
+        tails = nc.salient(corpus, found, baseline, s, top_k, lowest=True)
+        wanted = np.array(sorted({row[0] for row in heads + tails}), dtype=np.int64)
+        segments = {int(d): set() for d in wanted}
+        for side in (baseline, s):
+            seg, dense = found.where[side]
+            keep = np.isin(dense, wanted)
+            for d, i in zip(dense[keep].tolist(), seg[keep].tolist(), strict=True):
+                segments[d].add(i)
+        ids = {d: tuple(sorted(v)[:10]) for d, v in segments.items()}
+        entries = _entries([(gram, score, c1, c2, ids[d]) for d, gram, score, c1, c2 in heads + tails])
+        comparisons.append(
+            NgramComparison(
+                baseline, s, "match", 1, 4, 1.0, top_k, tuple(entries[: len(heads)]), tuple(entries[len(heads) :])
+            )
+        )
+    return tuple(comparisons)
