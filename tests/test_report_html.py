@@ -675,3 +675,12 @@ def test_real_classification_report(browser, tmp_path):
     headers = browser.js("return Array.from(document.querySelectorAll('#classification h3')).map(h => h.textContent)")
     assert headers[:2] == ["a", "b <&>"]
     _clean(browser, load)
+
+
+def test_script_uses_no_html_sinks():
+    """User text reaches the DOM through textContent only: the script has no HTML-parsing sink."""
+    from importlib import resources
+
+    script = (resources.files("nlpeval.reports.html") / "static" / "report.js").read_text(encoding="utf-8")
+    for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function", "</script"):
+        assert sink not in script, sink
