@@ -171,3 +171,27 @@ def test_bad_input_is_an_input_error():
         nlpeval.report({"A": ["a", "b"]}, ["a", "b"], labels=["x"])
     with pytest.raises(ValueError, match="unknown metric"):
         nlpeval.report({"A": ["a"]}, ["a"], metrics=("nope",))
+
+
+def test_vectorised_ngrams_and_word_buckets_equal_the_python_path():
+    from nlpeval.reports import build
+    from nlpeval.reports.analyses import comparemt as cm
+    from nlpeval.reports.analyses import ngram_codes as nc
+
+    rng = np.random.default_rng(5)
+    words = ["a", "b", "c", "d", "<UNK>", "é", ""]
+
+    def corpus(n):
+        return [list(rng.choice(words, int(rng.integers(0, 9)))) for _ in range(n)]
+
+    ref = corpus(60)
+    outs = {"x": corpus(60), "y": corpus(60), "z": corpus(60)}
+    codes = nc.Corpus.encode({nc.REF: ref, **outs})
+    assert build._ngram_section_vectorised(list(outs), "x", codes, 7) == build._ngram_section(
+        list(outs), "x", outs, ref, 7, cm
+    )
+    freq = cm.frequencies(ref)
+    bucket_ids = cm.bucket_of(np.array([freq.get(w, 0) for w in codes.words]), cm.FREQ_EDGES)
+    for name, out in outs.items():
+        vectorised = nc.word_rows(codes, name, bucket_ids, len(cm.FREQ_EDGES) + 1)
+        assert np.array_equal(vectorised, cm.word_bucket_rows(out, ref, freq))
