@@ -413,6 +413,7 @@ def sentences(report: Dict, infos: Mapping[str, Dict]) -> dict[str, Any] | None:
             {
                 "metric": metric,
                 "label": label,
+                "hib": _hib(infos, metric),
                 "histogram": hist_chart,
                 "means": means,
                 "pairs": pair_rows,
