@@ -270,14 +270,9 @@ def report(
     freq_labels = cm.bucket_labels(cm.FREQ_EDGES)
     freq_bounds = _bounds(cm.FREQ_EDGES)
     corpus = nc.Corpus.encode({nc.REF: ref_tokens, **out_tokens})
-    if not corpus.fits(4):
-        corpus = None
-    if corpus is not None:
-        frequency = np.array([freq.get(w, 0) if i else 0 for i, w in enumerate(corpus.words)])
-        bucket_ids = cm.bucket_of(frequency, cm.FREQ_EDGES)
-        word_rows = {s: nc.word_rows(corpus, s, bucket_ids, len(cm.FREQ_EDGES) + 1) for s in systems}
-    else:
-        word_rows = {s: cm.word_bucket_rows(out_tokens[s], ref_tokens, freq) for s in systems}
+    frequency = np.array([freq.get(w, 0) if i else 0 for i, w in enumerate(corpus.words)])
+    bucket_ids = cm.bucket_of(frequency, cm.FREQ_EDGES)
+    word_rows = {s: nc.word_rows(corpus, s, bucket_ids, len(cm.FREQ_EDGES) + 1) for s in systems}
     tables.extend(
         word_tables(
             rows_by_system=word_rows,
@@ -417,10 +412,7 @@ def report(
     step("n-grams")
     ngrams: tuple[NgramComparison, ...] = ()
     if len(systems) > 1:
-        if corpus is not None:
-            ngrams = _ngram_section_vectorised(systems, baseline, corpus, top_k)
-        else:
-            ngrams = _ngram_section(systems, baseline, out_tokens, ref_tokens, top_k, cm)
+        ngrams = _ngram_section_vectorised(systems, baseline, corpus, top_k)
 
     # ------------------------------------------------------------------ examples
     step("examples")
@@ -533,7 +525,7 @@ def _sentbleu() -> Any:
     return NltkBLEU(smooth="method2")
 
 
-def _ngram_section(
+def _ngram_section(  # the readable reference of _ngram_section_vectorised (tests compare the two)
     systems: Sequence[str],
     baseline: str,
     out_tokens: Mapping[str, list[list[str]]],

@@ -1,8 +1,6 @@
-"""Vectorised n-gram counting for the compare-mt analyses: tokens become integer ids, n-grams integer codes.
+"""Vectorised n-gram counting for the compare-mt analyses: tokens become integer ids, n-grams dense codes.
 
-An n-gram of ids ``i_1 .. i_n`` (ids from 1) has the code ``sum i_j * (V + 1) ** (j - 1)``, distinct across
-orders; all codes fit in int64 while ``(V + 1) ** max_order < 2 ** 63`` (else callers use the Python path).
-Counts per segment come from sorting ``segment * M + dense code`` keys, so a whole corpus is a few numpy calls.
+Counts per segment come from sorting ``segment * M + code`` keys, so a whole corpus is a few numpy calls.
 """
 
 from __future__ import annotations
@@ -17,10 +15,16 @@ Tokens = list[str]
 
 @dataclass
 class Corpus:
-    """Token ids of several sides (reference, systems) of the same segments, with a shared vocabulary."""
+    """Token ids of several sides (reference, systems) of the same segments, with a shared vocabulary.
+
+    N-grams get dense codes order by order: an n-gram is the pair (code of its first n-1 words, id of its
+    last word), numbered by ``numpy.unique``; codes of order n follow those of order n-1, so one code space
+    holds every order and stays small whatever the vocabulary size.
+    """
 
     words: list[str]
     sides: dict[str, tuple[np.ndarray, np.ndarray]]  # name -> (flat ids, segment offsets)
+    _levels: list[tuple[np.ndarray, np.ndarray, int]] | None = None  # per order: (code per position, pairs, offset)
 
     @classmethod
     def encode(cls, sides: dict[str, Sequence[Tokens]]) -> Corpus:
@@ -37,40 +41,66 @@ class Corpus:
             words[i] = w
         return cls(words, encoded)
 
-    def fits(self, max_order: int) -> bool:
-        """Whether n-gram codes up to ``max_order`` fit in int64."""
-        return (len(self.words) + 1) ** max_order < 2**62
+    def _build(self, max_order: int) -> None:
+        names = list(self.sides)
+        flat = np.concatenate([self.sides[n][0] for n in names])
+        # a global segment number per token (sides one after another), to keep n-grams inside a segment
+        counts = np.concatenate([np.diff(self.sides[n][1]) for n in names])
+        self._segment = np.repeat(np.arange(len(counts)), counts)
+        self._starts = dict(zip(names, np.cumsum([0, *(len(self.sides[n][0]) for n in names)])[:-1], strict=True))
+        base = len(self.words) + 1
+        levels = []
+        current = flat.copy()  # order-1 codes are the word ids
+        offset = 0
+        levels.append((current, np.zeros(0, dtype=np.int64), offset))
+        offset += base
+        for n in range(2, max_order + 1):
+            prev = levels[-1][0]
+            if len(prev) < 2:
+                break
+            pairs = prev[:-1] * base + flat[n - 1 : n - 1 + len(prev) - 1]
+            unique, inverse = np.unique(pairs, return_inverse=True)
+            levels.append((inverse.ravel().astype(np.int64), unique, offset))
+            offset += len(unique)
+        self._levels = levels
 
     def ngrams(self, name: str, min_order: int, max_order: int) -> tuple[np.ndarray, np.ndarray]:
         """``(segment, code)`` of every n-gram of side ``name`` with ``min_order <= n <= max_order``."""
+        if self._levels is None or len(self._levels) < max_order:
+            self._build(max_order)
+        assert self._levels is not None
         flat, offsets = self.sides[name]
-        base = len(self.words) + 1
-        segment_of = np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
+        first = int(self._starts[name])
+        local = np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
         segs, codes = [], []
         for n in range(min_order, max_order + 1):
-            if len(flat) < n:
+            if n > len(self._levels) or len(flat) < n:
                 continue
-            start = np.arange(len(flat) - n + 1)
-            # an n-gram must not cross a segment boundary
-            ok = segment_of[start] == segment_of[start + n - 1]
-            start = start[ok]
-            code = np.zeros(len(start), dtype=np.int64)
-            for j in range(n):
-                code += flat[start + j] * base**j
-            segs.append(segment_of[start])
-            codes.append(code)
+            level, _, offset = self._levels[n - 1]
+            start = np.arange(first, first + len(flat) - n + 1)
+            inside = self._segment[start] == self._segment[start + n - 1]
+            start = start[inside]
+            segs.append(local[start - first])
+            codes.append(level[start] + offset)
         if not segs:
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
         return np.concatenate(segs), np.concatenate(codes)
 
     def decode(self, code: int) -> tuple[str, ...]:
         """The n-gram of a code."""
+        assert self._levels is not None
         base = len(self.words) + 1
-        out = []
-        while code:
-            code, digit = divmod(int(code), base)
-            out.append(self.words[digit])
-        return tuple(out)
+        code = int(code)
+        order = max(i for i, (_, _, offset) in enumerate(self._levels) if code >= offset) + 1
+        out: list[str] = []
+        while order > 1:
+            _, unique, offset = self._levels[order - 1]
+            prefix, last = divmod(int(unique[code - offset]), base)
+            out.append(self.words[last])
+            code = prefix + self._levels[order - 2][2]
+            order -= 1
+        out.append(self.words[code])
+        return tuple(reversed(out))
 
 
 def segment_counts(segments: np.ndarray, dense: np.ndarray, n_dense: int) -> tuple[np.ndarray, np.ndarray]:
@@ -151,7 +181,13 @@ def salient(
     # primary keys: score (desc, or asc for lowest), then the count (of first, or of second for lowest), desc
     primary = score if lowest else -score
     secondary = -(b if lowest else a)
-    order = np.lexsort((secondary, primary))
+    if len(primary) > top:
+        # only n-grams whose primary key reaches the top-th smallest can be chosen
+        kth = np.partition(primary, top - 1)[top - 1]
+        candidates = np.flatnonzero(primary <= kth)
+    else:
+        candidates = np.arange(len(primary))
+    order = candidates[np.lexsort((secondary[candidates], primary[candidates]))]
     if len(order) <= top:
         chosen = order
         boundary: list[int] = []
