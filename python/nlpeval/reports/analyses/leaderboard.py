@@ -19,18 +19,19 @@ def _values(metric: CorpusMetric, totals: np.ndarray) -> np.ndarray:
     return np.asarray(metric.corpus_values(totals), dtype=np.float64)
 
 
-def _randomization_p(metric: CorpusMetric, base: Stats, system: Stats, swaps: np.ndarray) -> float:
-    """p of :func:`nlpeval.approximate_randomization` with pre-drawn swaps (as float64, one product
-    per pair): the summed fields move with the swapped segments, the others keep both systems' merge."""
+def _randomization_p(
+    metric: CorpusMetric, base: Stats, system: Stats, swapped_base: np.ndarray, swapped_system: np.ndarray, k: int
+) -> float:
+    """p of :func:`nlpeval.approximate_randomization` from pre-computed ``swaps @ rows`` of both systems
+    (summed fields): the summed fields move with the swapped segments, the others keep both systems' merge."""
     schema = system.schema
     summed = np.array([rule == "sum" for rule in schema.merge])
     base_total, system_total = base.totals(), system.totals()
     shared = schema.combine(base_total, system_total)
-    delta = base.rows[:, summed].astype(np.float64) - system.rows[:, summed].astype(np.float64)
-    moved = swaps @ delta
+    moved = swapped_base - swapped_system
     if np.issubdtype(system.rows.dtype, np.integer):
         moved = np.rint(moved).astype(np.int64)
-    first = np.broadcast_to(shared, (len(swaps), len(shared))).copy()
+    first = np.broadcast_to(shared, (k, len(shared))).copy()
     second = first.copy()
     first[:, summed] = system_total[summed] + moved
     second[:, summed] = base_total[summed] - moved
@@ -47,7 +48,7 @@ def _pair(
     stats: Mapping[str, Stats],
     scores: Mapping[str, float],
     resampled: Mapping[str, np.ndarray],
-    swaps: np.ndarray | None,
+    swapped: Mapping[str, np.ndarray] | None,
     seed: int | None,
     level: float,
 ) -> tuple[float, float | None, float | None, float | None, float | None]:
@@ -58,7 +59,10 @@ def _pair(
     spread = np.abs(deltas)
     p_boot = smoothed_p(spread - spread.mean(), abs(difference))
     ci = percentile_interval(deltas, level=level)
-    p_ar = _randomization_p(metric, stats[other], stats[system], swaps) if swaps is not None else None
+    p_ar = None
+    if swapped is not None:
+        first = next(iter(swapped.values()))
+        p_ar = _randomization_p(metric, stats[other], stats[system], swapped[other], swapped[system], len(first))
     return difference, ci.low, ci.high, p_boot, p_ar
 
 
@@ -141,6 +145,10 @@ def leaderboard(
         by_system = stats[name]
         scores = {s: float(_values(metric, by_system[s].totals())) for s in systems}
         resampled = {s: _values(metric, resamples.totals(by_system[s])) for s in systems} if resamples else {}
+        swapped = None
+        if swaps is not None:
+            summed = np.array([rule == "sum" for rule in metric.schema.merge])
+            swapped = {s: swaps @ by_system[s].rows[:, summed].astype(np.float64) for s in systems}
         for s in systems:
             low = high = None
             if resamples is not None:
@@ -156,10 +164,11 @@ def leaderboard(
             by_system: Mapping[str, Stats] = by_system,
             scores: Mapping[str, float] = scores,
             resampled: Mapping[str, np.ndarray] = resampled,
+            swapped: Mapping[str, np.ndarray] | None = swapped,
         ) -> tuple:
             if resamples is None:
                 return scores[system] - scores[other], None, None, None, None
-            return _pair(name, metric, system, other, by_system, scores, resampled, swaps, seed, level)
+            return _pair(name, metric, system, other, by_system, scores, resampled, swapped, seed, level)
 
         computed: dict[tuple[str, str], tuple] = {}
         others = [s for s in systems if s != baseline]
