@@ -112,3 +112,11 @@ def test_demo_report(tmp_path, capsys):
         os.chdir(previous)
     data = json.loads((tmp_path / "demo.json").read_text(encoding="utf-8"))
     assert data["systems"] == ["system-a.en", "system-b.en"]
+
+
+def test_figures_directory(files, tmp_path):
+    pytest.importorskip("matplotlib")
+    figures = tmp_path / "figs"
+    argv = ["report", "-r", files["ref"], "--bootstrap", "20", "-m", "chrf", "-o", str(tmp_path / "r.json")]
+    assert main([*argv, "--figures", str(figures), files["sys1"], files["sys2"]]) == 0
+    assert any(p.suffix == ".pdf" for p in figures.iterdir())

@@ -57,6 +57,7 @@ def add_parser(subparsers: Any) -> None:
         metavar="KEY=VALUE",
         help="any option of 'nlpeval score' by its dest name, e.g. chrf_word_order=2",
     )
+    parser.add_argument("--figures", metavar="DIR", help="also draw paper figures (PDF/PNG) into DIR (plot extra)")
     parser.add_argument("--title", default="System comparison", help="report title")
     parser.add_argument("--format", "-f", choices=FORMATS, default=None, help="output format (default from -o)")
     parser.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE (atomically)")
@@ -238,7 +239,17 @@ def run(options: argparse.Namespace) -> int:
     finally:
         progress.close()
     emit(render(model, fmt), options.output)
+    _figures(model, options)
     return 0
+
+
+def _figures(model: Any, options: argparse.Namespace) -> None:
+    if options.figures:
+        try:
+            from nlpeval.reports.figures import write_figures
+        except ImportError as exc:  # pragma: no cover - matplotlib is the optional "plot" extra
+            raise UsageError(f"--figures needs matplotlib (pip install nlpeval[plot]): {exc}") from None
+        write_figures(model, options.figures)
 
 
 def _classify(options: argparse.Namespace, fmt: str) -> int:
@@ -299,4 +310,5 @@ def _classify(options: argparse.Namespace, fmt: str) -> int:
     except InputError as exc:
         raise UsageError(exc.message) from None
     emit(render(model, fmt), options.output)
+    _figures(model, options)
     return 0
