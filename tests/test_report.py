@@ -195,3 +195,14 @@ def test_vectorised_ngrams_and_word_buckets_equal_the_python_path():
     for name, out in outs.items():
         vectorised = nc.word_rows(codes, name, bucket_ids, len(cm.FREQ_EDGES) + 1)
         assert np.array_equal(vectorised, cm.word_bucket_rows(out, ref, freq))
+
+
+def test_sign_test_matches_scipy_binomtest_for_large_counts():
+    from scipy.stats import binomtest
+
+    from nlpeval.reports.analyses.sentences import sign_test
+
+    for n in (1, 2, 7, 40, 399, 401, 3004):
+        for k in range(0, n + 1, max(1, n // 37)):
+            expected = binomtest(k, n, 0.5).pvalue
+            assert sign_test(k, n - k) == pytest.approx(expected, rel=1e-9, abs=1e-300)

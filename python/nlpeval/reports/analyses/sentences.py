@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from itertools import combinations
 
@@ -19,14 +20,24 @@ def sign_test(wins: int, losses: int) -> float | None:
     >>> round(sign_test(9, 1), 6)
     0.021484
     """
-    if wins + losses == 0:
+    n = wins + losses
+    if n == 0:
         return None
-    from scipy.special import bdtr
-
     smaller = min(wins, losses)
-    if 2 * smaller == wins + losses:
+    if 2 * smaller == n:
         return 1.0
-    return float(min(1.0, 2.0 * bdtr(smaller, wins + losses, 0.5)))
+    if n <= 400:
+        # exact: 2 * P(X <= smaller) for X ~ Binomial(n, 1/2), summed in integers
+        term = total = 1
+        for i in range(smaller):
+            term = term * (n - i) // (i + 1)
+            total += term
+        return min(1.0, total / (1 << (n - 1)))
+    # log pmf terms from the ratios C(n, i+1) / C(n, i) (relative error of p below 1e-10)
+    i = np.arange(smaller, dtype=np.float64)
+    logs = np.concatenate([[0.0], np.cumsum(np.log((n - i) / (i + 1)))]) - (n - 1) * math.log(2.0)
+    top = float(logs[-1])
+    return min(1.0, math.exp(top) * float(np.sum(np.exp(logs - top))))
 
 
 def score_edges(values: np.ndarray, bins: int = 20) -> list[float]:
