@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import atexit
 import shutil
 import subprocess
 import sys
@@ -33,6 +34,7 @@ def cases(data: Path) -> list[Case]:
         return []
     version = getattr(compare_mt, "__version__", "")
     work = Path(tempfile.mkdtemp(prefix="nlpeval-bench-report-"))
+    atexit.register(shutil.rmtree, work, ignore_errors=True)
     compare = _command("compare-mt", "compare_mt.compare_mt_main")
     nlpeval = [sys.executable, "-m", "nlpeval"]
     ted = data / "compare-mt"
