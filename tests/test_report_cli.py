@@ -120,3 +120,23 @@ def test_figures_directory(files, tmp_path):
     argv = ["report", "-r", files["ref"], "--bootstrap", "20", "-m", "chrf", "-o", str(tmp_path / "r.json")]
     assert main([*argv, "--figures", str(figures), files["sys1"], files["sys2"]]) == 0
     assert any(p.suffix == ".pdf" for p in figures.iterdir())
+
+
+def test_source_freq_corpus_quantile_and_max_examples(files, tmp_path):
+    src = write(tmp_path / "src.txt", ["die Katze", "hallo Welt", "a b c d", "x y"])
+    freq = write(tmp_path / "train.txt", ["the the the cat", "hello"])
+    out = tmp_path / "r.json"
+    argv = ["report", "-r", files["ref"], "--src", src, "--freq-corpus", freq, "--buckets", "quantile"]
+    argv += ["--max-examples", "2", "-m", "chrf,wer", "--bootstrap", "20", "-o", str(out), files["sys1"], files["sys2"]]
+    assert main(argv) == 0
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert len(data["examples"]["examples"]) == 2 and data["examples"]["total"] == 4
+    assert data["examples"]["examples"][0]["source"] == "die Katze"
+    assert data["length"]["sanity"][1]["copied_source"]["example_ids"] == [2, 3]
+    assert any(t["by"] == "quantile:ref-length" for t in data["buckets"])
+    # frequencies from train.txt: "the" 3, "cat" and "hello" 1, the other reference words 0
+    word = next(t for t in data["buckets"] if t["id"] == "word-fmeas-frequency")
+    counts = {row["label"]: row["cells"][0]["estimate"]["n"] for row in word["rows"]}
+    assert (counts["3"], counts["1"], counts["<1"]) == (2, 2, 10)
+    roles = [i["role"] for i in data["provenance"]["inputs"]]
+    assert roles == ["reference", "system", "system", "source", "freq-corpus"]
