@@ -684,3 +684,25 @@ def test_script_uses_no_html_sinks():
     script = (resources.files("nlpeval.reports.html") / "static" / "report.js").read_text(encoding="utf-8")
     for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function", "</script"):
         assert sink not in script, sink
+
+
+def test_same_bytes_across_processes():
+    """No set or dict order leaks into the page: two interpreters with different hash seeds agree."""
+    import subprocess
+    import sys
+
+    code = (
+        "import hashlib; from nlpeval.reports.demo import demo_report; from nlpeval.reports.html import render_html;"
+        "print(hashlib.sha256(render_html(demo_report(n_bootstrap=20)).encode()).hexdigest())"
+    )
+    digests = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
+        for seed in ("1", "2")
+    }
+    assert len(digests) == 1
