@@ -117,8 +117,10 @@ def test_demo_report(tmp_path, capsys):
 def test_figures_directory(files, tmp_path):
     pytest.importorskip("matplotlib")
     figures = tmp_path / "figs"
+    one = write(tmp_path / "one.txt", Path(files["sys1"]).read_text(encoding="utf-8").splitlines())
+    two = write(tmp_path / "two.txt", Path(files["sys2"]).read_text(encoding="utf-8").splitlines())
     argv = ["report", "-r", files["ref"], "--bootstrap", "20", "-m", "chrf", "-o", str(tmp_path / "r.json")]
-    assert main([*argv, "--figures", str(figures), files["sys1"], files["sys2"]]) == 0
+    assert main([*argv, "--figures", str(figures), one, two]) == 0
     assert any(p.suffix == ".pdf" for p in figures.iterdir())
 
 
