@@ -79,6 +79,7 @@ _LAZY = {
     "rating_summary": "nlpeval.agreement",
     "meta_evaluate": "nlpeval.correlation",
     "explain": "nlpeval.cards",
+    "report": "nlpeval.reports.build",
 }
 
 #: sub-packages reachable as attributes without an explicit import (``nlpeval.classification``)

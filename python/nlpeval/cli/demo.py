@@ -20,6 +20,7 @@ def add_parser(subparsers: Any) -> None:
         description="Score two sample English systems against a reference, all bundled with nlpeval.",
     )
     parser.add_argument("--format", "-f", choices=FORMATS, default="text")
+    parser.add_argument("--report", metavar="FILE", help="write the comparison report of the two systems to FILE")
     parser.set_defaults(run=run)
 
 
@@ -32,6 +33,9 @@ def run(options: argparse.Namespace) -> int:
         previous = os.getcwd()
         os.chdir(path)
         try:
+            if getattr(options, "report", None):
+                target = os.path.join(previous, options.report)
+                return cli_main(["report", "-r", "ref.en", "-o", target, "system-a.en", "system-b.en"])
             return cli_main(
                 [
                     "score",

@@ -27,6 +27,7 @@ COMMANDS = {
     "correlate": "nlpeval.cli.correlate",
     "explain": "nlpeval.cli.explain",
     "metrics": "nlpeval.cli.metrics",
+    "report": "nlpeval.cli.report",
 }
 
 

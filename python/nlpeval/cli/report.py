@@ -1,0 +1,306 @@
+"""``nlpeval report``: the system-comparison report (HTML, Markdown, text, JSON or LaTeX)."""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import shlex
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from nlpeval.cli.errors import UsageError
+
+FORMATS = ("html", "markdown", "text", "json", "latex")
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "report",
+        help="compare systems: leaderboard with significance, buckets, n-grams, examples (one HTML page)",
+        description="Compare system outputs on the same test set (one segment per line, UTF-8). The format "
+        "follows the -o suffix (.html, .md, .txt, .json, .tex) unless --format is given.",
+    )
+    parser.add_argument("systems", nargs="*", metavar="SYS", help="system output files (the first is the baseline)")
+    parser.add_argument("-r", "--ref", action="append", metavar="REF", help="reference (repeatable)")
+    parser.add_argument("--task", choices=("generation", "classify"), default="generation", help="kind of report")
+    parser.add_argument("--gold", metavar="FILE", help="--task classify: gold labels, one per line")
+    parser.add_argument("--pred", action="append", default=[], metavar="FILE", help="--task classify: predictions")
+    parser.add_argument(
+        "--scores",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="--task classify: per --pred, class scores (one number per line for two classes, or one row per line "
+        "with a column per class in sorted label order)",
+    )
+    parser.add_argument("--src", metavar="SRC", help="source file (copied/untranslated checks, examples)")
+    parser.add_argument("-m", "--metrics", default="bleu,chrf,ter", help="metrics of 'nlpeval score -m'")
+    parser.add_argument("--baseline", metavar="SYS", help="baseline system (file or name; default the first)")
+    parser.add_argument("--labels", metavar="FILE", help="one label per segment (e.g. domain): per-label buckets")
+    parser.add_argument("--buckets", choices=("fixed", "quantile"), default="fixed", help="add quantile buckets")
+    parser.add_argument("--freq-corpus", metavar="FILE", help="word frequencies from FILE (default: the reference)")
+    parser.add_argument("--seed", type=int, default=12345, help="seed of every resampling (default 12345)")
+    parser.add_argument("--bootstrap", type=int, default=1000, metavar="N", help="bootstrap resamples (default 1000)")
+    parser.add_argument(
+        "--randomization", type=int, default=1000, metavar="N", help="approximate randomization trials (default 1000)"
+    )
+    parser.add_argument("--max-examples", type=int, default=None, metavar="N", help="at most N segments of examples")
+    parser.add_argument("--top-ngrams", type=int, default=50, metavar="K", help="salient n-grams per direction")
+    parser.add_argument("--preset", choices=("compare-mt",), default=None, help="only compare-mt's default analyses")
+    parser.add_argument("--tokenize", "-tok", default=None, help="BLEU tokenizer (as 'nlpeval score')")
+    parser.add_argument("--lowercase", "-lc", action="store_true", help="case-insensitive metrics")
+    parser.add_argument(
+        "--metric-option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="any option of 'nlpeval score' by its dest name, e.g. chrf_word_order=2",
+    )
+    parser.add_argument("--figures", metavar="DIR", help="also draw paper figures (PDF/PNG) into DIR (plot extra)")
+    parser.add_argument("--title", default="System comparison", help="report title")
+    parser.add_argument("--format", "-f", choices=FORMATS, default=None, help="output format (default from -o)")
+    parser.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE (atomically)")
+    parser.set_defaults(run=run)
+
+
+def _value(text: str) -> Any:
+    for cast in (int, float):
+        try:
+            return cast(text)
+        except ValueError:
+            pass
+    return {"true": True, "false": False, "none": None}.get(text.lower(), text)
+
+
+def _names(paths: list[str]) -> list[str]:
+    """Display names: basenames, the paths when basenames collide, numbered when paths do."""
+    names = [os.path.basename(p) or p for p in paths]
+    if len(set(names)) != len(names):
+        names = list(paths)
+    seen: dict[str, int] = {}
+    out = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        out.append(name if seen[name] == 1 else f"{name} ({seen[name]})")
+    return out
+
+
+def _format(options: argparse.Namespace) -> str:
+    if options.format:
+        return options.format
+    if options.output:
+        from nlpeval.reports.render import SUFFIXES
+
+        suffix = os.path.splitext(options.output)[1].lower()
+        if suffix in SUFFIXES:
+            return SUFFIXES[suffix]
+        raise UsageError(f"cannot tell the format from {options.output!r}; give --format")
+    return "text"
+
+
+def _read(path: str, role: str) -> tuple[list[str], Any]:
+    from nlpeval.cli.io import read_all
+    from nlpeval.reports.model import InputFile
+
+    lines = read_all(path)
+    digest = hashlib.sha256()
+    if path != "-":
+        with open(path, "rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+    else:
+        digest.update("\n".join(lines).encode("utf-8"))
+    name = "<stdin>" if path == "-" else path
+    return lines, InputFile(role, os.path.basename(name), name, len(lines), digest.hexdigest())
+
+
+def _step_reporter(bar: Any) -> Callable[[str], None]:
+    """The report builder's ``progress`` callback: one bar step per analysis, named after it."""
+
+    def advance(step: str) -> None:
+        if hasattr(bar, "set_postfix_str"):  # a tqdm bar; with progress off it is a no-op stand-in
+            bar.set_postfix_str(step)
+        bar.update(1)
+
+    return advance
+
+
+def run(options: argparse.Namespace) -> int:
+    from nlpeval.cli.io import emit
+    from nlpeval.core.errors import InputError
+    from nlpeval.core.progress import progress_bar
+    from nlpeval.reports.build import report
+    from nlpeval.reports.render import render
+
+    fmt = _format(options)
+    if options.task == "classify":
+        return _classify(options, fmt)
+    if not options.ref or not options.systems:
+        raise UsageError("give at least one -r REF and one system file")
+    if sum(path == "-" for path in [*options.systems, *options.ref]) > 1:
+        raise UsageError("stdin ('-') can be used for only one file")
+    metrics = tuple(m.strip() for m in options.metrics.split(",") if m.strip())
+    if not metrics and options.preset is None:
+        raise UsageError("no metric given to -m")
+    overrides: dict[str, Any] = {}
+    for item in options.metric_option:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise UsageError(f"--metric-option needs KEY=VALUE; got {item!r}")
+        overrides[key.strip().replace("-", "_")] = _value(value.strip())
+    if options.tokenize is not None:
+        overrides["tokenize"] = options.tokenize
+    if options.lowercase:
+        overrides["lowercase"] = True
+
+    references, inputs = [], []
+    for path in options.ref:
+        lines, info = _read(path, "reference")
+        references.append(lines)
+        inputs.append(info)
+    systems = {}
+    names = _names(options.systems)
+    for name, path in zip(names, options.systems, strict=True):
+        lines, info = _read(path, "system")
+        if not lines:
+            raise UsageError(f"{info.path} is empty: there is nothing to report on")
+        systems[name] = lines
+        inputs.append(info)
+    counted = [(i.path, i.lines) for i in inputs]
+    if len({n for _, n in counted}) != 1:
+        detail = ", ".join(f"{p} has {n}" for p, n in counted)
+        raise UsageError(f"segment counts differ: {detail} lines")
+    n_segments = counted[0][1]
+    sources = labels = freq_corpus = None
+    if options.src:
+        sources, info = _read(options.src, "source")
+        inputs.append(info)
+        if len(sources) != n_segments:
+            raise UsageError(f"{info.path} has {len(sources)} lines, the references {n_segments}")
+    if options.labels:
+        labels, info = _read(options.labels, "labels")
+        inputs.append(info)
+        if len(labels) != n_segments:
+            raise UsageError(f"{info.path} has {len(labels)} lines, the references {n_segments}")
+        labels = [label.strip() for label in labels]
+    if options.freq_corpus:
+        freq_corpus, info = _read(options.freq_corpus, "freq-corpus")
+        inputs.append(info)
+    baseline = None
+    if options.baseline is not None:
+        by_path = dict(zip(options.systems, names, strict=True))
+        baseline = by_path.get(options.baseline, options.baseline)
+        if baseline not in systems:
+            raise UsageError(f"--baseline {options.baseline!r} is not one of the systems: {', '.join(names)}")
+    per_segment = [list(group) for group in zip(*references, strict=True)]
+    command = None
+    if os.path.basename(sys.argv[0]) in ("nlpeval", "__main__.py"):
+        command = shlex.join(["nlpeval", *sys.argv[1:]])
+    with progress_bar(total=8, desc="report", unit=" steps") as bar:
+        try:
+            model = report(
+                systems,
+                per_segment,
+                sources=sources,
+                metrics=metrics,
+                baseline=baseline,
+                labels=labels,
+                seed=options.seed,
+                n_bootstrap=options.bootstrap,
+                n_randomization=options.randomization,
+                preset=options.preset,
+                buckets=options.buckets,
+                freq_corpus=freq_corpus,
+                max_examples=options.max_examples,
+                top_k=options.top_ngrams,
+                metric_options=overrides,
+                title=options.title,
+                command=command,
+                inputs=inputs,
+                progress=_step_reporter(bar),
+            )
+        except InputError as exc:
+            if exc.segment is None:
+                raise UsageError(exc.message) from None
+            if exc.side == "references":
+                path = options.ref[exc.reference or 0]
+            else:
+                system = exc.message.split("'")[1] if exc.message.startswith("system '") else names[0]
+                path = dict(zip(names, options.systems, strict=True)).get(system, options.systems[0])
+            raise UsageError(f"{path}:{exc.segment + 1}: {exc.message}") from None
+    emit(render(model, fmt), options.output)
+    _figures(model, options)
+    return 0
+
+
+def _figures(model: Any, options: argparse.Namespace) -> None:
+    if options.figures:
+        try:
+            from nlpeval.reports.figures import write_figures
+        except ImportError as exc:  # pragma: no cover - matplotlib is the optional "plot" extra
+            raise UsageError(f"--figures needs matplotlib (pip install nlpeval[plot]): {exc}") from None
+        write_figures(model, options.figures)
+
+
+def _classify(options: argparse.Namespace, fmt: str) -> int:
+    from nlpeval.cli.io import emit
+    from nlpeval.core.errors import InputError
+    from nlpeval.reports.build import classification_report
+    from nlpeval.reports.render import render
+
+    if not options.gold or not options.pred:
+        raise UsageError("--task classify needs --gold FILE and at least one --pred FILE")
+    if options.scores and len(options.scores) != len(options.pred):
+        raise UsageError("give one --scores file per --pred file")
+    gold, info = _read(options.gold, "gold")
+    inputs = [info]
+    gold = [x.strip() for x in gold]
+    for i, label in enumerate(gold):
+        if not label:
+            raise UsageError(f"{info.path}:{i + 1}: empty label")
+    predictions = {}
+    names = _names(options.pred)
+    for name, path in zip(names, options.pred, strict=True):
+        lines, info = _read(path, "system")
+        if len(lines) != len(gold):
+            raise UsageError(f"{info.path} has {len(lines)} lines, {options.gold} {len(gold)}")
+        predictions[name] = [x.strip() for x in lines]
+        inputs.append(info)
+    scores = None
+    if options.scores:
+        scores = {}
+        for name, path in zip(names, options.scores, strict=True):
+            lines, info = _read(path, "scores")
+            if len(lines) != len(gold):
+                raise UsageError(f"{info.path} has {len(lines)} lines, {options.gold} {len(gold)}")
+            rows = []
+            for i, line in enumerate(lines):
+                try:
+                    rows.append([float(x) for x in line.replace(",", " ").split()])
+                except ValueError:
+                    raise UsageError(f"{info.path}:{i + 1}: not a number") from None
+                if len(rows[-1]) != len(rows[0]) or not rows[-1]:
+                    raise UsageError(f"{info.path}:{i + 1}: expected {len(rows[0]) or 1} numbers")
+            scores[name] = [r[0] for r in rows] if len(rows[0]) == 1 else rows
+            inputs.append(info)
+    command = None
+    if os.path.basename(sys.argv[0]) in ("nlpeval", "__main__.py"):
+        command = shlex.join(["nlpeval", *sys.argv[1:]])
+    try:
+        model = classification_report(
+            gold,
+            predictions,
+            scores_by_system=scores,
+            seed=options.seed,
+            n_bootstrap=options.bootstrap,
+            title=options.title if options.title != "System comparison" else "Classifier comparison",
+            command=command,
+            inputs=inputs,
+        )
+    except InputError as exc:
+        raise UsageError(exc.message) from None
+    emit(render(model, fmt), options.output)
+    _figures(model, options)
+    return 0

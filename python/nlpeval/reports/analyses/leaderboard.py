@@ -1,0 +1,215 @@
+"""Leaderboard: corpus scores with bootstrap intervals, paired tests (baseline and all pairs), Holm, clusters."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from itertools import combinations
+
+import numpy as np
+
+from nlpeval.core.metric import CorpusMetric
+from nlpeval.core.stats import Stats
+from nlpeval.reports.analyses.multitest import holm
+from nlpeval.reports.analyses.resampling import Resamples, randomization_swaps, smoothed_p
+from nlpeval.reports.model import Cluster, Estimate, Leaderboard, LeaderboardCell, PairwiseTest, PValueMatrix
+from nlpeval.significance.bootstrap import percentile_interval
+
+
+def _values(metric: CorpusMetric, totals: np.ndarray) -> np.ndarray:
+    return np.asarray(metric.corpus_values(totals), dtype=np.float64)
+
+
+def _randomization_p(
+    metric: CorpusMetric, base: Stats, system: Stats, swapped_base: np.ndarray, swapped_system: np.ndarray, k: int
+) -> float:
+    """p of :func:`nlpeval.approximate_randomization` from pre-computed ``swaps @ rows`` of both systems
+    (summed fields): the summed fields move with the swapped segments, the others keep both systems' merge."""
+    schema = system.schema
+    summed = np.array([rule == "sum" for rule in schema.merge])
+    base_total, system_total = base.totals(), system.totals()
+    shared = schema.combine(base_total, system_total)
+    moved = swapped_base - swapped_system
+    if np.issubdtype(system.rows.dtype, np.integer):
+        moved = np.rint(moved).astype(np.int64)
+    first = np.broadcast_to(shared, (k, len(shared))).copy()
+    second = first.copy()
+    first[:, summed] = system_total[summed] + moved
+    second[:, summed] = base_total[summed] - moved
+    null = np.abs(_values(metric, first) - _values(metric, second))
+    observed = abs(float(_values(metric, system_total)) - float(_values(metric, base_total)))
+    return smoothed_p(null, observed)
+
+
+def _pair(
+    name: str,
+    metric: CorpusMetric,
+    system: str,
+    other: str,
+    stats: Mapping[str, Stats],
+    scores: Mapping[str, float],
+    resampled: Mapping[str, np.ndarray],
+    swapped: Mapping[str, np.ndarray] | None,
+    seed: int | None,
+    level: float,
+) -> tuple[float, float | None, float | None, float | None, float | None]:
+    difference = scores[system] - scores[other]
+    if len(stats[system]) < 2:
+        return difference, None, None, None, None
+    deltas = resampled[system] - resampled[other]
+    spread = np.abs(deltas)
+    p_boot = smoothed_p(spread - spread.mean(), abs(difference))
+    ci = percentile_interval(deltas, level=level)
+    p_ar = None
+    if swapped is not None:
+        first = next(iter(swapped.values()))
+        p_ar = _randomization_p(metric, stats[other], stats[system], swapped[other], swapped[system], len(first))
+    return difference, ci.low, ci.high, p_boot, p_ar
+
+
+def _clusters(name: str, order: list[str], significant: dict[frozenset[str], bool]) -> list[Cluster]:
+    """Walk the systems best first; a system opens a new cluster when it differs significantly from
+    the cluster's best system (so every cluster's members are indistinguishable from its head)."""
+    clusters: list[list[str]] = []
+    for system in order:
+        if clusters and not significant.get(frozenset((clusters[-1][0], system)), False):
+            clusters[-1].append(system)
+        else:
+            clusters.append([system])
+    return [Cluster(name, rank, tuple(members)) for rank, members in enumerate(clusters, start=1)]
+
+
+def leaderboard(
+    systems: Sequence[str],
+    metrics: Mapping[str, CorpusMetric],
+    stats: Mapping[str, Mapping[str, Stats]],
+    *,
+    higher_is_better: Mapping[str, bool],
+    baseline: str,
+    n_bootstrap: int = 1000,
+    n_randomization: int = 1000,
+    seed: int | None = 12345,
+    level: float = 0.95,
+    alpha: float = 0.05,
+    all_pairs: bool = True,
+) -> Leaderboard:
+    """Scores, intervals and tests of every system on every metric.
+
+    Parameters
+    ----------
+    systems : sequence of str
+        System names in report order.
+    metrics : mapping
+        Metric name -> configured metric.
+    stats : mapping
+        ``stats[metric][system]``: segment statistics (same segments for every system).
+    higher_is_better : mapping
+        Direction of each metric (for the clusters' order).
+    baseline : str
+        The system every other is tested against.
+    n_bootstrap, n_randomization : int
+        Bootstrap resamples (intervals, paired bootstrap) and randomization trials (0 disables).
+    seed : int or None
+        Seed of both draws (the same resamples for every system).
+    level, alpha : float
+        Interval level and significance threshold (after Holm).
+    all_pairs : bool
+        Also test every pair (else only against the baseline).
+
+    Returns
+    -------
+    Leaderboard
+
+    Examples
+    --------
+    >>> import nlpeval
+    >>> metric = nlpeval.BLEU()
+    >>> refs = [["a b c d"], ["e f g h"], ["i j k l"]]
+    >>> stats = {"bleu": {s: metric.segment_stats(h, refs) for s, h in
+    ...          {"A": ["a b c d", "e f g", "i j"], "B": ["a b", "e f", "i j k l"]}.items()}}
+    >>> board = leaderboard(["A", "B"], {"bleu": metric}, stats, higher_is_better={"bleu": True},
+    ...                     baseline="A", n_bootstrap=100, n_randomization=100, seed=1)
+    >>> board.vs_baseline[0].system, board.vs_baseline[0].other
+    ('B', 'A')
+    """
+    n_segments = len(next(iter(stats[next(iter(metrics))].values())))
+    resamples = Resamples.draw(n_segments, n_bootstrap, seed) if n_bootstrap >= 2 and n_segments >= 2 else None
+    swaps = None
+    if n_randomization >= 1:
+        swaps = randomization_swaps(n_segments, n_randomization, seed).astype(np.float64)
+    cells: list[LeaderboardCell] = []
+    baseline_tests: list[PairwiseTest] = []
+    pair_tests: list[PairwiseTest] = []
+    matrices: list[PValueMatrix] = []
+    clusters: list[Cluster] = []
+    for name, metric in metrics.items():
+        by_system = stats[name]
+        scores = {s: float(_values(metric, by_system[s].totals())) for s in systems}
+        resampled = {s: _values(metric, resamples.totals(by_system[s])) for s in systems} if resamples else {}
+        swapped = None
+        if swaps is not None:
+            summed = np.array([rule == "sum" for rule in metric.schema.merge])
+            swapped = {s: swaps @ by_system[s].rows[:, summed].astype(np.float64) for s in systems}
+        for s in systems:
+            low = high = None
+            if resamples is not None:
+                ci = percentile_interval(resampled[s], level=level)
+                low, high = ci.low, ci.high
+            cells.append(LeaderboardCell(s, name, Estimate(scores[s], n_segments, low, high)))
+
+        def test(
+            system: str,
+            other: str,
+            name: str = name,
+            metric: CorpusMetric = metric,
+            by_system: Mapping[str, Stats] = by_system,
+            scores: Mapping[str, float] = scores,
+            resampled: Mapping[str, np.ndarray] = resampled,
+            swapped: Mapping[str, np.ndarray] | None = swapped,
+        ) -> tuple:
+            if resamples is None:
+                return scores[system] - scores[other], None, None, None, None
+            return _pair(name, metric, system, other, by_system, scores, resampled, swapped, seed, level)
+
+        computed: dict[tuple[str, str], tuple] = {}
+        others = [s for s in systems if s != baseline]
+        for s in others:
+            computed[(s, baseline)] = test(s, baseline)
+        adjusted = holm([computed[(s, baseline)][3] for s in others])
+        for s, p_holm in zip(others, adjusted, strict=True):
+            diff, low, high, p_boot, p_ar = computed[(s, baseline)]
+            significant = p_holm is not None and p_holm < alpha
+            baseline_tests.append(PairwiseTest(name, s, baseline, diff, low, high, p_boot, p_ar, p_holm, significant))
+        pairs = list(combinations(systems, 2)) if all_pairs else []
+        results = []
+        for a, b in pairs:
+            if (b, a) in computed:
+                results.append(computed[(b, a)])
+            else:
+                # same resamples: (a, b) is the mirror of (b, a)
+                results.append(test(b, a))
+        adjusted = holm([r[3] for r in results])
+        significant_pairs: dict[frozenset[str], bool] = {}
+        matrix = {s: dict.fromkeys(systems) for s in systems}
+        for (a, b), result, p_holm in zip(pairs, results, adjusted, strict=True):
+            diff, low, high, p_boot, p_ar = result
+            significant = p_holm is not None and p_holm < alpha
+            pair_tests.append(PairwiseTest(name, b, a, diff, low, high, p_boot, p_ar, p_holm, significant))
+            significant_pairs[frozenset((a, b))] = significant
+            matrix[a][b] = matrix[b][a] = p_holm
+        if all_pairs:
+            matrices.append(
+                PValueMatrix(name, tuple(systems), tuple(tuple(matrix[a][b] for b in systems) for a in systems))
+            )
+            sign = -1.0 if higher_is_better.get(name, True) else 1.0
+            order = sorted(systems, key=lambda s: (sign * scores[s], systems.index(s)))
+            clusters.extend(_clusters(name, order, significant_pairs))
+    return Leaderboard(
+        systems=tuple(systems),
+        metrics=tuple(metrics),
+        baseline=baseline,
+        cells=tuple(cells),
+        vs_baseline=tuple(baseline_tests),
+        all_pairs=tuple(pair_tests),
+        clusters=tuple(clusters),
+        matrices=tuple(matrices),
+    )

@@ -1,0 +1,718 @@
+"""``nlpeval.report``: run every analysis and return the :class:`~nlpeval.reports.model.Report`."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from nlpeval.core.errors import InputError
+from nlpeval.reports.model import (
+    SCHEMA_VERSION,
+    BucketTable,
+    Example,
+    ExamplesSection,
+    InputFile,
+    MetricInfo,
+    NgramComparison,
+    NgramEntry,
+    Provenance,
+    Report,
+    SummarizationSection,
+)
+
+DEFAULT_METRICS = ("bleu", "chrf", "ter")
+TOP_NGRAMS = 50
+LARGEST_DIFFERENCES = 10
+
+
+def _sha256_lines(lines: Sequence[str]) -> str:
+    digest = hashlib.sha256()
+    for line in lines:
+        digest.update(line.encode("utf-8", "surrogatepass"))
+        digest.update(b"\n")
+    return digest.hexdigest()
+
+
+def _normalise_references(references: Sequence[Any], n_segments: int) -> list[list[str]]:
+    refs = [[r] if isinstance(r, str) else list(r) for r in references]
+    if len(refs) != n_segments:
+        raise InputError(f"{len(refs)} references for {n_segments} segments", side="references")
+    for i, group in enumerate(refs):
+        if not group:
+            raise InputError("no reference", segment=i, side="references")
+        for j, ref in enumerate(group):
+            if not isinstance(ref, str):
+                raise InputError(f"is {type(ref).__name__}, expected str", segment=i, side="references", reference=j)
+    return refs
+
+
+def _validate(hypotheses_by_system: Mapping[str, Sequence[str]], n_segments: int, labels: Sequence[str] | None) -> None:
+    if not hypotheses_by_system:
+        raise InputError("no system to report on")
+    for name, hyps in hypotheses_by_system.items():
+        if len(hyps) == 0:
+            raise InputError(f"system {name!r} has no segments")
+        if len(hyps) != n_segments:
+            raise InputError(f"system {name!r} has {len(hyps)} segments, the references {n_segments}")
+        for i, hyp in enumerate(hyps):
+            if not isinstance(hyp, str):
+                raise InputError(f"is {type(hyp).__name__}, expected str", segment=i, side="hypotheses")
+    if labels is not None and len(labels) != n_segments:
+        raise InputError(f"{len(labels)} labels for {n_segments} segments")
+
+
+def _quantile_assignment(values: np.ndarray, n_buckets: int) -> tuple[np.ndarray, list[str], list[tuple]]:
+    edges = np.unique(np.quantile(values, np.linspace(0, 1, n_buckets + 1)[1:-1], method="lower"))
+    assignment = np.searchsorted(edges, values, side="right")
+    bounds = []
+    labels = []
+    lows = [float(values.min()), *(float(e) for e in edges)]
+    highs = [*(float(e) for e in edges), float(values.max())]
+    for b in range(len(edges) + 1):
+        closing = "]" if b == len(edges) else ")"
+        labels.append(f"[{lows[b]:g},{highs[b]:g}{closing}")
+        bounds.append((lows[b], highs[b]))
+    return assignment, labels, bounds
+
+
+def report(
+    hypotheses_by_system: Mapping[str, Sequence[str]],
+    references: Sequence[str | Sequence[str]],
+    *,
+    sources: Sequence[str] | None = None,
+    metrics: Sequence[str] = DEFAULT_METRICS,
+    baseline: str | None = None,
+    labels: Sequence[str] | None = None,
+    seed: int | None = 12345,
+    n_bootstrap: int = 1000,
+    n_randomization: int = 1000,
+    alpha: float = 0.05,
+    confidence: float = 0.95,
+    preset: str | None = None,
+    buckets: str = "fixed",
+    freq_corpus: Sequence[str] | None = None,
+    max_examples: int | None = None,
+    top_k: int = TOP_NGRAMS,
+    min_segments: int = 10,
+    all_pairs: bool = True,
+    metric_options: Mapping[str, Any] | Any = None,
+    title: str = "System comparison",
+    command: str | None = None,
+    inputs: Sequence[InputFile] | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> Report:
+    """Compare systems on the same test set and return the report model.
+
+    Parameters
+    ----------
+    hypotheses_by_system : mapping
+        System name -> one output per segment (the first system is the default baseline).
+    references : sequence
+        Per segment a reference string or a list of references.
+    sources : sequence of str, optional
+        Source segments (copied/untranslated checks, examples).
+    metrics : sequence of str
+        Any metric name of ``nlpeval score -m`` (``bleu``, ``chrf``, ``ter``, ``rougeL``, ``meteor``, ``wer``...).
+    baseline : str, optional
+        System the others are tested against (default the first).
+    labels : sequence of str, optional
+        One label per segment (e.g. domain): adds per-label bucket tables.
+    seed : int or None
+        Seed of every resampling (same inputs and seed give the same report).
+    n_bootstrap, n_randomization : int
+        Bootstrap resamples and approximate-randomization trials.
+    alpha, confidence : float
+        Significance threshold (after Holm / BH) and interval level.
+    preset : {None, "compare-mt"}
+        ``"compare-mt"``: only compare-mt's default analyses (its BLEU and length ratio, word accuracy by
+        frequency, sentence buckets, salient n-grams, sentence examples).
+    buckets : {"fixed", "quantile"}
+        ``"quantile"`` adds equal-frequency buckets of reference length scored with every metric.
+    freq_corpus : sequence of str, optional
+        Lines of a corpus to take word frequencies from (default: the reference).
+    max_examples : int, optional
+        At most this many segments in the example browser (the first ones).
+    top_k : int
+        Salient n-grams per direction.
+    min_segments : int
+        Buckets with fewer segments (words for word tables) are flagged ``few``.
+    all_pairs : bool
+        Test every pair of systems, not only against the baseline.
+    metric_options : mapping or argparse.Namespace, optional
+        Options of ``nlpeval score`` (e.g. ``{"tokenize": "intl"}``).
+    title, command : str
+        Shown in the report (``command`` in the provenance).
+    inputs : sequence of InputFile, optional
+        Input files for the provenance (the CLI passes them; default: the in-memory texts).
+    progress : callable, optional
+        Called with the name of each step.
+
+    Returns
+    -------
+    Report
+
+    Examples
+    --------
+    >>> import nlpeval
+    >>> model = nlpeval.report({"A": ["a b c d", "e f"], "B": ["a b c", "e f g"]}, ["a b c d", "e f g"],
+    ...                        metrics=("chrf",), n_bootstrap=100, n_randomization=100)
+    >>> model.leaderboard.baseline, len(model.leaderboard.cells)
+    ('A', 2)
+    """
+    from nlpeval._version import __version__
+    from nlpeval.reports.analyses import comparemt as cm
+    from nlpeval.reports.analyses import ngram_codes as nc
+    from nlpeval.reports.analyses.buckets import count_table, metric_table, word_tables
+    from nlpeval.reports.analyses.leaderboard import leaderboard
+    from nlpeval.reports.analyses.sanity import length_section
+    from nlpeval.reports.analyses.sentences import sentence_section
+    from nlpeval.reports.metrics import LOWER_IS_BETTER, build_metrics
+
+    step = progress or (lambda _name: None)
+    systems = list(hypotheses_by_system)
+    n_segments = len(references)
+    refs = _normalise_references(references, n_segments)
+    _validate(hypotheses_by_system, n_segments, labels)
+    if n_segments == 0:
+        raise InputError("the references have no segments")
+    if sources is not None and len(sources) != n_segments:
+        raise InputError(f"{len(sources)} source segments for {n_segments} segments")
+    if baseline is None:
+        baseline = systems[0]
+    if baseline not in hypotheses_by_system:
+        raise ValueError(f"baseline {baseline!r} is not one of the systems {systems}")
+    if preset not in (None, "compare-mt"):
+        raise ValueError(f"unknown preset {preset!r}; known: compare-mt")
+    if buckets not in ("fixed", "quantile"):
+        raise ValueError(f"unknown bucket kind {buckets!r}; known: fixed, quantile")
+    warnings: list[str] = []
+
+    # ------------------------------------------------------------------ metrics and statistics
+    step("statistics")
+    ref_tokens = [cm.tokenize(group[0]) for group in refs]
+    out_tokens = {s: [cm.tokenize(h) for h in hypotheses_by_system[s]] for s in systems}
+    if preset == "compare-mt":
+        if any(len(group) > 1 for group in refs):
+            warnings.append("compare-mt uses the first reference only")
+        cm_bleu = cm.CompareMtBLEU()
+        built = {"bleu": (cm_bleu, "BLEU", 100.0)}
+        stats = {"bleu": {s: cm_bleu.segment_stats(out_tokens[s], ref_tokens) for s in systems}}
+    else:
+        built = build_metrics(tuple(metrics), metric_options)
+        stats = {}
+        for name, (metric, _label, _scale) in built.items():
+            stats[name] = {}
+            for s in systems:
+                try:
+                    stats[name][s] = metric.segment_stats(list(hypotheses_by_system[s]), refs)
+                except InputError as exc:
+                    raise InputError(
+                        f"system {s!r}: {exc.message}", segment=exc.segment, side=exc.side, reference=exc.reference
+                    ) from None
+    higher = {name: name not in LOWER_IS_BETTER for name in built}
+    metric_objects = {name: entry[0] for name, entry in built.items()}
+
+    # ------------------------------------------------------------------ leaderboard
+    step("leaderboard")
+    board = leaderboard(
+        systems,
+        metric_objects,
+        stats,
+        higher_is_better=higher,
+        baseline=baseline,
+        n_bootstrap=n_bootstrap,
+        n_randomization=n_randomization,
+        seed=seed,
+        level=confidence,
+        alpha=alpha,
+        all_pairs=all_pairs,
+    )
+
+    # ------------------------------------------------------------------ length and sanity
+    step("length")
+    bleu_components = None
+    if "bleu" in built and preset is None:
+        metric = built["bleu"][0]
+        components = {s: metric.components(stats["bleu"][s].totals()) for s in systems}
+        if all("hyp_len" in c and "brevity_penalty" in c for c in components.values()):
+            bleu_components = components
+    token_lengths = None
+    if preset == "compare-mt":
+        token_lengths = ([len(r) for r in ref_tokens], {s: [len(o) for o in out_tokens[s]] for s in systems})
+    length = length_section(systems, hypotheses_by_system, refs, sources, bleu_components, token_lengths)
+
+    # ------------------------------------------------------------------ sentence level
+    step("sentences")
+    segment_scores: dict[str, dict[str, np.ndarray]] = {}
+    sentence_metrics: dict[str, Any] = {}
+    if preset == "compare-mt" or "bleu" not in built:
+        sentbleu = _sentbleu()
+        sentence_metrics["sentbleu"] = sentbleu
+        segment_scores["sentbleu"] = {
+            s: np.asarray(sentbleu.segment_values(sentbleu.segment_stats(out_tokens[s], [[r] for r in ref_tokens])))
+            for s in systems
+        }
+        higher["sentbleu"] = True
+    if preset is None:
+        for name, metric in metric_objects.items():
+            segment_scores[name] = {
+                s: np.asarray(metric.segment_values(stats[name][s]), dtype=np.float64) for s in systems
+            }
+    sentences = sentence_section(systems, segment_scores, higher)
+
+    # ------------------------------------------------------------------ buckets
+    step("buckets")
+    tables: list[BucketTable] = []
+    freq = cm.frequencies([cm.tokenize(x) for x in freq_corpus] if freq_corpus is not None else ref_tokens)
+    freq_labels = cm.bucket_labels(cm.FREQ_EDGES)
+    freq_bounds = _bounds(cm.FREQ_EDGES)
+    corpus = nc.Corpus.encode({nc.REF: ref_tokens, **out_tokens})
+    frequency = np.array([freq.get(w, 0) if i else 0 for i, w in enumerate(corpus.words)])
+    bucket_ids = cm.bucket_of(frequency, cm.FREQ_EDGES)
+    word_rows = {s: nc.word_rows(corpus, s, bucket_ids, len(cm.FREQ_EDGES) + 1) for s in systems}
+    tables.extend(
+        word_tables(
+            rows_by_system=word_rows,
+            labels=freq_labels,
+            bounds=freq_bounds,
+            accuracy=cm.word_accuracy,
+            systems=systems,
+            baseline=baseline,
+            n_bootstrap=n_bootstrap,
+            seed=seed,
+            by="frequency",
+            alpha=alpha,
+            level=confidence,
+            min_words=min_segments,
+        )
+    )
+    cm_bleu = cm.CompareMtBLEU()
+    if preset == "compare-mt":
+        cm_stats = stats["bleu"]
+    else:
+        cm_stats = {s: cm_bleu.segment_stats(out_tokens[s], ref_tokens) for s in systems}
+    ref_len = np.array([len(r) for r in ref_tokens])
+    tables.append(
+        metric_table(
+            id="bleu-by-ref-length",
+            title="BLEU (compare-mt) by reference length",
+            by="ref-length",
+            statistic="bleu",
+            assignment=cm.bucket_of(ref_len, cm.LENGTH_EDGES),
+            labels=cm.bucket_labels(cm.LENGTH_EDGES),
+            bounds=_bounds(cm.LENGTH_EDGES),
+            metric=cm_bleu,
+            stats=cm_stats,
+            systems=systems,
+            baseline=baseline,
+            n_bootstrap=n_bootstrap,
+            seed=seed,
+            alpha=alpha,
+            level=confidence,
+            min_segments=min_segments,
+            empty_value=0.0,
+        )
+    )
+    diffs = {s: np.array([len(o) for o in out_tokens[s]]) - ref_len for s in systems}
+    tables.append(
+        count_table(
+            id="count-by-length-diff",
+            title="segments by len(output) - len(reference)",
+            by="length-diff",
+            assignments={s: cm.bucket_of(diffs[s], cm.LENGTHDIFF_EDGES) for s in systems},
+            labels=cm.bucket_labels(cm.LENGTHDIFF_EDGES),
+            bounds=_bounds(cm.LENGTHDIFF_EDGES),
+            systems=systems,
+            min_segments=min_segments,
+        )
+    )
+    if "sentbleu" not in segment_scores:
+        sentbleu = _sentbleu()
+        segment_scores_sb = {
+            s: np.asarray(sentbleu.segment_values(sentbleu.segment_stats(out_tokens[s], [[r] for r in ref_tokens])))
+            for s in systems
+        }
+    else:
+        segment_scores_sb = segment_scores["sentbleu"]
+    tables.append(
+        count_table(
+            id="count-by-sentbleu",
+            title="segments by sentence BLEU (compare-mt)",
+            by="sentence-score:sentbleu",
+            assignments={s: cm.bucket_of(100.0 * segment_scores_sb[s], cm.SENTBLEU_EDGES) for s in systems},
+            labels=cm.bucket_labels(cm.SENTBLEU_EDGES, integer=False),
+            bounds=_bounds(cm.SENTBLEU_EDGES),
+            systems=systems,
+            min_segments=min_segments,
+        )
+    )
+    if preset is None:
+        decile = tuple(x / 10.0 for x in range(1, 10))
+        for name in metric_objects:
+            values = segment_scores[name]
+            if all(np.all((v >= 0) & (v <= 1)) for v in values.values()):
+                tables.append(
+                    count_table(
+                        id=f"count-by-sentence-{name}",
+                        title=f"segments by sentence {built[name][1]}",
+                        by=f"sentence-score:{name}",
+                        assignments={s: cm.bucket_of(values[s], decile) for s in systems},
+                        labels=cm.bucket_labels(decile, integer=False),
+                        bounds=_bounds(decile),
+                        systems=systems,
+                        min_segments=min_segments,
+                    )
+                )
+        extra: list[tuple[str, str, str, np.ndarray, list[str], list[tuple]]] = []
+        if buckets == "quantile":
+            assignment, q_labels, q_bounds = _quantile_assignment(ref_len.astype(np.float64), 4)
+            extra.append(
+                (
+                    "quantile-ref-length",
+                    "reference length quartiles",
+                    "quantile:ref-length",
+                    assignment,
+                    q_labels,
+                    q_bounds,
+                )
+            )
+        if labels is not None:
+            names = sorted(set(labels))
+            index = {label: i for i, label in enumerate(names)}
+            assignment = np.array([index[label] for label in labels])
+            extra.append(("label", "label", "label", assignment, names, [(None, None)] * len(names)))
+        for key, what, by, assignment, b_labels, b_bounds in extra:
+            for name, metric in metric_objects.items():
+                tables.append(
+                    metric_table(
+                        id=f"{name}-by-{key}",
+                        title=f"{built[name][1]} by {what}",
+                        by=by,
+                        statistic=name,
+                        assignment=assignment,
+                        labels=b_labels,
+                        bounds=b_bounds,
+                        metric=metric,
+                        stats=stats[name],
+                        systems=systems,
+                        baseline=baseline,
+                        n_bootstrap=n_bootstrap,
+                        seed=seed,
+                        alpha=alpha,
+                        level=confidence,
+                        higher_is_better=higher[name],
+                        min_segments=min_segments,
+                    )
+                )
+
+    # ------------------------------------------------------------------ n-grams
+    step("n-grams")
+    ngrams: tuple[NgramComparison, ...] = ()
+    if len(systems) > 1:
+        ngrams = _ngram_section_vectorised(systems, baseline, corpus, top_k)
+
+    # ------------------------------------------------------------------ examples
+    step("examples")
+    example_metric = "sentbleu" if "sentbleu" in segment_scores else next(iter(segment_scores))
+    shown = n_segments if max_examples is None else min(max_examples, n_segments)
+    examples = tuple(
+        Example(
+            id=i,
+            source=sources[i] if sources is not None else None,
+            references=tuple(refs[i]),
+            hypotheses=tuple(hypotheses_by_system[s][i] for s in systems),
+            scores={m: tuple(_finite(by[s][i]) for s in systems) for m, by in segment_scores.items()},
+            label=labels[i] if labels is not None else None,
+        )
+        for i in range(shown)
+    )
+    largest = {}
+    for s in systems:
+        if s == baseline:
+            continue
+        # compare-mt's order: (right - left, left, right, segment) ascending, identical triples once
+        left, right = segment_scores[example_metric][baseline], segment_scores[example_metric][s]
+        seen: set[tuple] = set()
+        ranked = []
+        for i in range(n_segments):
+            key = (tuple(out_tokens[baseline][i]), tuple(out_tokens[s][i]), tuple(ref_tokens[i]))
+            if key in seen:
+                continue
+            seen.add(key)
+            a, b = 100.0 * float(left[i]), 100.0 * float(right[i])
+            ranked.append((b - a, a, b, i))
+        ranked.sort()
+        largest[f"{baseline} > {s}"] = tuple(item[3] for item in ranked[:LARGEST_DIFFERENCES])
+        # compare-mt lists this side in ascending order too (largest difference last)
+        largest[f"{s} > {baseline}"] = tuple(item[3] for item in ranked[-LARGEST_DIFFERENCES:])
+    examples_section = ExamplesSection(n_segments, max_examples, example_metric, examples, largest)
+
+    # ------------------------------------------------------------------ summarisation
+    summarization = None
+    rouge_names = tuple(name for name in built if name.startswith("rouge"))
+    if rouge_names:
+        splitter = None
+        if "rougeLsum" in rouge_names:
+            options = metric_options if isinstance(metric_options, Mapping) else vars(metric_options or {})
+            splitter = str(options.get("sentence_splitter", "newline"))
+        summarization = SummarizationSection(
+            rouge_names, tuple(c for c in board.cells if c.metric in rouge_names), splitter
+        )
+
+    # ------------------------------------------------------------------ provenance
+    if inputs is None:
+        inputs = [InputFile("reference", "reference", None, n_segments, _sha256_lines([g[0] for g in refs]))]
+        inputs += [
+            InputFile("system", s, None, len(hypotheses_by_system[s]), _sha256_lines(hypotheses_by_system[s]))
+            for s in systems
+        ]
+        if sources is not None:
+            inputs.append(InputFile("source", "source", None, n_segments, _sha256_lines(sources)))
+    metric_infos = []
+    for name, (metric, label, scale) in built.items():
+        signature = str(metric.signature(stats[name][baseline].totals()))
+        metric_infos.append(MetricInfo(name, label, signature, scale, higher[name]))
+    provenance = Provenance(
+        nlpeval_version=__version__,
+        command=command,
+        seed=seed,
+        n_bootstrap=n_bootstrap,
+        n_randomization=n_randomization,
+        confidence=confidence,
+        alpha=alpha,
+        preset=preset,
+        inputs=tuple(inputs),
+        metrics=tuple(metric_infos),
+        options={"buckets": buckets, "top_k": top_k, "min_segments": min_segments, "all_pairs": all_pairs},
+    )
+    if n_segments < 2:
+        warnings.append("one segment: confidence intervals and tests are undefined")
+    return Report(
+        schema_version=SCHEMA_VERSION,
+        title=title,
+        task="generation",
+        systems=tuple(systems),
+        provenance=provenance,
+        leaderboard=board,
+        length=length,
+        sentences=sentences,
+        buckets=tuple(tables),
+        ngrams=ngrams,
+        examples=examples_section,
+        summarization=summarization,
+        warnings=tuple(warnings),
+    )
+
+
+def _finite(value: float) -> float | None:
+    value = float(value)
+    return value if np.isfinite(value) else None
+
+
+def _bounds(edges: Sequence[float]) -> list[tuple[float | None, float | None]]:
+    lows: list[float | None] = [None, *edges]
+    highs: list[float | None] = [*edges, None]
+    return list(zip(lows, highs, strict=True))
+
+
+def _sentbleu() -> Any:
+    """compare-mt's sentence BLEU: NLTK ``sentence_bleu`` with ``method2`` on compare-mt's tokens."""
+    from nlpeval.metrics.bleu import NltkBLEU
+
+    return NltkBLEU(smooth="method2")
+
+
+def _ngram_section(  # the readable reference of _ngram_section_vectorised (tests compare the two)
+    systems: Sequence[str],
+    baseline: str,
+    out_tokens: Mapping[str, list[list[str]]],
+    ref_tokens: list[list[str]],
+    top_k: int,
+    cm: Any,
+) -> tuple[NgramComparison, ...]:
+    from nlpeval.reports.analyses.multitest import benjamini_hochberg
+    from nlpeval.reports.analyses.sentences import sign_test
+
+    ref_tables = [cm.ngram_table(ref) for ref in ref_tokens]
+    counted = {s: cm.matched_ngrams(out_tokens[s], ref_tokens, ref_tables=ref_tables) for s in systems}
+    comparisons = []
+    for s in systems:
+        if s == baseline:
+            continue
+        left, right = baseline, s
+        match_l, segments_l = counted[left]
+        match_r, segments_r = counted[right]
+        heads = cm.salient_ngrams(match_l, match_r, alpha=1.0, top=top_k)
+        # compare-mt's second list: the lowest scores of the first, lowest first
+        tails = cm.salient_ngrams(match_l, match_r, alpha=1.0, top=top_k, lowest=True)
+        wanted = {gram for gram, _ in heads + tails}
+        where: dict[tuple[str, ...], list[int]] = {gram: [] for gram in wanted}
+        for i, (seg_l, seg_r) in enumerate(zip(segments_l, segments_r, strict=True)):
+            for gram in wanted:
+                if (gram in seg_l or gram in seg_r) and len(where[gram]) < 10:
+                    where[gram].append(i)
+        entries = []
+        for gram, score in heads + tails:
+            c1, c2 = match_l.get(gram, 0), match_r.get(gram, 0)
+            p = sign_test(c1, c2)
+            ids = where[gram]
+            entries.append((gram, score, c1, c2, p, tuple(ids)))
+        adjusted = benjamini_hochberg([e[4] for e in entries])
+        built = [
+            NgramEntry(" ".join(g), len(g), sc, c1, c2, p, q, ids)
+            for (g, sc, c1, c2, p, ids), q in zip(entries, adjusted, strict=True)
+        ]
+        comparisons.append(
+            NgramComparison(
+                left, right, "match", 1, 4, 1.0, top_k, tuple(built[: len(heads)]), tuple(built[len(heads) :])
+            )
+        )
+    return tuple(comparisons)
+
+
+def classification_report(
+    gold: Sequence[str],
+    predictions_by_system: Mapping[str, Sequence[str]],
+    *,
+    scores_by_system: Mapping[str, Any] | None = None,
+    seed: int | None = 12345,
+    n_bootstrap: int = 1000,
+    alpha: float = 0.05,
+    confidence: float = 0.95,
+    title: str = "Classifier comparison",
+    command: str | None = None,
+    inputs: Sequence[InputFile] | None = None,
+) -> Report:
+    """Compare classifiers on the same items (``nlpeval report --task classify``).
+
+    Parameters
+    ----------
+    gold : sequence of str
+        Gold label per item.
+    predictions_by_system : mapping
+        System name -> predicted label per item.
+    scores_by_system : mapping, optional
+        System name -> ``(n, n_classes)`` class scores (columns in sorted label order) for PR/ROC.
+    seed, n_bootstrap, alpha, confidence
+        Resampling and test settings.
+    title, command, inputs
+        As in :func:`report`.
+
+    Returns
+    -------
+    Report
+        ``task == "classification"``; the generation sections are ``None``.
+
+    Examples
+    --------
+    >>> model = classification_report(["a", "b", "b"], {"X": ["a", "b", "a"], "Y": ["b", "b", "b"]}, n_bootstrap=50)
+    >>> model.task, model.classification.labels, len(model.classification.mcnemar)
+    ('classification', ('a', 'b'), 1)
+    """
+    from nlpeval._version import __version__
+    from nlpeval.reports.analyses.classification import classification_section
+
+    if not predictions_by_system:
+        raise InputError("no system to report on")
+    n = len(gold)
+    if n == 0:
+        raise InputError("the gold labels have no items")
+    for name, pred in predictions_by_system.items():
+        if len(pred) != n:
+            raise InputError(f"system {name!r} has {len(pred)} predictions, the gold labels {n}")
+    scores = None
+    if scores_by_system is not None:
+        scores = {}
+        for name, values in scores_by_system.items():
+            array = np.asarray(values, dtype=np.float64)
+            if array.ndim == 1:
+                array = np.column_stack([1.0 - array, array])
+            scores[name] = array
+    section = classification_section(
+        gold, predictions_by_system, scores=scores, n_bootstrap=n_bootstrap, seed=seed, level=confidence
+    )
+    if scores is not None:
+        for name, array in scores.items():
+            if array.shape != (n, len(section.labels)):
+                raise InputError(
+                    f"system {name!r}: scores have shape {array.shape}, expected ({n}, {len(section.labels)})"
+                )
+    if inputs is None:
+        inputs = [InputFile("gold", "gold", None, n, _sha256_lines([str(x) for x in gold]))]
+        inputs += [
+            InputFile("system", s, None, n, _sha256_lines([str(x) for x in p]))
+            for s, p in predictions_by_system.items()
+        ]
+    provenance = Provenance(
+        nlpeval_version=__version__,
+        command=command,
+        seed=seed,
+        n_bootstrap=n_bootstrap,
+        n_randomization=0,
+        confidence=confidence,
+        alpha=alpha,
+        preset=None,
+        inputs=tuple(inputs),
+        metrics=(),
+        options={},
+    )
+    return Report(
+        schema_version=SCHEMA_VERSION,
+        title=title,
+        task="classification",
+        systems=tuple(predictions_by_system),
+        provenance=provenance,
+        leaderboard=None,
+        length=None,
+        sentences=None,
+        buckets=(),
+        ngrams=(),
+        examples=None,
+        classification=section,
+    )
+
+
+def _entries(raw: list[tuple[tuple[str, ...], float, int, int, tuple[int, ...]]]) -> list[NgramEntry]:
+    """N-gram entries with an exact test per n-gram (BH-adjusted within the list)."""
+    from nlpeval.reports.analyses.multitest import benjamini_hochberg
+    from nlpeval.reports.analyses.sentences import sign_test
+
+    p_values = [sign_test(c1, c2) for _, _, c1, c2, _ in raw]
+    adjusted = benjamini_hochberg(p_values)
+    return [
+        NgramEntry(" ".join(gram), len(gram), score, c1, c2, p, q, ids)
+        for (gram, score, c1, c2, ids), p, q in zip(raw, p_values, adjusted, strict=True)
+    ]
+
+
+def _ngram_section_vectorised(
+    systems: Sequence[str], baseline: str, corpus: Any, top_k: int
+) -> tuple[NgramComparison, ...]:
+    """The salient n-grams on integer n-gram codes (same numbers and order as :func:`_ngram_section`)."""
+    from nlpeval.reports.analyses import ngram_codes as nc
+
+    found = nc.matches(corpus, systems)
+    comparisons = []
+    for s in systems:
+        if s == baseline:
+            continue
+        heads = nc.salient(corpus, found, baseline, s, top_k)
+        tails = nc.salient(corpus, found, baseline, s, top_k, lowest=True)
+        wanted = np.array(sorted({row[0] for row in heads + tails}), dtype=np.int64)
+        segments = {int(d): set() for d in wanted}
+        for side in (baseline, s):
+            seg, dense = found.where[side]
+            keep = np.isin(dense, wanted)
+            for d, i in zip(dense[keep].tolist(), seg[keep].tolist(), strict=True):
+                segments[d].add(i)
+        ids = {d: tuple(sorted(v)[:10]) for d, v in segments.items()}
+        entries = _entries([(gram, score, c1, c2, ids[d]) for d, gram, score, c1, c2 in heads + tails])
+        comparisons.append(
+            NgramComparison(
+                baseline, s, "match", 1, 4, 1.0, top_k, tuple(entries[: len(heads)]), tuple(entries[len(heads) :])
+            )
+        )
+    return tuple(comparisons)

@@ -1,0 +1,157 @@
+"""The HTML renderer of the report: one self-contained, offline page.
+
+:func:`render_html` turns a report model (:class:`nlpeval.reports.model.Report`, or its
+``to_dict()``) into one HTML file with inline CSS, inline SVG charts, a little plain
+JavaScript and the example data embedded once as JSON. A Content-Security-Policy
+forbids every network request; scripts and styles are allowed by their sha256 hashes.
+All user text goes through Jinja2's autoescape (templates) or ``textContent`` (script);
+the same model always gives the same bytes.
+
+Examples
+--------
+>>> from nlpeval.reports.demo import demo_report
+>>> page = render_html(demo_report(n_bootstrap=20))
+>>> page.startswith("<!DOCTYPE html>"), "default-src 'none'" in page
+(True, True)
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from functools import lru_cache
+from importlib import resources
+from typing import TYPE_CHECKING, Any
+
+from nlpeval._version import __version__
+
+if TYPE_CHECKING:
+    import jinja2
+
+    from nlpeval.reports.model import Report
+
+__all__ = ["content_security_policy", "render_html"]
+
+
+@lru_cache(maxsize=1)
+def _environment() -> jinja2.Environment:
+    import jinja2
+
+    return jinja2.Environment(
+        loader=jinja2.PackageLoader("nlpeval.reports.html", "templates"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=False,
+        lstrip_blocks=False,
+        keep_trailing_newline=True,
+    )
+
+
+@lru_cache(maxsize=4)
+def _static(name: str) -> str:
+    return (resources.files("nlpeval.reports.html") / "static" / name).read_text(encoding="utf-8")
+
+
+def _sha256(text: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
+
+
+def content_security_policy(css: str, js: str) -> str:
+    """The page's policy: nothing may load; only this inline style sheet and script may apply.
+
+    Examples
+    --------
+    >>> policy = content_security_policy("p{}", "1;")
+    >>> policy.split("; ")[0], "connect-src" in policy
+    ("default-src 'none'", False)
+    """
+    return "; ".join(
+        [
+            "default-src 'none'",
+            f"style-src {_sha256(css)}",
+            f"script-src {_sha256(js)}",
+            "img-src data:",
+            "base-uri 'none'",
+            "form-action 'none'",
+        ]
+    )
+
+
+def _as_dict(model: Report | dict[str, Any]) -> dict[str, Any]:
+    if isinstance(model, dict):
+        return model
+    to_dict = getattr(model, "to_dict", None)
+    if to_dict is None:
+        raise TypeError(f"render_html expects a report model or its to_dict(), not {type(model).__name__}")
+    return to_dict()
+
+
+def render_html(model: Report | dict[str, Any]) -> str:
+    """The report as one self-contained HTML page.
+
+    Parameters
+    ----------
+    model : Report or dict
+        The report model, or its ``to_dict()``.
+
+    Returns
+    -------
+    str
+        The page. Same model, same bytes: nothing depends on the time or the machine.
+
+    Examples
+    --------
+    >>> from nlpeval.reports.demo import demo_report
+    >>> page = render_html(demo_report(n_bootstrap=20))
+    >>> "<h2>Leaderboard</h2>" in page, page.count('<script type="application/json"')
+    (True, 1)
+    """
+    from markupsafe import Markup
+
+    from nlpeval.reports.html import view
+    from nlpeval.reports.html.data import examples_data, script_json
+
+    report = _as_dict(model)
+    built = view.build(report)
+    infos = built["infos"]
+    css, js = _static("report.css"), _static("report.js")
+    examples = report.get("examples") or {}
+    has_examples = bool(examples.get("examples"))
+    data_json = script_json(examples_data(report, infos)) if has_examples else ""
+    kept = len(examples.get("examples") or [])
+    total = examples.get("total", kept)
+    if has_examples:
+        note = f"{kept:,} segments" + (f" of {total:,} (the first {kept:,}, --max-examples)" if kept < total else "")
+        note += ". Filter by text, bucket or label, sort by a score or a difference; matched words are highlighted."
+    else:
+        note = ""
+    leaderboard = report.get("leaderboard") or {}
+    metric_labels = [view._label(infos, m) for m in leaderboard.get("metrics") or []]
+    n_segments = total if examples else None
+    if n_segments is None:
+        inputs = (report.get("provenance") or {}).get("inputs") or []
+        n_segments = next((f.get("lines") for f in inputs if f.get("role") in ("reference", "gold")), None)
+    return (
+        _environment()
+        .get_template("page.html.j2")
+        .render(
+            title=report.get("title") or "nlpeval report",
+            version=(report.get("provenance") or {}).get("nlpeval_version") or __version__,
+            schema_version=report.get("schema_version", ""),
+            systems=list(report.get("systems") or []),
+            baseline=leaderboard.get("baseline"),
+            metric_labels=metric_labels,
+            n_segments=n_segments,
+            warnings=list(report.get("warnings") or []),
+            toc=built["toc"],
+            s=built["sections"],
+            has_examples=has_examples,
+            examples_note=note,
+            largest=sorted((str(k), list(v)) for k, v in (examples.get("largest_differences") or {}).items()),
+            largest_metric=view._label(infos, str(examples.get("metric") or "")),
+            data_json=Markup(data_json),
+            csp=Markup(content_security_policy(css, js)),
+            css=Markup(css),
+            js=Markup(js),
+        )
+    )

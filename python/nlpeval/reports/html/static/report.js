@@ -1,0 +1,490 @@
+(function () {
+  "use strict";
+
+  // ------------------------------------------------------------------ sortable tables
+  function cellKey(cell, numeric) {
+    if (!cell) return numeric ? null : "";
+    var v = cell.getAttribute("data-v");
+    if (numeric) {
+      if (v === null) v = cell.textContent.replace(/[^0-9eE+.\u2212-]/g, "").replace("\u2212", "-");
+      if (v === "") return null;
+      var x = parseFloat(v);
+      return isNaN(x) ? null : x;
+    }
+    return (v !== null && v !== "" ? v : cell.textContent).trim();
+  }
+
+  function sortTable(table, th) {
+    var headRow = th.parentNode;
+    var col = Array.prototype.indexOf.call(headRow.children, th);
+    var numeric = th.getAttribute("data-type") === "num";
+    var current = th.getAttribute("aria-sort");
+    var descending = numeric ? current !== "descending" : current === "ascending";
+    Array.prototype.forEach.call(headRow.children, function (h) { h.removeAttribute("aria-sort"); });
+    th.setAttribute("aria-sort", descending ? "descending" : "ascending");
+    var body = table.tBodies[0];
+    var rows = Array.prototype.slice.call(body.rows).map(function (row, i) {
+      return { row: row, i: i, key: cellKey(row.cells[col], numeric) };
+    });
+    var collator = new Intl.Collator(undefined, { numeric: true, sensitivity: "base" });
+    rows.sort(function (a, b) {
+      if (a.key === null && b.key === null) return a.i - b.i;
+      if (a.key === null) return 1;
+      if (b.key === null) return -1;
+      var c = numeric ? a.key - b.key : collator.compare(a.key, b.key);
+      if (descending) c = -c;
+      return c !== 0 ? c : a.i - b.i;
+    });
+    rows.forEach(function (r) { body.appendChild(r.row); });
+  }
+
+  Array.prototype.forEach.call(document.querySelectorAll("table.sortable"), function (table) {
+    if (!table.tHead || !table.tBodies.length) return;
+    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th) {
+      th.tabIndex = 0;
+      th.addEventListener("click", function () { sortTable(table, th); });
+      th.addEventListener("keydown", function (e) {
+        if (e.key === "Enter" || e.key === " ") { e.preventDefault(); sortTable(table, th); }
+      });
+    });
+  });
+
+  // ------------------------------------------------------------------ example browser
+  var dataNode = document.getElementById("report-data");
+  if (!dataNode) return;
+  var D = JSON.parse(dataNode.textContent);
+  var $ = function (id) { return document.getElementById(id); };
+  var N = D.ids.length;
+  var PAGE = 20;
+  var S = D.strings;
+  var state = { a: 0, b: D.systems.length > 1 ? 1 : 0, metric: 0, sort: "id", re: null, beats: null,
+    bucket: "", label: "", ngram: null, seg: null, page: 0, all: D.systems.length <= 4, align: false };
+  var tokenCache = {};
+
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined && text !== null) e.textContent = text;
+    return e;
+  }
+  function option(select, value, text) {
+    var o = el("option", null, text);
+    o.value = String(value);
+    select.appendChild(o);
+  }
+  function tokens(si) {
+    var t = tokenCache[si];
+    if (!t) { t = S[si].split(/\s+/).filter(function (w) { return w.length > 0; }); tokenCache[si] = t; }
+    return t;
+  }
+  function metricInfo() { return D.metrics[state.metric] || null; }
+  function score(sys, i) {
+    var m = metricInfo();
+    if (!m) return null;
+    var v = D.scores[m.name][sys][i];
+    return v === undefined ? null : v;
+  }
+  function advantage(i) {
+    var a = score(state.a, i), b = score(state.b, i);
+    if (a === null || b === null) return null;
+    var m = metricInfo();
+    return Math.round((m.hib ? a - b : b - a) * 100) / 100;
+  }
+  function fmt(v) { return v === null || v === undefined ? "\u2014" : v.toFixed(2); }
+  function fmtDiff(v) { return v === null ? "\u2014" : (v > 0 ? "+" : v < 0 ? "\u2212" : "\u00b1") + Math.abs(v).toFixed(2); }
+  function thousands(n) { return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ","); }
+
+  // controls
+  var selA = $("ex-sys-a"), selB = $("ex-sys-b"), selM = $("ex-metric"), selBucket = $("ex-bucket"), selLabel = $("ex-label");
+  D.systems.forEach(function (name, i) { option(selA, i, name); option(selB, i, name); });
+  selA.value = String(state.a); selB.value = String(state.b);
+  D.metrics.forEach(function (m, i) { option(selM, i, m.label + (m.hib ? " \u2191" : " \u2193")); });
+  if (D.sort_metric) {
+    D.metrics.forEach(function (m, i) { if (m.name === D.sort_metric) state.metric = i; });
+  }
+  selM.value = String(state.metric);
+  if (!D.metrics.length) { selM.disabled = true; $("ex-beats").disabled = true; }
+  D.buckets.forEach(function (t, ti) {
+    var group = el("optgroup");
+    group.label = t.title + (t.by === "length-diff" || t.by === "sentence-score" ? " (system A)" : "");
+    t.rows.forEach(function (r, ri) {
+      var o = el("option", null, r.label);
+      o.value = ti + ":" + ri;
+      group.appendChild(o);
+    });
+    selBucket.appendChild(group);
+  });
+  if (!D.buckets.length) selBucket.parentNode.hidden = true;
+  if (D.labels) {
+    var seen = {};
+    var labels = D.labels.filter(function (l) {
+      if (l === null || seen[l]) return false;
+      seen[l] = true; return true;
+    }).sort();
+    labels.forEach(function (l) { option(selLabel, l, l); });
+  } else {
+    $("ex-label-wrap").hidden = true;
+  }
+  $("ex-all-systems").checked = state.all;
+  if (D.systems.length <= 2) $("ex-all-systems").parentNode.hidden = true;
+
+  function bucketValue(t, i) {
+    var refs = D.refs[i];
+    var refLen = refs.length ? tokens(refs[0]).length : 0;
+    if (t.by === "ref-length") return refLen;
+    if (t.by === "length-diff") return tokens(D.hyps[state.a][i]).length - refLen;
+    if (t.by === "sentence-score") {
+      var k = -1;
+      D.metrics.forEach(function (m, mi) { if (m.name === t.metric) k = mi; });
+      return k < 0 ? null : D.scores[D.metrics[k].name][state.a][i];
+    }
+    return null;
+  }
+  function inBucket(i) {
+    if (!state.bucket) return true;
+    var parts = state.bucket.split(":");
+    var t = D.buckets[+parts[0]], r = t.rows[+parts[1]];
+    if (t.by === "label") return D.labels !== null && D.labels[i] === r.label;
+    var v = bucketValue(t, i);
+    if (v === null) return false;
+    return (r.lo === null || v >= r.lo) && (r.hi === null || v < r.hi);
+  }
+  function containsSeq(hay, needle) {
+    if (!needle.length) return false;
+    outer: for (var k = 0; k + needle.length <= hay.length; k++) {
+      for (var j = 0; j < needle.length; j++) if (hay[k + j] !== needle[j]) continue outer;
+      return true;
+    }
+    return false;
+  }
+  function matches(i) {
+    if (state.seg !== null && D.ids[i] !== state.seg) return false;
+    if (state.label && (!D.labels || D.labels[i] !== state.label)) return false;
+    if (!inBucket(i)) return false;
+    if (state.beats !== null) {
+      var adv = advantage(i);
+      if (adv === null || adv < state.beats) return false;
+    }
+    if (state.ngram) {
+      var ng = state.ngram.tokens, sys = state.ngram.systems;
+      var hit = sys.some(function (s) { return containsSeq(tokens(D.hyps[s][i]), ng); });
+      if (!hit) return false;
+    }
+    if (state.re) {
+      var re = state.re;
+      var texts = [];
+      if (D.src) texts.push(D.src[i]);
+      D.refs[i].forEach(function (r) { texts.push(r); });
+      D.hyps.forEach(function (h) { texts.push(h[i]); });
+      if (!texts.some(function (si) { re.lastIndex = 0; return re.test(S[si]); })) return false;
+    }
+    return true;
+  }
+  function sortKey(i) {
+    var mode = state.sort;
+    if (mode === "id") return D.ids[i];
+    if (mode.indexOf("diff") === 0) return advantage(i);
+    return score(mode.charAt(0) === "a" ? state.a : state.b, i);
+  }
+  function selection() {
+    var idx = [];
+    for (var i = 0; i < N; i++) if (matches(i)) idx.push(i);
+    if (state.sort !== "id") {
+      var desc = /desc$/.test(state.sort);
+      var keys = {};
+      idx.forEach(function (i) { keys[i] = sortKey(i); });
+      idx.sort(function (x, y) {
+        var kx = keys[x], ky = keys[y];
+        if (kx === null && ky === null) return x - y;
+        if (kx === null) return 1;
+        if (ky === null) return -1;
+        var c = desc ? ky - kx : kx - ky;
+        return c !== 0 ? c : x - y;
+      });
+    }
+    return idx;
+  }
+
+  // highlighting
+  function refCounts(i) {
+    var best = {};
+    D.refs[i].forEach(function (r) {
+      var c = {};
+      tokens(r).forEach(function (w) { c[w] = (c[w] || 0) + 1; });
+      Object.keys(c).forEach(function (w) { if (!best[w] || c[w] > best[w]) best[w] = c[w]; });
+    });
+    return best;
+  }
+  function matchedFlags(toks, counts) {
+    var left = {}; Object.keys(counts).forEach(function (w) { left[w] = counts[w]; });
+    return toks.map(function (w) {
+      if (left[w] > 0) { left[w] -= 1; return true; }
+      return false;
+    });
+  }
+  function salient(sys, other) {
+    var out = [];
+    D.ngrams.forEach(function (c) {
+      var sysName = D.systems[sys], otherName = D.systems[other];
+      if (c.system === sysName && c.other === otherName) out = out.concat(c.better);
+      else if (c.system === otherName && c.other === sysName) out = out.concat(c.worse);
+    });
+    return out.map(function (g) { return g.split(/\s+/).filter(function (w) { return w.length; }); });
+  }
+  function highlighted(text, sys, other, i, counts) {
+    var box = el("div", "ex-text");
+    box.dir = "auto";
+    if (text === "") { box.classList.add("empty"); return box; }
+    var toks = tokens(D.hyps[sys][i]);
+    var mine = matchedFlags(toks, counts);
+    var theirs = {}, theirWords = {};
+    var paired = other !== null && other !== sys;
+    if (paired) {
+      var ot = tokens(D.hyps[other][i]);
+      ot.forEach(function (w) { theirWords[w] = true; });
+      matchedFlags(ot, counts).forEach(function (m, k) { if (m) theirs[ot[k]] = (theirs[ot[k]] || 0) + 1; });
+    }
+    var ng = new Array(toks.length);
+    if (other !== null && other !== sys) {
+      salient(sys, other).forEach(function (g) {
+        if (!g.length) return;
+        for (var k = 0; k + g.length <= toks.length; k++) {
+          var ok = true;
+          for (var j = 0; j < g.length; j++) if (toks[k + j] !== g[j]) { ok = false; break; }
+          if (ok) for (j = 0; j < g.length; j++) ng[k + j] = g.join(" ");
+        }
+      });
+    }
+    var used = {};
+    var parts = text.split(/(\s+)/);
+    var t = 0;
+    parts.forEach(function (part) {
+      if (part === "") return;
+      if (/^\s+$/.test(part)) { box.appendChild(document.createTextNode(part)); return; }
+      var cls = [];
+      var w = toks[t];
+      if (mine[t]) {
+        used[w] = (used[w] || 0) + 1;
+        cls.push(paired && used[w] > (theirs[w] || 0) ? "hl-only" : "hl-m");
+      } else if (paired && !theirWords[w]) {
+        cls.push("hl-bad");
+      }
+      if (ng[t]) cls.push("hl-ng");
+      if (cls.length) {
+        var span = el("span", cls.join(" "), part);
+        if (ng[t]) span.title = "salient n-gram: " + ng[t];
+        box.appendChild(span);
+      } else {
+        box.appendChild(document.createTextNode(part));
+      }
+      t += 1;
+    });
+    return box;
+  }
+  function plainText(text) {
+    var box = el("div", "ex-text", text);
+    box.dir = "auto";
+    if (text === "") box.classList.add("empty");
+    return box;
+  }
+
+  // WER-style alignment (Levenshtein over words; ties prefer match/substitution, then deletion)
+  function alignment(ref, hyp) {
+    var n = ref.length, m = hyp.length, d = [], i, j;
+    for (i = 0; i <= n; i++) { d.push(new Int32Array(m + 1)); d[i][0] = i; }
+    for (j = 0; j <= m; j++) d[0][j] = j;
+    for (i = 1; i <= n; i++) for (j = 1; j <= m; j++) {
+      var sub = d[i - 1][j - 1] + (ref[i - 1] === hyp[j - 1] ? 0 : 1);
+      d[i][j] = Math.min(sub, d[i - 1][j] + 1, d[i][j - 1] + 1);
+    }
+    var ops = [];
+    i = n; j = m;
+    while (i > 0 || j > 0) {
+      if (i > 0 && j > 0 && d[i][j] === d[i - 1][j - 1] + (ref[i - 1] === hyp[j - 1] ? 0 : 1)) {
+        ops.push([ref[i - 1] === hyp[j - 1] ? "=" : "S", ref[i - 1], hyp[j - 1]]); i--; j--;
+      } else if (i > 0 && d[i][j] === d[i - 1][j] + 1) { ops.push(["D", ref[i - 1], ""]); i--; }
+      else { ops.push(["I", "", hyp[j - 1]]); j--; }
+    }
+    return ops.reverse();
+  }
+  function alignmentView(i, sys) {
+    var box = el("div", "align");
+    var ref = D.refs[i].length ? tokens(D.refs[i][0]) : [];
+    var hyp = tokens(D.hyps[sys][i]);
+    if (ref.length * hyp.length > 250000) { box.appendChild(el("span", "muted", "(too long to align here)")); return box; }
+    var counts = { S: 0, D: 0, I: 0 };
+    alignment(ref, hyp).forEach(function (op) {
+      var col = el("span", "col" + (op[0] === "=" ? "" : " " + op[0]));
+      var r = el("span", null, op[1] || "\u2205"); r.dir = "auto";
+      var h = el("span", null, op[2] || "\u2205"); h.dir = "auto";
+      col.appendChild(r); col.appendChild(h);
+      col.appendChild(el("span", "op", op[0] === "=" ? "" : op[0]));
+      if (op[0] !== "=") counts[op[0]] += 1;
+      box.appendChild(col);
+    });
+    var summary = el("span", "muted", "S=" + counts.S + " D=" + counts.D + " I=" + counts.I + " (reference " + ref.length + " words)");
+    box.appendChild(summary);
+    return box;
+  }
+
+  function scoreLine(sys, i, withDiff) {
+    var box = el("div", "ex-scores");
+    D.metrics.forEach(function (m, k) {
+      var v = D.scores[m.name][sys][i];
+      box.appendChild(document.createTextNode((k ? " \u00b7 " : "") + m.label + " " + fmt(v)));
+    });
+    if (withDiff) {
+      var adv = advantage(i);
+      if (adv !== null) {
+        box.appendChild(document.createTextNode(" \u00b7 "));
+        box.appendChild(el("span", adv > 0 ? "d-pos" : adv < 0 ? "d-neg" : "", "\u0394 " + fmtDiff(adv)));
+      }
+    }
+    return box;
+  }
+  function row(cls, role, content, scores) {
+    var r = el("div", "ex-row " + cls);
+    var roleEl = el("div", "ex-role", role);
+    roleEl.dir = "auto";
+    r.appendChild(roleEl);
+    r.appendChild(content);
+    r.appendChild(scores || el("div", "ex-scores"));
+    return r;
+  }
+  function card(i) {
+    var c = el("article", "ex-card");
+    c.id = "ex-" + D.ids[i];
+    if (state.seg !== null) c.classList.add("focus");
+    var head = el("div", "ex-head");
+    head.appendChild(el("span", "ex-id", "Segment #" + D.ids[i]));
+    var info = [];
+    if (D.labels && D.labels[i] !== null) info.push("label: " + D.labels[i]);
+    var adv = D.metrics.length && state.a !== state.b ? advantage(i) : null;
+    if (adv !== null) info.push(D.systems[state.a] + " vs " + D.systems[state.b] + ": " + fmtDiff(adv) + " " + metricInfo().label);
+    var infoEl = el("span", null, info.join(" \u00b7 ")); infoEl.dir = "auto";
+    head.appendChild(infoEl);
+    c.appendChild(head);
+    if (D.src) c.appendChild(row("src", "source", plainText(S[D.src[i]])));
+    var counts = refCounts(i);
+    D.refs[i].forEach(function (r, k) {
+      c.appendChild(row("ref", D.refs[i].length > 1 ? "reference " + (k + 1) : "reference", plainText(S[r])));
+    });
+    var shown = [];
+    if (state.all) { for (var s = 0; s < D.systems.length; s++) shown.push(s); }
+    else { shown.push(state.a); if (state.b !== state.a) shown.push(state.b); }
+    shown.forEach(function (s) {
+      var other = s === state.a ? state.b : s === state.b ? state.a : null;
+      var text = S[D.hyps[s][i]];
+      var body = highlighted(text, s, other, i, counts);
+      var wrap = el("div");
+      wrap.appendChild(body);
+      if (state.align) wrap.appendChild(alignmentView(i, s));
+      var role = D.systems[s] + (s === state.a && state.a !== state.b ? " (A)" : s === state.b && state.a !== state.b ? " (B)" : "");
+      c.appendChild(row("hyp", role, wrap, scoreLine(s, i, s === state.a && state.a !== state.b)));
+    });
+    return c;
+  }
+
+  var chip = $("ex-ngram-filter");
+  function renderChip() {
+    while (chip.firstChild) chip.removeChild(chip.firstChild);
+    var text = null;
+    if (state.ngram) text = "n-gram \u201c" + state.ngram.text + "\u201d in " + state.ngram.systems.map(function (s) { return D.systems[s]; }).join(" or ");
+    else if (state.seg !== null) text = "segment #" + state.seg;
+    chip.hidden = text === null;
+    if (text === null) return;
+    var label = el("span", null, text); label.dir = "auto";
+    chip.appendChild(label);
+    var x = el("button", null, "\u00d7");
+    x.type = "button";
+    x.title = "clear this filter";
+    x.setAttribute("aria-label", "clear this filter");
+    x.addEventListener("click", function () { state.ngram = null; state.seg = null; state.page = 0; render(); });
+    chip.appendChild(x);
+  }
+
+  function render() {
+    var idx = selection();
+    var pages = Math.max(1, Math.ceil(idx.length / PAGE));
+    if (state.page >= pages) state.page = pages - 1;
+    if (state.page < 0) state.page = 0;
+    var start = state.page * PAGE, stop = Math.min(idx.length, start + PAGE);
+    var list = $("ex-list");
+    while (list.firstChild) list.removeChild(list.firstChild);
+    for (var k = start; k < stop; k++) list.appendChild(card(idx[k]));
+    if (!idx.length) {
+      var msg = state.seg !== null && D.ids.indexOf(state.seg) < 0
+        ? "Segment #" + state.seg + " is not among the " + thousands(N) + " segments kept in this page."
+        : "No segment matches these filters.";
+      list.appendChild(el("p", "muted", msg));
+    }
+    $("ex-count").textContent = idx.length
+      ? "Showing " + thousands(start + 1) + "\u2013" + thousands(stop) + " of " + thousands(idx.length) + " matching segments"
+      : "0 matching segments";
+    $("ex-page").textContent = "page " + (state.page + 1) + " of " + pages;
+    $("ex-first").disabled = $("ex-prev").disabled = state.page === 0;
+    $("ex-next").disabled = $("ex-last").disabled = state.page >= pages - 1;
+    list.setAttribute("data-matching", String(idx.length));
+    renderChip();
+  }
+
+  function update() { state.page = 0; render(); }
+  $("ex-regex").addEventListener("input", function () {
+    var value = this.value, err = $("ex-error");
+    state.re = null;
+    err.hidden = true; err.textContent = "";
+    if (value) {
+      try {
+        state.re = new RegExp(value, /[A-Z]/.test(value.replace(/\\./g, "")) ? "" : "i");
+      } catch (e) {
+        err.textContent = "Not a valid regular expression: " + e.message;
+        err.hidden = false;
+      }
+    }
+    update();
+  });
+  selA.addEventListener("change", function () { state.a = +this.value; update(); });
+  selB.addEventListener("change", function () { state.b = +this.value; update(); });
+  selM.addEventListener("change", function () { state.metric = +this.value; update(); });
+  $("ex-sort").addEventListener("change", function () { state.sort = this.value; update(); });
+  $("ex-beats").addEventListener("input", function () {
+    var v = this.value.trim();
+    state.beats = v === "" || isNaN(parseFloat(v)) ? null : parseFloat(v);
+    update();
+  });
+  selBucket.addEventListener("change", function () { state.bucket = this.value; update(); });
+  selLabel.addEventListener("change", function () { state.label = this.value; update(); });
+  $("ex-all-systems").addEventListener("change", function () { state.all = this.checked; render(); });
+  $("ex-align").addEventListener("change", function () { state.align = this.checked; render(); });
+  $("ex-first").addEventListener("click", function () { state.page = 0; render(); });
+  $("ex-prev").addEventListener("click", function () { state.page -= 1; render(); });
+  $("ex-next").addEventListener("click", function () { state.page += 1; render(); });
+  $("ex-last").addEventListener("click", function () { state.page = 1e9; render(); });
+
+  function goToExamples() {
+    var target = $("examples");
+    if (target && target.scrollIntoView) target.scrollIntoView();
+  }
+  Array.prototype.forEach.call(document.querySelectorAll("button.ngram-link"), function (b) {
+    b.addEventListener("click", function () {
+      var c = D.ngrams[+b.getAttribute("data-pair")];
+      var text = b.getAttribute("data-ngram");
+      var a = D.systems.indexOf(c.system), o = D.systems.indexOf(c.other);
+      state.a = a; state.b = o; selA.value = String(a); selB.value = String(o);
+      state.ngram = { text: text, tokens: text.split(/\s+/).filter(function (w) { return w.length; }), systems: [a, o] };
+      state.seg = null;
+      update();
+      goToExamples();
+    });
+  });
+  Array.prototype.forEach.call(document.querySelectorAll("a.seg-link"), function (a) {
+    a.addEventListener("click", function (e) {
+      e.preventDefault();
+      state.seg = +a.getAttribute("data-seg");
+      state.ngram = null;
+      update();
+      goToExamples();
+    });
+  });
+  render();
+})();

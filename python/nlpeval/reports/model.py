@@ -1,0 +1,478 @@
+"""The report model: plain, frozen, JSON-ready data that every renderer reads.
+
+The analyses fill these records; the renderers (text, Markdown, JSON, LaTeX, HTML)
+only format them. Nothing here formats a number. Scores are on the metric's own
+scale (BLEU, chrF and TER from 0 to 1 as :class:`nlpeval.Score` reports them;
+``MetricInfo.scale`` is the factor a renderer multiplies by for display).
+Undefined numbers (a confidence interval of one segment, a test of a single
+system) are ``None``, never NaN.
+
+The JSON layout is documented in ``docs/report-schema.md``; ``SCHEMA_VERSION``
+changes whenever a field is renamed or removed (additions bump the minor part).
+
+Examples
+--------
+>>> cell = Estimate(value=0.5, n=10, low=0.4, high=0.6)
+>>> cell.to_dict()
+{'value': 0.5, 'n': 10, 'low': 0.4, 'high': 0.6}
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+#: version of the JSON layout (major.minor)
+SCHEMA_VERSION = "1.0"
+
+
+def plain(value: Any) -> Any:
+    """A JSON-ready copy of ``value``: records become dicts, tuples lists, NaN/inf ``None``.
+
+    Examples
+    --------
+    >>> plain((1, float("nan"), {"a": (2.5,)}))
+    [1, None, {'a': [2.5]}]
+    """
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, Mapping):
+        return {str(key): plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(item) for item in value]
+    if hasattr(value, "item") and callable(value.item):  # numpy scalar
+        return plain(value.item())
+    return value
+
+
+class _Record:
+    """Shared ``to_dict`` of the model's records."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict (field names as keys, nested records as dicts)."""
+        out = plain(self)
+        assert isinstance(out, dict)
+        return out
+
+
+# ---------------------------------------------------------------------------- building blocks
+
+
+@dataclass(frozen=True)
+class Estimate(_Record):
+    """A value with its count and (optional) bootstrap interval.
+
+    ``n`` is what the value was computed from (segments for corpus scores,
+    words for word accuracy). ``low``/``high`` are ``None`` when undefined.
+    """
+
+    value: float | None
+    n: int
+    low: float | None = None
+    high: float | None = None
+
+
+@dataclass(frozen=True)
+class Histogram(_Record):
+    """Counts of values in ``[edges[i], edges[i+1])`` (the last bin is closed)."""
+
+    edges: tuple[float, ...]
+    counts: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class SegmentIds(_Record):
+    """A count and up to a few example segment ids (0-based)."""
+
+    count: int
+    example_ids: tuple[int, ...] = ()
+
+
+# ---------------------------------------------------------------------------- 1. provenance
+
+
+@dataclass(frozen=True)
+class InputFile(_Record):
+    """One input: its role (``system``, ``reference``, ``source``, ``labels``, ``freq-corpus``...)."""
+
+    role: str
+    name: str
+    path: str | None
+    lines: int
+    sha256: str
+
+
+@dataclass(frozen=True)
+class MetricInfo(_Record):
+    """A metric of the report: its ``-m`` name, display label and scale, direction, signature."""
+
+    name: str
+    label: str
+    signature: str
+    scale: float = 100.0
+    higher_is_better: bool = True
+
+
+@dataclass(frozen=True)
+class Provenance(_Record):
+    """Everything needed to reproduce the report (no timestamp unless asked for)."""
+
+    nlpeval_version: str
+    command: str | None
+    seed: int | None
+    n_bootstrap: int
+    n_randomization: int
+    confidence: float
+    alpha: float
+    preset: str | None
+    inputs: tuple[InputFile, ...]
+    metrics: tuple[MetricInfo, ...]
+    options: Mapping[str, Any] = field(default_factory=dict)
+    created: str | None = None
+
+
+# ---------------------------------------------------------------------------- 2. leaderboard
+
+
+@dataclass(frozen=True)
+class LeaderboardCell(_Record):
+    """Corpus score of one system on one metric, with its bootstrap interval."""
+
+    system: str
+    metric: str
+    estimate: Estimate
+
+
+@dataclass(frozen=True)
+class PairwiseTest(_Record):
+    """Test of ``system`` against ``other`` on one metric: ``difference = system - other``.
+
+    ``ci_low``/``ci_high`` is the paired-bootstrap interval of the difference;
+    ``p_bootstrap`` and ``p_randomization`` are two-sided (sacreBLEU's rules);
+    ``p_holm`` is the Holm-adjusted bootstrap p-value within its family (the tests
+    against the baseline, or all pairs, per metric); ``significant`` compares it with alpha.
+    """
+
+    metric: str
+    system: str
+    other: str
+    difference: float
+    ci_low: float | None
+    ci_high: float | None
+    p_bootstrap: float | None
+    p_randomization: float | None
+    p_holm: float | None
+    significant: bool
+
+
+@dataclass(frozen=True)
+class Cluster(_Record):
+    """Systems not significantly different from each other (rank 1 = best)."""
+
+    metric: str
+    rank: int
+    systems: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PValueMatrix(_Record):
+    """N x N Holm-adjusted p-values (all pairs) of one metric; ``None`` on the diagonal."""
+
+    metric: str
+    systems: tuple[str, ...]
+    p_values: tuple[tuple[float | None, ...], ...]
+
+
+@dataclass(frozen=True)
+class Leaderboard(_Record):
+    """Systems x metrics, tests against the baseline and between all pairs, clusters, p-value matrices."""
+
+    systems: tuple[str, ...]
+    metrics: tuple[str, ...]
+    baseline: str
+    cells: tuple[LeaderboardCell, ...]
+    vs_baseline: tuple[PairwiseTest, ...]
+    all_pairs: tuple[PairwiseTest, ...]
+    clusters: tuple[Cluster, ...]
+    matrices: tuple[PValueMatrix, ...]
+
+
+# ---------------------------------------------------------------------------- 3. length and sanity
+
+
+@dataclass(frozen=True)
+class SystemLength(_Record):
+    """Length statistics of one system (whitespace tokens; BLEU's lengths when BLEU is a metric)."""
+
+    system: str
+    hyp_length: int
+    ref_length: int
+    ratio: float | None
+    brevity_penalty: float | None
+    histogram: Histogram
+
+
+@dataclass(frozen=True)
+class SanityRow(_Record):
+    """Suspicious outputs of one system; ``copied_source``/``untranslated`` need ``--src`` (else ``None``)."""
+
+    system: str
+    empty: SegmentIds
+    duplicate: SegmentIds
+    copied_source: SegmentIds | None
+    untranslated: SegmentIds | None
+
+
+@dataclass(frozen=True)
+class LengthSection(_Record):
+    """Length ratio, brevity penalty, length histograms and sanity counts."""
+
+    tokenization: str
+    reference_histogram: Histogram
+    systems: tuple[SystemLength, ...]
+    sanity: tuple[SanityRow, ...]
+
+
+# ---------------------------------------------------------------------------- 4. sentence level
+
+
+@dataclass(frozen=True)
+class SentenceScores(_Record):
+    """Sentence-level scores of one system on one metric (one per segment; scatter data)."""
+
+    metric: str
+    system: str
+    values: tuple[float | None, ...]
+    histogram: Histogram
+    mean: float | None
+
+
+@dataclass(frozen=True)
+class WinTieLoss(_Record):
+    """Segments where ``system`` beats / ties / loses to ``other`` on a sentence metric; two-sided sign test."""
+
+    metric: str
+    system: str
+    other: str
+    wins: int
+    ties: int
+    losses: int
+    p_sign: float | None
+
+
+@dataclass(frozen=True)
+class SentenceSection(_Record):
+    """Sentence-score distributions and pairwise win/tie/loss counts."""
+
+    metrics: tuple[str, ...]
+    scores: tuple[SentenceScores, ...]
+    pairs: tuple[WinTieLoss, ...]
+
+
+# ---------------------------------------------------------------------------- 5. buckets
+
+
+@dataclass(frozen=True)
+class BucketCell(_Record):
+    """One system in one bucket.
+
+    ``marker`` is ``"+"``/``"-"`` when the difference with the baseline is
+    significant after Benjamini-Hochberg over the table (``p_adjusted``), ``""``
+    otherwise, ``None`` for the baseline itself or when no test applies (counts).
+    """
+
+    system: str
+    estimate: Estimate
+    p_value: float | None = None
+    p_adjusted: float | None = None
+    marker: str | None = None
+
+
+@dataclass(frozen=True)
+class BucketRow(_Record):
+    """A bucket: its label (compare-mt's spelling under the preset), bounds, cells, few-segments flag."""
+
+    label: str
+    lower: float | None
+    upper: float | None
+    cells: tuple[BucketCell, ...]
+    few: bool = False
+
+
+@dataclass(frozen=True)
+class BucketTable(_Record):
+    """One bucketed analysis.
+
+    ``kind`` is ``"word"`` (cells count words) or ``"sentence"`` (cells count
+    segments); ``by`` what the buckets are made of (``frequency``, ``ref-length``,
+    ``length-diff``, ``sentence-score:<metric>``, ``label``, ``quantile:<...>``);
+    ``statistic`` what a cell shows (``fmeas``, ``prec``, ``rec``, ``count`` or a
+    metric name); ``depends_on_hypothesis`` says whether bucket membership
+    differs between systems.
+    """
+
+    id: str
+    title: str
+    kind: str
+    by: str
+    statistic: str
+    rows: tuple[BucketRow, ...]
+    depends_on_hypothesis: bool = False
+    min_segments: int = 0
+    note: str | None = None
+
+
+# ---------------------------------------------------------------------------- 6. n-grams
+
+
+@dataclass(frozen=True)
+class NgramEntry(_Record):
+    """A salient n-gram: compare-mt's score ``(c_system + alpha) / (c_system + c_other + 2 alpha)``,
+    its counts on each side, an exact binomial test (BH-adjusted within the list) and example segments."""
+
+    ngram: str
+    order: int
+    score: float
+    count_system: int
+    count_other: int
+    p_value: float | None
+    p_adjusted: float | None
+    example_ids: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class NgramComparison(_Record):
+    """Salient n-grams of ``system`` vs ``other`` (``compare_type`` match/over/under, as compare-mt)."""
+
+    system: str
+    other: str
+    compare_type: str
+    min_order: int
+    max_order: int
+    alpha: float
+    top_k: int
+    system_better: tuple[NgramEntry, ...]
+    other_better: tuple[NgramEntry, ...]
+
+
+# ---------------------------------------------------------------------------- 7. examples
+
+
+@dataclass(frozen=True)
+class Example(_Record):
+    """One segment: source, references, each system's output (in ``Report.systems`` order) and
+    sentence scores per metric (``scores[metric][i]`` for system ``i``). Raw text: renderers escape."""
+
+    id: int
+    source: str | None
+    references: tuple[str, ...]
+    hypotheses: tuple[str, ...]
+    scores: Mapping[str, tuple[float | None, ...]]
+    label: str | None = None
+
+
+@dataclass(frozen=True)
+class ExamplesSection(_Record):
+    """The example browser's rows (at most ``max_examples``, chosen deterministically) and, per pair,
+    the segments with the largest sentence-score differences (compare-mt's ``sentence_examples``)."""
+
+    total: int
+    max_examples: int | None
+    metric: str
+    examples: tuple[Example, ...]
+    largest_differences: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+
+
+# ---------------------------------------------------------------------------- 8. task sections
+
+
+@dataclass(frozen=True)
+class ClassMetrics(_Record):
+    """Per-class precision, recall and F1 with bootstrap intervals, and the support."""
+
+    label: str
+    precision: Estimate
+    recall: Estimate
+    f1: Estimate
+    support: int
+
+
+@dataclass(frozen=True)
+class Curve(_Record):
+    """PR or ROC points of one class (one-vs-rest) and the area under the curve."""
+
+    kind: str
+    label: str
+    x: tuple[float, ...]
+    y: tuple[float, ...]
+    area: float | None
+
+
+@dataclass(frozen=True)
+class ClassificationSystem(_Record):
+    """One classifier: accuracy, macro F1, confusion matrix (rows gold, columns predicted), classes, curves."""
+
+    system: str
+    accuracy: Estimate
+    macro_f1: Estimate
+    confusion: tuple[tuple[int, ...], ...]
+    classes: tuple[ClassMetrics, ...]
+    curves: tuple[Curve, ...] = ()
+
+
+@dataclass(frozen=True)
+class McNemarTest(_Record):
+    """McNemar's exact test between two classifiers: segments only ``system`` / only ``other`` got right."""
+
+    system: str
+    other: str
+    only_system: int
+    only_other: int
+    p_value: float | None
+    p_holm: float | None
+
+
+@dataclass(frozen=True)
+class ClassificationSection(_Record):
+    """Classification report (``--task classify``)."""
+
+    labels: tuple[str, ...]
+    systems: tuple[ClassificationSystem, ...]
+    mcnemar: tuple[McNemarTest, ...]
+
+
+@dataclass(frozen=True)
+class SummarizationSection(_Record):
+    """ROUGE family scores (cells as in the leaderboard) and how ``rougeLsum`` split sentences."""
+
+    metrics: tuple[str, ...]
+    cells: tuple[LeaderboardCell, ...]
+    lsum_sentence_splitter: str | None
+
+
+# ---------------------------------------------------------------------------- the report
+
+
+@dataclass(frozen=True)
+class Report(_Record):
+    """The whole report. Sections that do not apply are ``None`` (or empty)."""
+
+    schema_version: str
+    title: str
+    task: str
+    systems: tuple[str, ...]
+    provenance: Provenance
+    leaderboard: Leaderboard | None
+    length: LengthSection | None
+    sentences: SentenceSection | None
+    buckets: tuple[BucketTable, ...]
+    ngrams: tuple[NgramComparison, ...]
+    examples: ExamplesSection | None
+    classification: ClassificationSection | None = None
+    summarization: SummarizationSection | None = None
+    warnings: tuple[str, ...] = ()

@@ -1,0 +1,202 @@
+"""Text, Markdown and LaTeX renderings: the same tables, three table syntaxes (``nlpeval._tables``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from nlpeval._tables import latex_escape, latex_table, markdown_table
+from nlpeval.reports.model import Estimate, Report
+
+Table = tuple[str, list[str], list[list[str]]]
+MAX_NGRAMS = 10
+
+
+def _num(value: float | None, scale: float = 1.0, digits: int = 2) -> str:
+    return "-" if value is None else f"{scale * value:.{digits}f}"
+
+
+def _p(value: float | None) -> str:
+    return "-" if value is None else f"{value:.4f}"
+
+
+def _ci(low: float | None, high: float | None, scale: float, digits: int = 2) -> str:
+    return "" if low is None or high is None else f" [{scale * low:.{digits}f}, {scale * high:.{digits}f}]"
+
+
+def tables(model: Report) -> list[Table]:
+    """Every table of the report as (title, header, rows) of strings."""
+    out: list[Table] = []
+    info = {m.name: m for m in model.provenance.metrics}
+    board = model.leaderboard
+    if board is not None:
+        header = [
+            "system",
+            *(f"{info[m].label}{'' if info[m].higher_is_better else ' (lower better)'}" for m in board.metrics),
+        ]
+        rows = []
+        for s in board.systems:
+            row = [s]
+            for m in board.metrics:
+                cell = next(c for c in board.cells if c.system == s and c.metric == m)
+                e = cell.estimate
+                row.append(_num(e.value, info[m].scale) + _ci(e.low, e.high, info[m].scale))
+            rows.append(row)
+        out.append((f"Leaderboard ({model.provenance.confidence:.0%} bootstrap intervals, n = segments)", header, rows))
+        for title, tests in (
+            (f"Against the baseline {board.baseline}", board.vs_baseline),
+            ("All pairs", board.all_pairs),
+        ):
+            rows = [
+                [
+                    info[t.metric].label,
+                    f"{t.system} - {t.other}",
+                    _num(t.difference, info[t.metric].scale) + _ci(t.ci_low, t.ci_high, info[t.metric].scale),
+                    _p(t.p_bootstrap),
+                    _p(t.p_randomization),
+                    _p(t.p_holm),
+                    "*" if t.significant else "",
+                ]
+                for t in tests
+            ]
+            if rows:
+                header = ["metric", "pair", "difference [CI]", "p (bootstrap)", "p (AR)", "p (Holm)", "sig."]
+                out.append((title, header, rows))
+        if board.clusters:
+            rows = [[info[c.metric].label, str(c.rank), ", ".join(c.systems)] for c in board.clusters]
+            out.append(("Clusters of systems not significantly different", ["metric", "rank", "systems"], rows))
+    if model.length is not None:
+        rows = []
+        for length, sanity in zip(model.length.systems, model.length.sanity, strict=True):
+            rows.append(
+                [
+                    length.system,
+                    _num(length.ratio, 1.0, 4),
+                    _num(length.brevity_penalty, 1.0, 4),
+                    str(length.hyp_length),
+                    str(length.ref_length),
+                    str(sanity.empty.count),
+                    str(sanity.duplicate.count),
+                    "-" if sanity.copied_source is None else str(sanity.copied_source.count),
+                    "-" if sanity.untranslated is None else str(sanity.untranslated.count),
+                ]
+            )
+        header = ["system", "length ratio", "BP", "hyp len", "ref len", "empty", "duplicate", "copied", "untranslated"]
+        out.append((f"Length and sanity ({model.length.tokenization} tokens)", header, rows))
+    if model.sentences is not None and model.sentences.pairs:
+        rows = [
+            [p.metric, f"{p.system} vs {p.other}", str(p.wins), str(p.ties), str(p.losses), _p(p.p_sign)]
+            for p in model.sentences.pairs
+        ]
+        out.append(
+            ("Sentence level: wins, ties, losses", ["metric", "pair", "wins", "ties", "losses", "p (sign)"], rows)
+        )
+    for table in model.buckets:
+        scale = (
+            info[table.statistic].scale if table.statistic in info else (100.0 if table.statistic == "bleu" else 1.0)
+        )
+        systems = [c.system for c in table.rows[0].cells] if table.rows else []
+        rows = []
+        for row in table.rows:
+            cells = []
+            for c in row.cells:
+                if table.statistic == "count":
+                    cells.append(str(c.estimate.n))
+                else:
+                    digits = 4 if table.kind == "word" else 2
+                    text = _num(c.estimate.value, scale, digits) + _ci(c.estimate.low, c.estimate.high, scale, digits)
+                    cells.append(f"{text} n={c.estimate.n}{' ' + c.marker if c.marker else ''}")
+            rows.append([row.label + (" (few)" if row.few else ""), *cells])
+        out.append((table.title, [table.by, *systems], rows))
+    for comparison in model.ngrams:
+        for better, entries in (
+            (comparison.system, comparison.system_better),
+            (comparison.other, comparison.other_better),
+        ):
+            rows = [
+                [e.ngram, f"{e.score:.4f}", str(e.count_system), str(e.count_other), _p(e.p_adjusted)]
+                for e in entries[:MAX_NGRAMS]
+            ]
+            header = ["n-gram", "score", comparison.system, comparison.other, "p (BH)"]
+            out.append((f"N-grams where {better} is better ({comparison.compare_type})", header, rows))
+    if model.classification is not None:
+        out.extend(_classification_tables(model))
+    return out
+
+
+def _est(e: Estimate) -> str:
+    return _num(e.value, 1.0, 4) + _ci(e.low, e.high, 1.0, 4)
+
+
+def _classification_tables(model: Report) -> list[Table]:
+    section = model.classification
+    assert section is not None
+    out: list[Table] = []
+    rows = [[s.system, _est(s.accuracy), _est(s.macro_f1)] for s in section.systems]
+    out.append(("Classifiers (bootstrap intervals)", ["system", "accuracy", "macro F1"], rows))
+    for s in section.systems:
+        rows = [[c.label, _est(c.precision), _est(c.recall), _est(c.f1), str(c.support)] for c in s.classes]
+        out.append((f"{s.system}: per class", ["class", "precision", "recall", "F1", "support"], rows))
+        rows = [[gold, *(str(x) for x in row)] for gold, row in zip(section.labels, s.confusion, strict=True)]
+        out.append((f"{s.system}: confusion matrix (rows gold, columns predicted)", ["gold", *section.labels], rows))
+    if section.mcnemar:
+        rows = [
+            [f"{t.system} vs {t.other}", str(t.only_system), str(t.only_other), _p(t.p_value), _p(t.p_holm)]
+            for t in section.mcnemar
+        ]
+        header = ["pair", "only system right", "only other right", "p (McNemar exact)", "p (Holm)"]
+        out.append(("McNemar tests", header, rows))
+    return out
+
+
+def _text_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    widths = [max(len(str(x)) for x in column) for column in zip(header, *rows, strict=True)]
+    lines = [
+        "  ".join(h.ljust(w) if i == 0 else h.rjust(w) for i, (h, w) in enumerate(zip(header, widths, strict=True)))
+    ]
+    for row in rows:
+        lines.append(
+            "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths, strict=True)))
+        )
+    return lines
+
+
+def _header(model: Report) -> list[str]:
+    p = model.provenance
+    lines = [
+        f"nlpeval {p.nlpeval_version}; seed {p.seed}; {p.n_bootstrap} bootstrap resamples; "
+        f"{p.n_randomization} randomization trials; alpha {p.alpha}"
+    ]
+    lines += [f"{m.label}: {m.signature}" for m in p.metrics]
+    lines += [f"{i.role} {i.name}: {i.lines} lines, sha256 {i.sha256}" for i in p.inputs]
+    if p.command:
+        lines.append(f"command: {p.command}")
+    lines += [f"warning: {w}" for w in model.warnings]
+    return lines
+
+
+def render_tables(model: Report, fmt: str) -> str:
+    """The report's tables as ``text``, ``markdown`` or ``latex``.
+
+    Examples
+    --------
+    >>> from nlpeval.reports.demo import demo_report
+    >>> "| system |" in render_tables(demo_report(n_bootstrap=20), "markdown")
+    True
+    """
+    parts: list[str] = []
+    if fmt == "markdown":
+        parts.append(f"# {model.title}\n")
+        parts.append("\n".join(f"- {line}" for line in _header(model)) + "\n")
+        for title, header, rows in tables(model):
+            parts.append(f"## {title}\n\n" + "\n".join(markdown_table(header, rows)) + "\n")
+    elif fmt == "latex":
+        parts.append("% " + latex_escape(model.title) + "\n" + "\n".join("% " + line for line in _header(model)) + "\n")
+        for title, header, rows in tables(model):
+            parts.append(f"% {title}\n" + "\n".join(latex_table(header, rows)) + "\n")
+    elif fmt == "text":
+        parts.append(model.title + "\n" + "\n".join(_header(model)) + "\n")
+        for title, header, rows in tables(model):
+            parts.append(f"--- {title}\n" + "\n".join(_text_table(header, rows)) + "\n")
+    else:
+        raise ValueError(f"unknown table format {fmt!r}")
+    return "\n".join(parts)
