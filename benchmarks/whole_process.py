@@ -40,6 +40,7 @@ def nltk_process(hyp: str, ref: str, wordnet_dir: str) -> None:
     """The NLTK side: score every segment with ``meteor_score`` and print the mean."""
     import warnings
 
+    import nltk
     from nltk.corpus.reader.wordnet import WordNetCorpusReader
     from nltk.translate.meteor_score import meteor_score
 
@@ -47,6 +48,7 @@ def nltk_process(hyp: str, ref: str, wordnet_dir: str) -> None:
         def map_wn(self, version: str = "wordnet") -> None:  # no sense index in Debian's copy: no remapping
             return None
 
+    nltk.data.path.append(wordnet_dir)  # NLTK opens corpora only under its data path
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         wordnet = Reader(wordnet_dir, None)
@@ -60,6 +62,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--before", metavar="PYTHONPATH", help="also time an older nlpeval tree (PYTHONPATH to use)")
+    parser.add_argument("--skip", type=int, default=0, help="skip the first N rows")
     parser.add_argument("--nltk", nargs=3, metavar=("HYP", "REF", "WORDNET_DIR"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.nltk:
@@ -100,7 +103,7 @@ def main() -> None:
         print("|---|---|---|---|---|---|")
     else:
         print("| whole process | reference tool | nlpeval | ratio |\n|---|---|---|---|")
-    for name, theirs, mine in rows:
+    for name, theirs, mine in rows[args.skip :]:
         commands = [" ".join(map(str, c)) for c in (theirs, mine)]
         if args.before:
             commands.append(f"env PYTHONPATH={args.before} {commands[1]}")

@@ -175,9 +175,16 @@ def test_help_and_errors_still_see_every_command(capsys: pytest.CaptureFixture[s
 
 
 def test_version_from_the_dist_info_folder(tmp_path: Path) -> None:
-    info = tmp_path / "nlpeval-1.2.3.dist-info"
-    info.mkdir()
+    info = tmp_path / "site" / "nlpeval-1.2.3.dist-info"
+    info.mkdir(parents=True)
     (info / "METADATA").write_text("Metadata-Version: 2.3\nName: nlpeval\nVersion: 1.2.3rc1\n\nText\n")
-    assert _version._installed_version(str(tmp_path)) == "1.2.3rc1"
-    (tmp_path / "nlpeval-1.0.0.dist-info").mkdir()  # two installs: ask importlib.metadata
-    assert _version._installed_version(str(tmp_path)) == _version._installed_version("/nonexistent")
+    assert _version._installed_version([str(tmp_path / "none"), str(tmp_path), str(info.parent)]) == "1.2.3rc1"
+    assert _version._installed_version([str(tmp_path)]) == _version.UNKNOWN
+    (info.parent / "nlpeval-1.0.0.dist-info").mkdir()  # two installs in one folder: ask importlib.metadata
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        expected = version("nlpeval")
+    except PackageNotFoundError:
+        expected = _version.UNKNOWN
+    assert _version._installed_version([str(info.parent)]) == expected

@@ -7,6 +7,7 @@ Exit codes: 0 success, 2 bad input or usage (one line on stderr, no traceback),
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Collection, Sequence
 from importlib import import_module
@@ -64,6 +65,9 @@ def _needed_commands(argv: Sequence[str]) -> list[str] | None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
+    # numpy's OpenBLAS starts a thread per core when imported; no command uses BLAS threads (the kernels
+    # have their own), so a fresh process skips that start-up cost unless the user set the variable
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(_needed_commands(argv))
     args = parser.parse_args(argv)
