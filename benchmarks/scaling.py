@@ -344,6 +344,25 @@ def summary(results: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def exponent_table(results: list[dict]) -> str:
+    """One row per metric: fitted exponents, nlpeval / reference tool, per sweep and input ("-": too few points)."""
+    columns = [("length", kind) for kind in KINDS] + [("corpus", "natural"), ("references", "natural")]
+    head = ["length: " + kind for kind in KINDS] + ["corpus size", "references"]
+    lines = ["| metric (nlpeval / reference) | " + " | ".join(head) + " |", "|---" * (len(head) + 1) + "|"]
+
+    def cell(metric: str, tool: str, sweep: str, kind: str) -> str:
+        for s in results:
+            if (s["metric"], s["tool"], s["sweep"], s["kind"]) == (metric, tool, sweep, kind):
+                k = exponent(s["points"])
+                return f"{k:.2f}" if k is not None else "-"
+        return "-"
+
+    for metric in METRICS:
+        cells = [f"{cell(metric, 'nlpeval', *c)} / {cell(metric, REFERENCE_TOOL[metric], *c)}" for c in columns]
+        lines.append(f"| {metric} ({REFERENCE_TOOL[metric]}) | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--budget", type=float, default=20.0, help="longest predicted run per size (s)")
@@ -381,6 +400,8 @@ def main() -> None:
     for path in plot(results, folder):
         print("wrote", path)
     print(summary(results))
+    print()
+    print(exponent_table(results))
 
 
 if __name__ == "__main__":

@@ -188,3 +188,20 @@ def test_version_from_the_dist_info_folder(tmp_path: Path) -> None:
     except PackageNotFoundError:
         expected = _version.UNKNOWN
     assert _version._installed_version([str(info.parent)]) == expected
+
+
+def test_lemma_names_read_as_the_marker_pattern_does() -> None:
+    try:
+        wordnet = WordNet.open()
+    except WordNetNotFoundError:
+        pytest.skip("no WordNet 3.0 database on this machine")
+    checked = 0
+    for raw in wordnet._data_file("a").split(b"\n"):  # adjectives carry the syntactic markers
+        if raw and raw[:1] != b" ":
+            fields = raw.decode("utf-8").split("|", 1)[0].split()
+            expected = tuple(
+                wordnet_module._MARKER.match(fields[4 + 2 * k]).group(1) for k in range(int(fields[3], 16))
+            )
+            assert wordnet.lemma_names("a", int(fields[0])) == expected
+            checked += 1
+    assert checked > 18_000

@@ -280,11 +280,13 @@ class WordNet:
             data = self._data_file(pos)
             end = data.find(b"\n", offset)
             line = data[offset : end if end >= 0 else len(data)].decode("utf-8")
-            fields = line.split("|", 1)[0].split()
-            if int(fields[0]) != offset:
+            # synset_offset lex_filenum ss_type w_cnt word lex_id [word lex_id ...] ...: split only that far
+            fields = line.split("|", 1)[0].split(None, 4)
+            if len(fields) < 4 or not fields[0].isdigit() or int(fields[0]) != offset:
                 raise ValueError(f"WordNet data.{POS_FILES[pos]} has no synset at offset {offset}")
             count = int(fields[3], 16)
-            names = tuple(_MARKER.match(fields[4 + 2 * k]).group(1) for k in range(count))  # type: ignore[union-attr]
+            words = fields[4].split(None, 2 * count)[: 2 * count : 2] if count else []
+            names = tuple(map(_strip_marker, words))
             self._lemma_names[key] = names
         return names
 
@@ -368,6 +370,21 @@ class WordNet:
             synsets = self.offsets(word) | stem_synsets
             self._meteor_synsets[word] = synsets
         return synsets
+
+
+def _strip_marker(word: str) -> str:
+    """``word`` without a trailing syntactic marker such as ``(a)`` or ``(ip)`` (what ``_MARKER`` keeps).
+
+    Examples
+    --------
+    >>> _strip_marker("galore(ip)"), _strip_marker("a(b)(c)"), _strip_marker("x(y)z"), _strip_marker("dog")
+    ('galore', 'a(b)', 'x(y)z', 'dog')
+    """
+    if word.endswith(")"):
+        start = word.rfind("(")
+        if start >= 0 and ")" not in word[start + 1 : -1]:
+            return word[:start]
+    return word
 
 
 @functools.lru_cache(maxsize=4)
