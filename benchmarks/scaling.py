@@ -312,6 +312,9 @@ def plot(results: list[dict], folder: Path) -> list[Path]:
                 ax.grid(True, which="both", alpha=0.3)
                 if ax.lines:
                     ax.legend(fontsize=6)
+                else:
+                    why = "one reference per segment only" if sweep == "references" else "nothing above the floor"
+                    ax.text(0.5, 0.5, why, ha="center", va="center", transform=ax.transAxes, color="gray")
             what = "time" if quantity == "seconds" else "memory"
             fig.suptitle(f"nlpeval (blue) vs reference tool (red): {what} against {xlabel}")
             fig.tight_layout()

@@ -58,6 +58,11 @@ def nltk_process(hyp: str, ref: str, wordnet_dir: str) -> None:
     print(sum(scores) / len(scores))
 
 
+def _cells(reference: tuple[float, float], wall: float, cpu: float) -> str:
+    """Wall (CPU) seconds and the reference's ratio to them, as table cells."""
+    return f" {wall:.3f} s ({cpu:.3f} s) | {reference[0] / wall:.1f}x ({reference[1] / cpu:.1f}x) |"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=5)
@@ -98,6 +103,7 @@ def main() -> None:
                 [*ours, "-r", detok[1], "-m", "meteor", "--meteor-norm", detok[0]],
             )
         )
+    # wall time, and CPU time (user + system) in brackets: on a loaded machine CPU time is the steadier figure
     if args.before:
         print("| whole process | reference tool | nlpeval before | ratio before | nlpeval | ratio |")
         print("|---|---|---|---|---|---|")
@@ -116,9 +122,13 @@ def main() -> None:
             check=True,
             capture_output=True,
         )
-        theirs_s, mine_s, *before_s = (r["mean"] for r in json.loads(out.read_text())["results"])
-        before = "".join(f" {b:.3f} s | {theirs_s / b:.1f}x |" for b in before_s)
-        print(f"| {name} | {theirs_s:.3f} s |{before} {mine_s:.3f} s | {theirs_s / mine_s:.1f}x |", flush=True)
+        results = json.loads(out.read_text())["results"]
+        (theirs_s, mine_s, *before_s) = (r["mean"] for r in results)
+        (theirs_c, mine_c, *before_c) = (r["user"] + r["system"] for r in results)
+
+        ref = (theirs_s, theirs_c)
+        before = "".join(_cells(ref, w, c) for w, c in zip(before_s, before_c, strict=True))
+        print(f"| {name} | {theirs_s:.3f} s ({theirs_c:.3f} s) |{before}{_cells(ref, mine_s, mine_c)}", flush=True)
 
 
 if __name__ == "__main__":
