@@ -671,6 +671,7 @@ impl MeteorParaphrases {
     #[pyo3(signature = (vocab, tokens, ref_lens, par_lens, trie=None))]
     #[allow(clippy::type_complexity)]
     fn from_parts(
+        py: Python<'_>,
         vocab: Vec<String>,
         tokens: &Bound<'_, PyAny>,
         ref_lens: PyReadonlyArray1<'_, u8>,
@@ -682,31 +683,53 @@ impl MeteorParaphrases {
             PyReadonlyArray1<'_, u32>,
         )>,
     ) -> PyResult<MeteorParaphrases> {
-        let tokens: Vec<u32> = if let Ok(narrow) = tokens.extract::<PyReadonlyArray1<'_, u16>>() {
-            narrow.as_slice()?.iter().map(|&t| u32::from(t)).collect()
-        } else {
-            tokens
-                .extract::<PyReadonlyArray1<'_, u32>>()?
-                .as_slice()?
-                .to_vec()
+        let narrow = tokens.extract::<PyReadonlyArray1<'_, u16>>().ok();
+        let wide = match narrow {
+            Some(_) => None,
+            None => Some(tokens.extract::<PyReadonlyArray1<'_, u32>>()?),
         };
-        let trie = match trie {
+        let (narrow, wide) = match (&narrow, &wide) {
+            (Some(n), _) => (n.as_slice()?, &[][..]),
+            (None, Some(w)) => (&[][..], w.as_slice()?),
+            (None, None) => (&[][..], &[][..]),
+        };
+        let (ref_lens, par_lens) = (ref_lens.as_slice()?, par_lens.as_slice()?);
+        let trie = match &trie {
             None => None,
-            Some((keys, children, starts, emits)) => Some(meteor::paraphrase::TrieParts {
-                edge_keys: keys.as_slice()?.to_vec(),
-                edge_children: children.as_slice()?.to_vec(),
-                emit_starts: starts.as_slice()?.to_vec(),
-                emits: emits.as_slice()?.to_vec(),
-            }),
+            Some((keys, children, starts, emits)) => Some((
+                keys.as_slice()?,
+                children.as_slice()?,
+                starts.as_slice()?,
+                emits.as_slice()?,
+            )),
         };
-        let table = meteor::paraphrase::Table::from_parts(
-            vocab,
-            tokens,
-            ref_lens.as_slice()?.to_vec(),
-            par_lens.as_slice()?.to_vec(),
-            trie,
-        )
-        .map_err(PyValueError::new_err)?;
+        // the copies and checks of ~100 MB run without the GIL, so that a
+        // loader thread overlaps with the caller's other work
+        let table = py
+            .detach(|| {
+                let tokens: Vec<u32> = if wide.is_empty() {
+                    narrow.iter().map(|&t| u32::from(t)).collect()
+                } else {
+                    wide.to_vec()
+                };
+                let trie =
+                    trie.map(
+                        |(keys, children, starts, emits)| meteor::paraphrase::TrieParts {
+                            edge_keys: keys.to_vec(),
+                            edge_children: children.to_vec(),
+                            emit_starts: starts.to_vec(),
+                            emits: emits.to_vec(),
+                        },
+                    );
+                meteor::paraphrase::Table::from_parts(
+                    vocab,
+                    tokens,
+                    ref_lens.to_vec(),
+                    par_lens.to_vec(),
+                    trie,
+                )
+            })
+            .map_err(PyValueError::new_err)?;
         Ok(MeteorParaphrases { table })
     }
 
@@ -759,10 +782,12 @@ impl MeteorParaphrases {
 /// METEOR 1.5 alignment counts of hypothesis–reference pairs of word-type ids
 /// (flat arrays with lengths): `(pairs, 5 + 4 * len(modules))` integers (see
 /// `meteor::align::Counts::row`). Per type: Java hash, stem hash, synsets
-/// (flat with lengths), paraphrase-table id and function-word flag.
+/// (flat with lengths), paraphrase-table id and function-word flag. A pair
+/// with more than `max_candidates` candidate matches is not aligned: its row
+/// is `-1`, the candidate count, then zeros.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
-#[pyo3(signature = (hyp_tokens, hyp_lens, ref_tokens, ref_lens, word_hash, stem_hash, synsets, synset_lens, para_id, is_function, modules, beam, paraphrases=None))]
+#[pyo3(signature = (hyp_tokens, hyp_lens, ref_tokens, ref_lens, word_hash, stem_hash, synsets, synset_lens, para_id, is_function, modules, beam, paraphrases=None, max_candidates=None))]
 fn meteor_align_rows<'py>(
     py: Python<'py>,
     hyp_tokens: PyReadonlyArray1<'py, u32>,
@@ -778,6 +803,7 @@ fn meteor_align_rows<'py>(
     modules: Vec<u8>,
     beam: usize,
     paraphrases: Option<PyRef<'py, MeteorParaphrases>>,
+    max_candidates: Option<u64>,
 ) -> PyResult<Bound<'py, PyArray2<i64>>> {
     use meteor::align::Module;
     let modules: Vec<Module> = modules
@@ -829,7 +855,19 @@ fn meteor_align_rows<'py>(
         let rows: Vec<Vec<i64>> = hyps
             .par_iter()
             .zip(refs.par_iter())
-            .map(|(h, r)| meteor::align::align(h, r, &modules, beam, &lex).row())
+            .map(|(h, r)| {
+                let limit = max_candidates.unwrap_or(u64::MAX);
+                match meteor::align::align_bounded(h, r, &modules, beam, &lex, limit) {
+                    Ok(counts) => counts.row(),
+                    // a pair over the limit: -1 and its candidate count, not aligned
+                    Err(count) => {
+                        let mut row = vec![0; width];
+                        row[0] = -1;
+                        row[1] = i64::try_from(count).unwrap_or(i64::MAX);
+                        row
+                    }
+                }
+            })
             .collect();
         rows.concat()
     });

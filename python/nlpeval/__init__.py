@@ -15,7 +15,6 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from nlpeval._version import __version__
 from nlpeval.core.errors import InputError, UndefinedMetricWarning
 
 #: public name -> module that defines it
@@ -89,6 +88,7 @@ __all__ = ["InputError", "UndefinedMetricWarning", "__version__", *_LAZY, *_SUBM
 
 if TYPE_CHECKING:
     from nlpeval import agreement, classification, correlation, lm, regression
+    from nlpeval._version import __version__
     from nlpeval.agreement import cohen_kappa, fleiss_kappa, krippendorff_alpha, percent_agreement, rating_summary
     from nlpeval.cards import explain
     from nlpeval.classification.matrix import ConfusionMatrix, ConfusionMatrixAccumulator
@@ -115,6 +115,10 @@ if TYPE_CHECKING:
 
 
 def __getattr__(name: str) -> Any:
+    if name == "__version__":  # read on demand: finding the installed version costs start-up time
+        from nlpeval._version import __version__
+
+        return __version__
     if name in _SUBMODULES:
         return import_module(f"nlpeval.{name}")
     module = _LAZY.get(name)

@@ -97,6 +97,23 @@ pub fn align(
     beam: usize,
     lex: &Lexicon,
 ) -> Counts {
+    match align_bounded(hyp, reference, modules, beam, lex, u64::MAX) {
+        Ok(counts) => counts,
+        Err(_) => unreachable!("no candidate count exceeds u64::MAX"),
+    }
+}
+
+/// [`align`], unless the pair has more than `limit` candidate matches: then
+/// `Err(count)` before the search. The search's time grows with the candidate
+/// count (a pair of n repeated synonyms has n * n), so the limit bounds it.
+pub fn align_bounded(
+    hyp: &[u32],
+    reference: &[u32],
+    modules: &[Module],
+    beam: usize,
+    lex: &Lexicon,
+    limit: u64,
+) -> Result<Counts, u64> {
     let (n, m) = (hyp.len(), reference.len());
     let identical = n == m
         && hyp
@@ -120,14 +137,14 @@ pub fn align(
                 })
             })
             .collect();
-        return counts(hyp, reference, modules.len(), &chosen, lex);
+        return Ok(counts(hyp, reference, modules.len(), &chosen, lex));
     }
     let used = if identical {
         &modules[..modules.len().min(1)]
     } else {
         modules
     };
-    let candidates = Candidates::find(hyp, reference, used, lex);
+    let candidates = Candidates::find(hyp, reference, used, lex, limit)?;
 
     // one-to-one matches that nothing else overlaps are fixed from the start
     let mut fixed: Vec<Option<Match>> = vec![None; m];
@@ -160,7 +177,7 @@ pub fn align(
         beam,
     }
     .run();
-    counts(hyp, reference, modules.len(), &chosen, lex)
+    Ok(counts(hyp, reference, modules.len(), &chosen, lex))
 }
 
 pub(super) fn counts(

@@ -121,13 +121,16 @@ impl PhraseStarts {
 }
 
 impl<'a> Candidates<'a> {
-    /// Finds the matches of every module given.
+    /// Finds the matches of every module given, or `Err(count)` as soon as
+    /// more than `limit` candidate matches (hypothesis-reference pairs,
+    /// counted once per reference position) are found after a module.
     pub fn find(
         hyp: &[u32],
         reference: &[u32],
         modules: &[Module],
         lex: &Lexicon<'a>,
-    ) -> Candidates<'a> {
+        limit: u64,
+    ) -> Result<Candidates<'a>, u64> {
         let mut found = Candidates {
             sources: Vec::new(),
             lists: Vec::new(),
@@ -190,8 +193,17 @@ impl<'a> Candidates<'a> {
                 },
             };
             found.sources.push(source);
+            let count = found.count();
+            if count > limit {
+                return Err(count);
+            }
         }
-        found
+        Ok(found)
+    }
+
+    /// How many candidate matches there are: the sum of the reference coverage.
+    pub fn count(&self) -> u64 {
+        self.cov2.iter().map(|&c| u64::from(c)).sum()
     }
 
     /// The group of matches of one module and the given lengths.

@@ -117,4 +117,5 @@ def meteor(name: str, options: argparse.Namespace) -> CorpusMetric:
         beam_size=options.meteor_beam,
         wordnet=options.wordnet,
         paraphrases=options.meteor_paraphrases,
+        **({} if options.meteor_max_candidates is None else {"max_candidates": options.meteor_max_candidates}),
     )

@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from importlib import import_module
 
 from nlpeval.cli.errors import UsageError
 from nlpeval.core.progress import progress_enabled
 
 #: sub-command -> module with ``add_parser(subparsers)`` and ``run(args) -> int``.
-#: Command modules import their heavy dependencies inside ``run`` so start-up stays fast.
+#: Command modules import their heavy dependencies inside ``run`` so start-up stays fast, and
+#: ``main`` imports only the module of the command it runs (all of them for ``--help`` and errors).
 COMMANDS = {
     "score": "nlpeval.cli.score",
     "demo": "nlpeval.cli.demo",
@@ -31,8 +33,14 @@ COMMANDS = {
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every sub-command."""
+def build_parser(commands: Collection[str] | None = None) -> argparse.ArgumentParser:
+    """The argument parser with every sub-command, or only those in ``commands``.
+
+    Examples
+    --------
+    >>> build_parser(["score"]).parse_args(["score", "-r", "ref.txt", "sys.txt"]).metrics
+    'bleu'
+    """
     from nlpeval._version import __version__
 
     parser = argparse.ArgumentParser(
@@ -41,16 +49,34 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"nlpeval {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for module in COMMANDS.values():
-        import_module(module).add_parser(subparsers)
+    for name, module in COMMANDS.items():
+        if commands is None or name in commands:
+            import_module(module).add_parser(subparsers)
     for command in subparsers.choices.values():  # every command: no progress bar with --quiet
         command.add_argument("-q", "--quiet", action="store_true", help="no progress bar (none is drawn when piped)")
     return parser
 
 
+def _needed_commands(argv: Sequence[str]) -> list[str] | None:
+    """The sub-commands whose parsers ``argv`` needs: its own, none for ``--version``, all otherwise.
+
+    The command line has no top-level option that takes a value, so a command can only be the first
+    argument; anything else (``--help``, a typo, no command) gets the full parser and its messages.
+    """
+    if argv and argv[0] in COMMANDS:
+        return [argv[0]]
+    if argv and argv[0] == "--version":
+        return []
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
-    parser = build_parser()
+    # numpy's OpenBLAS starts a thread per core when imported; no command uses BLAS threads (the kernels
+    # have their own), so a fresh process skips that start-up cost unless the user set the variable
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(_needed_commands(argv))
     args = parser.parse_args(argv)
     try:
         with progress_enabled(False) if args.quiet else contextlib.nullcontext():

@@ -179,6 +179,12 @@ def add_parser(subparsers: Any) -> None:
     meteor.add_argument("--meteor-params", metavar="'A B G D'", help="alpha beta gamma delta (-p; nltk: A B G)")
     meteor.add_argument("--meteor-weights", metavar="'W1 W2 ..'", help="module weights, one per module (-w)")
     meteor.add_argument("--meteor-beam", type=int, default=40, metavar="N", help="alignment beam size (-x)")
+    meteor.add_argument(
+        "--meteor-max-candidates",
+        type=int,
+        metavar="N",
+        help="meteor1.5: refuse a pair with more candidate matches than N (default 100 million; bounds the search)",
+    )
     meteor.add_argument("--wordnet", metavar="PATH", help="WordNet 3.0 dict folder or wordnet.zip")
     meteor.add_argument("--meteor-paraphrases", metavar="PATH", help="METEOR 1.5 paraphrase table (paraphrase-en.gz)")
     parser.set_defaults(run=run)

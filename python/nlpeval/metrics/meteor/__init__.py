@@ -23,7 +23,7 @@ from typing import Any
 
 from nlpeval.core.metric import CorpusMetric
 from nlpeval.core.score import Score
-from nlpeval.metrics.meteor.meteor15 import METEOR, MODULES, TASKS
+from nlpeval.metrics.meteor.meteor15 import MAX_CANDIDATES, METEOR, MODULES, TASKS
 from nlpeval.metrics.meteor.nltk_flavor import NltkMETEOR
 from nlpeval.metrics.meteor.paraphrase import ParaphraseTableNotFoundError
 from nlpeval.metrics.meteor.wordnet import WordNetNotFoundError
@@ -49,6 +49,7 @@ def make_meteor(
     lowercase: bool = False,
     keep_punctuation: bool = True,
     beam_size: int = 40,
+    max_candidates: int | None = MAX_CANDIDATES,
 ) -> CorpusMetric:
     """The configured METEOR metric object for ``flavor`` (see :func:`meteor` for the options).
 
@@ -75,6 +76,7 @@ def make_meteor(
             beam_size=beam_size,
             wordnet=wordnet,
             paraphrases=None if paraphrases is None else os.fspath(paraphrases),
+            max_candidates=max_candidates,
         )
     if flavor == "nltk":
         unsupported = {
@@ -86,6 +88,7 @@ def make_meteor(
             "weights": weights is not None,
             "keep_punctuation": not keep_punctuation,
             "beam_size": beam_size != 40,
+            "max_candidates": max_candidates != MAX_CANDIDATES,
         }
         given = [name for name, used in unsupported.items() if used]
         if given:
@@ -121,6 +124,7 @@ def meteor(
     lowercase: bool = False,
     keep_punctuation: bool = True,
     beam_size: int = 40,
+    max_candidates: int | None = MAX_CANDIDATES,
     n_bootstrap: int = 0,
     seed: int | None = 12345,
 ) -> Score:
@@ -163,6 +167,10 @@ def meteor(
         With ``normalize``, ``False`` is METEOR 1.5's ``-noPunct``.
     beam_size : int
         METEOR 1.5's alignment beam width.
+    max_candidates : int or None
+        METEOR 1.5: refuse (``InputError``) a hypothesis-reference pair with more candidate
+        word matches than this (the alignment search's time grows with them: n repeated
+        words against n repeated synonyms give n * n); ``None``: no bound. Never changes a score.
     n_bootstrap : int
         If > 0, add a bootstrap 95% confidence interval from this many resamples.
     seed : int or None
@@ -178,7 +186,8 @@ def meteor(
     Raises
     ------
     InputError
-        Mismatched counts, non-string items, a segment without references.
+        Mismatched counts, non-string items, a segment without references, a pair over
+        ``max_candidates``.
     FileNotFoundError
         The synonym module without a WordNet database, or the paraphrase module
         without a table (the message says how to get them).
@@ -208,6 +217,7 @@ def meteor(
         lowercase=lowercase,
         keep_punctuation=keep_punctuation,
         beam_size=beam_size,
+        max_candidates=max_candidates,
     )
     stats = metric.segment_stats(hypotheses, references)
     return metric.score_from_stats(stats, segments=segments, n_bootstrap=n_bootstrap, seed=seed)
@@ -215,6 +225,7 @@ def meteor(
 
 __all__ = [
     "FLAVORS",
+    "MAX_CANDIDATES",
     "METEOR",
     "MODULES",
     "TASKS",

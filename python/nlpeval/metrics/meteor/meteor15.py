@@ -16,12 +16,23 @@ score of summed statistics is
 A segment keeps the statistics of its best reference; the corpus score is the
 score of the summed statistics (a perfectly matched segment adds no chunks), not
 a mean of segment scores.
+
+Worst case: the alignment search's time grows with the number of *candidate
+matches* of a hypothesis-reference pair (pairs of positions some module
+matches, e.g. n * n for n repeated words against n repeated synonyms), at
+roughly 20-80 ns each on a 2-core Xeon. Pairs with more than ``max_candidates``
+(default :data:`MAX_CANDIDATES`, 100 million: a few seconds of search at most;
+natural text of 16,000 tokens a side has about 5 million) are refused with an
+:class:`~nlpeval.core.errors.InputError` naming the segment, in milliseconds and
+before any search; ``max_candidates=None`` lifts the bound. Memory stays flat
+(candidates are listed once per word type).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property
 from importlib import resources
@@ -31,6 +42,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from nlpeval import _native
+from nlpeval.core.errors import InputError
 from nlpeval.core.metric import CorpusMetric
 from nlpeval.core.progress import map_chunks
 from nlpeval.core.signature import Signature, nrefs_field
@@ -54,6 +66,9 @@ TASKS: dict[str, tuple[tuple[float, float, float, float], tuple[float, float, fl
 }
 #: ``default`` is METEOR's default task for English.
 TASK_ALIASES = {"default": "rank"}
+
+#: Default bound on the candidate matches of one hypothesis-reference pair (see the module docstring).
+MAX_CANDIDATES = 100_000_000
 
 
 @cache
@@ -103,6 +118,10 @@ class METEOR(CorpusMetric):
         WordNet 3.0 folder or zip for ``synonym`` (found automatically when omitted).
     paraphrases : str, optional
         METEOR 1.5 paraphrase table for ``paraphrase`` (found automatically when omitted).
+    max_candidates : int or None
+        Refuse (:class:`~nlpeval.core.errors.InputError`) a hypothesis-reference pair with more
+        candidate word matches than this, which bounds the search's time; ``None``: no bound.
+        It never changes a score, only whether one is computed.
 
     Examples
     --------
@@ -126,6 +145,7 @@ class METEOR(CorpusMetric):
     beam_size: int = 40
     wordnet: str | None = None
     paraphrases: str | None = None
+    max_candidates: int | None = MAX_CANDIDATES
 
     name: ClassVar[str] = "meteor"
     flavor: ClassVar[str] = "meteor1.5"
@@ -150,6 +170,8 @@ class METEOR(CorpusMetric):
                 raise ValueError(f"{len(weights)} weights for {len(modules)} modules; give one weight per module")
         if not isinstance(self.beam_size, int) or self.beam_size < 1:
             raise ValueError(f"beam_size must be a positive int; got {self.beam_size!r}")
+        if self.max_candidates is not None and (not isinstance(self.max_candidates, int) or self.max_candidates < 0):
+            raise ValueError(f"max_candidates must be a non-negative int or None; got {self.max_candidates!r}")
         if not self.keep_punctuation and not self.normalize:
             raise ValueError("keep_punctuation=False (METEOR's -noPunct) requires normalize=True")
         for key in ("wordnet", "paraphrases"):
@@ -200,7 +222,11 @@ class METEOR(CorpusMetric):
 
         Columns: hypothesis and reference lengths and function words, then per
         module the hypothesis/reference content/function matches, then chunks.
+        A pair with more than ``max_candidates`` candidate matches is not aligned:
+        its row is ``-1``, its candidate count, then zeros.
         """
+        # the paraphrase table loads (from its cache, mostly outside the GIL) while the words are prepared
+        table_loader = _Background(load_paraphrases, self._paraphrase_path) if self._paraphrase_path else None
         texts = self._prepare([*hypotheses, *references])
         words = split_intern(texts, java=True)
         types = words.types
@@ -217,8 +243,8 @@ class METEOR(CorpusMetric):
                 synsets.extend(found)
         table = None
         para_id = np.empty(0, dtype=np.int32)
-        if self._paraphrase_path is not None:
-            table = load_paraphrases(self._paraphrase_path)
+        if table_loader is not None:
+            table = table_loader.result()
             para_id = np.asarray(table.lookup(types), dtype=np.int32)
         return _native.meteor_align_rows(
             words.ids[:n_hyp],
@@ -234,6 +260,7 @@ class METEOR(CorpusMetric):
             [MODULES.index(m) for m in self.modules],
             self.beam_size,
             table,
+            self.max_candidates,
         )
 
     def segment_stats(self, hypotheses: Sequence[Any], references: Sequence[Any]) -> Stats:
@@ -243,6 +270,18 @@ class METEOR(CorpusMetric):
         pair_hyps = [hyps[i] for i in owner.tolist()]
         pair_refs = [r for seg in refs for r in seg]
         rows = map_chunks(self.pair_rows, pair_hyps, pair_refs, desc="METEOR", unit=" pairs", min_items=2000)
+        refused = np.flatnonzero(rows[:, 0] < 0)
+        if len(refused):
+            pair = int(refused[0])
+            segment = int(owner[pair])
+            raise InputError(
+                f"reference {pair - int(np.sum(counts[:segment]))}: {int(rows[pair, 1]):,} candidate word matches, "
+                f"more than max_candidates={self.max_candidates:,} (METEOR's alignment search takes time in "
+                "proportion; e.g. n repeated words against n repeated synonyms give n*n); pass a larger "
+                "max_candidates, or None for no bound",
+                segment=segment,
+                side="hypotheses",
+            )
         # METEOR keeps the first reference with the highest score
         scores = self._scores(rows.astype(np.float64))
         starts = np.cumsum(counts) - counts
@@ -362,3 +401,25 @@ class METEOR(CorpusMetric):
             para=_path_field(str(self._paraphrase_path)) if self._paraphrase_path is not None else None,
             flavor=self.flavor,
         )
+
+
+class _Background:
+    """``function(argument)`` run in a thread; :meth:`result` waits and returns it (or raises its error)."""
+
+    def __init__(self, function: Callable[[Any], Any], argument: Any) -> None:
+        self._value: Any = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, args=(function, argument), daemon=True)
+        self._thread.start()
+
+    def _run(self, function: Callable[[Any], Any], argument: Any) -> None:
+        try:
+            self._value = function(argument)
+        except BaseException as exc:  # handed to the caller by result()
+            self._error = exc
+
+    def result(self) -> Any:
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._value

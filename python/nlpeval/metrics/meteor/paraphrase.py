@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from nlpeval._native import MeteorParaphrases
+from nlpeval.metrics.meteor.wordnet import cache_folder
 
 #: Environment variable naming the paraphrase table.
 PARAPHRASE_ENV = "NLPEVAL_METEOR_PARAPHRASES"
@@ -98,10 +99,9 @@ _ARRAYS = ("tokens", "ref_lens", "par_lens", "edge_keys", "edge_children", "emit
 
 
 def _cache_dir(table: Path) -> Path | None:
-    folder = os.environ.get(CACHE_ENV)
-    if folder == "":
+    base = cache_folder()
+    if base is None:
         return None
-    base = Path(folder) if folder else Path.home() / ".cache" / "nlpeval"
     stat = table.stat()
     key = f"{_CACHE_FORMAT}|{table.resolve()}|{stat.st_size}|{stat.st_mtime_ns}"
     return base / f"meteor-paraphrases-{hashlib.sha256(key.encode()).hexdigest()[:24]}"

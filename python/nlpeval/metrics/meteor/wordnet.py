@@ -11,11 +11,20 @@ Only the files every WordNet 3.0 distribution has are read: ``index.{noun,verb,a
 4. Debian/Ubuntu's ``/usr/share/wordnet`` (package ``wordnet-base``).
 
 Databases are opened once per process and cached. Nothing is downloaded.
+
+The lemma index (``index.*``, 147,000 lemmas) is what a fresh process pays for: parsing
+it takes about a tenth of a second. Unless ``NLPEVAL_CACHE_DIR`` is set to an empty
+string, the parsed index is kept in ``$NLPEVAL_CACHE_DIR`` (default ``~/.cache/nlpeval``,
+as the METEOR paraphrase table) as one text file keyed by the database's path and the
+size and modification time of its index files, written atomically (a temporary file
+and a rename, so concurrent processes never see half a file) and read back in about
+half the time. A cache file that does not parse is ignored and rewritten.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import os
 import re
 import sys
@@ -162,7 +171,8 @@ class WordNet:
                 raise WordNetNotFoundError(f"{root} has no index.noun")
             self._zip_prefix = names[0][: -len("index.noun")]
         self._data: dict[str, bytes] = {}
-        self._index: dict[str, dict[str, str]] | None = None
+        self._index: dict[str, str] | None = None
+        self._entries: dict[str, dict[str, tuple[int, ...]]] = {}
         self._offsets: dict[tuple[str, str], tuple[int, ...]] = {}
         self._exceptions: dict[str, dict[str, list[str]]] | None = None
         self._lemma_names: dict[tuple[str, int], tuple[str, ...]] = {}
@@ -197,36 +207,55 @@ class WordNet:
         return self._data[pos]
 
     @property
-    def index(self) -> dict[str, dict[str, str]]:
-        """lemma -> part of speech -> the rest of its ``index.*`` line (see :meth:`synset_offsets`)."""
+    def index(self) -> dict[str, str]:
+        """lemma -> its ``index.*`` entries, packed (read them with :meth:`synset_offsets`).
+
+        Read from the disk cache when there is one (see the module docstring), else
+        parsed from the database and cached.
+        """
         if self._index is None:
-            index: dict[str, dict[str, str]] = {}
-            for suffix in POS_FILES.values():
-                for line in self._read(f"index.{suffix}").decode("utf-8").split("\n"):
-                    if not line or line[0] == " ":
-                        continue
-                    lemma, pos, rest = line.split(" ", 2)
-                    entry = index.get(lemma)
-                    if entry is None:
-                        index[lemma] = {pos: rest}
-                    else:
-                        entry[pos] = rest
+            cache = _index_cache_file(self)
+            index = _read_index_cache(cache) if cache is not None else None
+            if index is None:
+                index = self._parse_index()
+                if cache is not None:
+                    _write_index_cache(cache, index)
             self._index = index
         return self._index
 
+    def _parse_index(self) -> dict[str, str]:
+        # lemma -> "pos offset offset ...|pos ..." (a later line of a lemma and pos replaces an earlier one)
+        index: dict[str, dict[str, str]] = {}
+        for suffix in POS_FILES.values():
+            for line in self._read(f"index.{suffix}").decode("utf-8").split("\n"):
+                if not line or line[0] == " ":
+                    continue
+                lemma, pos, rest = line.split(" ", 2)
+                fields = rest.split()
+                offsets = " ".join(fields[len(fields) - int(fields[0]) :])
+                entry = index.get(lemma)
+                if entry is None:
+                    index[lemma] = {pos: offsets}
+                else:
+                    entry[pos] = offsets
+        return {lemma: "|".join(f"{pos} {offsets}" for pos, offsets in entry.items()) for lemma, entry in index.items()}
+
+    def _entry(self, lemma: str) -> dict[str, tuple[int, ...]]:
+        """part of speech -> synset offsets of ``lemma`` (empty when WordNet does not know it)."""
+        entry = self._entries.get(lemma)
+        if entry is None:
+            packed = self.index.get(lemma)
+            entry = {}
+            if packed:
+                for part in packed.split("|"):
+                    pos, *offsets = part.split(" ")
+                    entry[pos] = tuple(map(int, offsets))
+            self._entries[lemma] = entry
+        return entry
+
     def synset_offsets(self, lemma: str, pos: str) -> tuple[int, ...]:
         """Offsets of the synsets of ``lemma`` as ``pos`` (empty when WordNet has none)."""
-        key = (lemma, pos)
-        offsets = self._offsets.get(key)
-        if offsets is None:
-            rest = self.index.get(lemma, {}).get(pos)
-            if rest is None:
-                offsets = ()
-            else:
-                fields = rest.split()
-                offsets = tuple(map(int, fields[len(fields) - int(fields[0]) :]))
-            self._offsets[key] = offsets
-        return offsets
+        return self._entry(lemma).get(pos, ())
 
     @property
     def exceptions(self) -> dict[str, dict[str, list[str]]]:
@@ -251,11 +280,13 @@ class WordNet:
             data = self._data_file(pos)
             end = data.find(b"\n", offset)
             line = data[offset : end if end >= 0 else len(data)].decode("utf-8")
-            fields = line.split("|", 1)[0].split()
-            if int(fields[0]) != offset:
+            # synset_offset lex_filenum ss_type w_cnt word lex_id [word lex_id ...] ...: split only that far
+            fields = line.split("|", 1)[0].split(None, 4)
+            if len(fields) < 4 or not fields[0].isdigit() or int(fields[0]) != offset:
                 raise ValueError(f"WordNet data.{POS_FILES[pos]} has no synset at offset {offset}")
             count = int(fields[3], 16)
-            names = tuple(_MARKER.match(fields[4 + 2 * k]).group(1) for k in range(count))  # type: ignore[union-attr]
+            words = fields[4].split(None, 2 * count)[: 2 * count : 2] if count else []
+            names = tuple(map(_strip_marker, words))
             self._lemma_names[key] = names
         return names
 
@@ -268,10 +299,9 @@ class WordNet:
             forms = exceptions[form]
         else:
             forms = [form[: -len(old)] + new for old, new in MORPHY_RULES[pos] if form.endswith(old)]
-        index = self.index
         seen: list[str] = []
         for candidate in [form, *forms]:
-            if pos in index.get(candidate, ()) and candidate not in seen:
+            if pos in self._entry(candidate) and candidate not in seen:
                 seen.append(candidate)
         return seen
 
@@ -298,10 +328,7 @@ class WordNet:
 
     def offsets(self, lemma: str) -> frozenset[int]:
         """Synset offsets of ``lemma`` in all parts of speech (METEOR 1.5's ``getSynSets``)."""
-        entry = self.index.get(lemma)
-        if not entry:
-            return frozenset()
-        return frozenset(offset for pos in entry for offset in self.synset_offsets(lemma, pos))
+        return frozenset(offset for offsets in self._entry(lemma).values() for offset in offsets)
 
     def _bases(self) -> dict[str, set[str]]:
         # every line of every exception list counts (NLTK's reading keeps the last line of a form)
@@ -345,6 +372,90 @@ class WordNet:
         return synsets
 
 
+def _strip_marker(word: str) -> str:
+    """``word`` without a trailing syntactic marker such as ``(a)`` or ``(ip)`` (what ``_MARKER`` keeps).
+
+    Examples
+    --------
+    >>> _strip_marker("galore(ip)"), _strip_marker("a(b)(c)"), _strip_marker("x(y)z"), _strip_marker("dog")
+    ('galore', 'a(b)', 'x(y)z', 'dog')
+    """
+    if word.endswith(")"):
+        start = word.rfind("(")
+        if start >= 0 and ")" not in word[start + 1 : -1]:
+            return word[:start]
+    return word
+
+
 @functools.lru_cache(maxsize=4)
 def _open_cached(path: str) -> WordNet:
     return WordNet(Path(path))
+
+
+# the parsed lemma index on disk
+
+#: Environment variable naming the cache folder ("" disables the disk cache); shared with the paraphrase table.
+CACHE_ENV = "NLPEVAL_CACHE_DIR"
+_INDEX_CACHE_FORMAT = 1
+_INDEX_CACHE_MAGIC = "nlpeval-wordnet-index"
+#: Separates the lemmas from their entries in a cache file (no lemma or entry contains it).
+_SECTION = "\n\x00\n"
+
+
+def cache_folder() -> Path | None:
+    """The folder of nlpeval's parsed-data caches, or ``None`` when ``NLPEVAL_CACHE_DIR`` is empty.
+
+    Examples
+    --------
+    >>> folder = cache_folder()
+    >>> folder is None or folder.is_absolute() or folder == Path(os.environ[CACHE_ENV])
+    True
+    """
+    folder = os.environ.get(CACHE_ENV)
+    if folder == "":
+        return None
+    return Path(folder) if folder else Path.home() / ".cache" / "nlpeval"
+
+
+def _index_cache_file(wordnet: WordNet) -> Path | None:
+    """The cache file of ``wordnet``'s index, named after the identity of its source files."""
+    base = cache_folder()
+    if base is None:
+        return None
+    root = wordnet.root.resolve()
+    try:
+        sources = [root] if wordnet._zip is not None else [root / f"index.{s}" for s in POS_FILES.values()]
+        stats = [(str(p), p.stat().st_size, p.stat().st_mtime_ns) for p in sources]
+    except OSError:
+        return None
+    key = f"{_INDEX_CACHE_FORMAT}|{stats}"
+    return base / f"wordnet-index-{hashlib.sha256(key.encode()).hexdigest()[:24]}.txt"
+
+
+def _read_index_cache(cache: Path) -> dict[str, str] | None:
+    """The index stored in ``cache``, or ``None`` when it is missing, cut short or does not parse."""
+    try:
+        header, _, body = cache.read_text(encoding="utf-8").partition(_SECTION)
+        magic, version, count, length = header.split(" ")
+        if magic != _INDEX_CACHE_MAGIC or int(version) != _INDEX_CACHE_FORMAT or int(length) != len(body):
+            return None
+        lemmas, entries = body.split(_SECTION)
+        keys, values = lemmas.split("\n"), entries.split("\n")
+        if not int(count) == len(keys) == len(values):
+            return None
+        return dict(zip(keys, values, strict=True))
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None
+
+
+def _write_index_cache(cache: Path, index: dict[str, str]) -> None:
+    """Store ``index`` in ``cache`` atomically; a cache that cannot be written is skipped."""
+    from nlpeval.cli.io import write_atomically
+
+    body = _SECTION.join(("\n".join(index), "\n".join(index.values())))
+    text = f"{_INDEX_CACHE_MAGIC} {_INDEX_CACHE_FORMAT} {len(index)} {len(body)}{_SECTION}{body}"
+    try:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        write_atomically(str(cache), text)
+    except OSError:
+        pass
