@@ -8,12 +8,14 @@ the speed-up ratios (machines are noisy: ratios, not absolute times, compare).
 from __future__ import annotations
 
 import gc
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+#: the shared data folder (``NLPEVAL_BENCH_DATA`` overrides it, e.g. when running from a worktree)
+DATA = Path(os.environ.get("NLPEVAL_BENCH_DATA") or Path(__file__).resolve().parents[1].parent / "shared" / "data")
 
 
 @dataclass

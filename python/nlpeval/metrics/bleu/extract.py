@@ -15,7 +15,7 @@ import numpy as np
 from nlpeval import _native
 from nlpeval.core.errors import InputError
 from nlpeval.core.stats import StatsSchema
-from nlpeval.core.token_ids import validate_token_ids
+from nlpeval.core.token_ids import flat_token_ids
 from nlpeval.core.validation import as_segment_list, check_lengths, reference_counts, unicode_checked, validate_text
 from nlpeval.tokenizers import TokenizerSpec
 
@@ -146,6 +146,6 @@ def id_rows(
     2-D array) of id sequences. Each sequence is cut at its first ``eos_id`` and
     stripped of every ``pad_id``.
     """
-    hyp_ids, ref_ids = validate_token_ids(hypotheses, references, pad_id=pad_id, eos_id=eos_id)
-    rows = _native.bleu_stats_ids(hyp_ids, ref_ids, max_order)
-    return _with_ref_counts(rows, reference_counts(ref_ids))
+    hyps, refs = flat_token_ids(hypotheses, references, pad_id=pad_id, eos_id=eos_id)
+    rows = _native.bleu_stats_flat(hyps.ids, hyps.lens, refs.ids, refs.lens, refs.counts, max_order)
+    return _with_ref_counts(rows, refs.counts)
