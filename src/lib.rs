@@ -22,6 +22,12 @@ use rouge::{Doc, Interner, Kind};
 use rouge_text::RougeTokenizer;
 use text::{py_split, Tokenizer};
 
+/// Batches of at least this many segments are scored on the thread pool; smaller
+/// ones (a training loop's batch, a sentence-level call) run on the calling
+/// thread, because handing work to the pool and waiting for it costs more than
+/// the work (milliseconds on a loaded machine).
+pub const PARALLEL_MIN_SEGMENTS: usize = 64;
+
 fn tokenizer_from(name: &str) -> PyResult<Tokenizer> {
     Tokenizer::from_name(name)
         .ok_or_else(|| PyValueError::new_err(format!("unknown native tokenizer {name:?}")))
@@ -62,19 +68,26 @@ fn bleu_stats<'py>(
     let flat = py.detach(|| {
         // one pass per segment (tokenize, split, count) keeps its text in cache
         let mut out = vec![0i64; n * width];
-        out.par_chunks_mut(width)
-            .zip(hyps.par_iter().zip(refs.par_iter()))
-            .for_each_init(
-                ngram::PackedTable::default,
-                |table, (row, (hyp, seg_refs))| {
-                    let hyp_text = tok.tokenize_unjoined(hyp);
-                    let ref_text: Vec<String> =
-                        seg_refs.iter().map(|r| tok.tokenize_unjoined(r)).collect();
-                    let hyp_tokens: Vec<&str> = py_split(&hyp_text).collect();
-                    let ref_tokens = split_all(&ref_text);
-                    ngram::segment_stats_with(table, &hyp_tokens, &ref_tokens, max_order, row);
-                },
-            );
+        let one =
+            |table: &mut ngram::PackedTable,
+             (row, (hyp, seg_refs)): (&mut [i64], (&String, &Vec<String>))| {
+                let hyp_text = tok.tokenize_unjoined(hyp);
+                let ref_text: Vec<String> =
+                    seg_refs.iter().map(|r| tok.tokenize_unjoined(r)).collect();
+                let hyp_tokens: Vec<&str> = py_split(&hyp_text).collect();
+                let ref_tokens = split_all(&ref_text);
+                ngram::segment_stats_with(table, &hyp_tokens, &ref_tokens, max_order, row);
+            };
+        if n >= PARALLEL_MIN_SEGMENTS {
+            out.par_chunks_mut(width)
+                .zip(hyps.par_iter().zip(refs.par_iter()))
+                .for_each_init(ngram::PackedTable::default, one);
+        } else {
+            let mut table = ngram::PackedTable::default();
+            out.chunks_mut(width)
+                .zip(hyps.iter().zip(refs.iter()))
+                .for_each(|item| one(&mut table, item));
+        }
         out
     });
     to_array2(py, flat, n, width)
@@ -452,10 +465,17 @@ fn edit_stats<'py>(
     }
     let n = hyps.len();
     let flat = py.detach(|| {
-        hyps.par_iter()
-            .zip(refs.par_iter())
-            .flat_map_iter(|(h, r)| edit::row(&edit_ops(h, r, unit)))
-            .collect()
+        if n >= PARALLEL_MIN_SEGMENTS {
+            hyps.par_iter()
+                .zip(refs.par_iter())
+                .flat_map_iter(|(h, r)| edit::row(&edit_ops(h, r, unit)))
+                .collect()
+        } else {
+            hyps.iter()
+                .zip(refs.iter())
+                .flat_map(|(h, r)| edit::row(&edit_ops(h, r, unit)))
+                .collect()
+        }
     });
     to_array2(py, flat, n, edit::ROW_WIDTH)
 }

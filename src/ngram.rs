@@ -392,10 +392,6 @@ pub fn id_segment_stats(
     table.clipped_counts(&hyp_ids, &ref_ids, max_order, correct, total);
 }
 
-/// Segments at or above this count are scored in parallel (below it, waking
-/// the thread pool costs more than the work).
-pub const PARALLEL_MIN_SEGMENTS: usize = 64;
-
 /// Statistics of id segments given as slices: `refs[offsets[i]..offsets[i + 1]]`
 /// are the references of hypothesis `i`. Row-major `(n, row_width)`.
 pub fn id_batch_stats(
@@ -410,7 +406,7 @@ pub fn id_batch_stats(
         let seg_refs = &refs[offsets[index]..offsets[index + 1]];
         id_segment_stats(table, hyps[index], seg_refs, max_order, row);
     };
-    if hyps.len() >= PARALLEL_MIN_SEGMENTS {
+    if hyps.len() >= crate::PARALLEL_MIN_SEGMENTS {
         out.par_chunks_mut(width.max(1))
             .enumerate()
             .with_min_len(64)

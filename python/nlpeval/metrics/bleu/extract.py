@@ -6,6 +6,7 @@ Shared by every BLEU flavor: the row layout is
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -20,6 +21,7 @@ from nlpeval.core.validation import as_segment_list, check_lengths, reference_co
 from nlpeval.tokenizers import TokenizerSpec
 
 
+@functools.lru_cache(maxsize=32)
 def bleu_schema(max_order: int) -> StatsSchema:
     """The statistics fields of BLEU with n-grams up to ``max_order``."""
     correct = [f"correct_{n}" for n in range(1, max_order + 1)]
@@ -30,7 +32,12 @@ def bleu_schema(max_order: int) -> StatsSchema:
 
 
 def _with_ref_counts(native_rows: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    return np.column_stack([native_rows, counts, counts])
+    n, width = native_rows.shape
+    rows = np.empty((n, width + 2), dtype=np.int64)
+    rows[:, :width] = native_rows
+    rows[:, width] = counts
+    rows[:, width + 1] = counts
+    return rows
 
 
 def text_rows(
