@@ -33,6 +33,11 @@ class Case:
     #: an absolute target: nlpeval's side must take at most this many seconds (for work the
     #: reference tool cannot do at this size, whose row shows it on a smaller input for scale)
     budget: float | None = None
+    #: a per-call overhead target: the reference side runs the native kernels alone on the same
+    #: batches (the work itself), the nlpeval side makes ``calls`` public calls; the row reports
+    #: (nlpeval - reference) / calls and meets its target when that is at most ``overhead`` seconds
+    overhead: float | None = None
+    calls: int = 1
 
     def measure(self) -> tuple[float, float]:
         """Best-of-``repeat`` seconds for (reference, nlpeval), alternating the two."""
