@@ -119,6 +119,15 @@ fn bleu_stats_ids<'py>(
     to_array2(py, flat, n, ngram::row_width(max_order))
 }
 
+/// Profiling helper: receives text segments as the statistics kernels do (one
+/// `String` per segment) and returns their byte count, so the conversion cost
+/// can be told apart from the work (benchmarks/profile_metrics.py).
+#[pyfunction]
+fn receive_text(hyps: Vec<String>, refs: Vec<Vec<String>>) -> usize {
+    hyps.iter().map(String::len).sum::<usize>()
+        + refs.iter().flatten().map(String::len).sum::<usize>()
+}
+
 /// Flat `(ids, lengths)` arrays of `(n,)` int64.
 type FlatArrays<'py> = (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>);
 
@@ -1031,6 +1040,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(flatten_id_lists, m)?)?;
     m.add_function(wrap_pyfunction!(flatten_reference_lists, m)?)?;
     m.add_function(wrap_pyfunction!(trim_ids, m)?)?;
+    m.add_function(wrap_pyfunction!(receive_text, m)?)?;
     m.add_function(wrap_pyfunction!(bleu_pairwise_scores, m)?)?;
     m.add_function(wrap_pyfunction!(rouge_tokenize, m)?)?;
     m.add_function(wrap_pyfunction!(porter_stem, m)?)?;

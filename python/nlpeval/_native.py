@@ -22,6 +22,7 @@ bleu_stats_flat = _core.bleu_stats_flat
 flatten_id_lists = _core.flatten_id_lists
 flatten_reference_lists = _core.flatten_reference_lists
 trim_ids = _core.trim_ids
+receive_text = _core.receive_text
 bleu_pairwise_scores = _core.bleu_pairwise_scores
 rouge_tokenize = _core.rouge_tokenize
 porter_stem = _core.porter_stem

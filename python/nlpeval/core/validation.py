@@ -126,6 +126,8 @@ def validate_text(hypotheses: Sequence[str], references: Sequence[ReferenceItem]
     hyps = validate_segments(hypotheses, "hypotheses")
     refs = as_segment_list(references, "references")
     check_lengths(len(hyps), refs)
+    if all(type(item) is str for item in refs):  # one reference per segment: nothing else to check
+        return hyps, [[item] for item in refs]
     normalised: list[list[str]] = []
     for index, item in enumerate(refs):
         if isinstance(item, str):

@@ -58,29 +58,28 @@ def sacrebleu_values(
     with np.errstate(divide="ignore", invalid="ignore"):
         bp = np.where(sys_len < ref_len, np.where(sys_len > 0, np.exp(1.0 - ref_len / sys_len), 0.0), 1.0)
     shape = sys_len.shape
-    precisions = np.zeros((*shape, max_order))
     any_correct = (correct != 0).any(axis=-1)
-    smooth_mteval = np.ones(shape)
-    eff_order = np.full(shape, max_order, dtype=np.float64)
-    alive = np.ones(shape, dtype=bool)
+    # every order at once: the same elementwise operations as sacreBLEU's loop over orders
+    if smooth == "add-k":
+        correct[..., 1:] += value
+        total[..., 1:] += value
+    alive = np.logical_and.accumulate(total != 0, axis=-1)
+    if effective_order:
+        n_alive = alive.sum(axis=-1)
+        eff_order = np.where(n_alive > 0, n_alive, max_order).astype(np.float64)
+    else:
+        eff_order = np.full(shape, max_order, dtype=np.float64)
+    zero = alive & (correct == 0)
     with np.errstate(divide="ignore", invalid="ignore"):
-        for n in range(max_order):
-            if smooth == "add-k" and n > 0:
-                correct[..., n] += value
-                total[..., n] += value
-            alive &= total[..., n] != 0
-            if effective_order:
-                eff_order = np.where(alive, n + 1, eff_order)
-            zero = alive & (correct[..., n] == 0)
-            if smooth == "exp":
-                smooth_mteval = np.where(zero, smooth_mteval * 2, smooth_mteval)
-                smoothed = 100.0 / (smooth_mteval * total[..., n])
-            elif smooth == "floor":
-                smoothed = 100.0 * value / total[..., n]
-            else:
-                smoothed = np.zeros(shape)
-            direct = 100.0 * correct[..., n] / total[..., n]
-            precisions[..., n] = np.where(alive, np.where(zero, smoothed, direct), 0.0)
+        if smooth == "exp":
+            # sacreBLEU doubles its divisor at each order without matches: exact powers of two
+            smoothed = 100.0 / (np.power(2.0, np.cumsum(zero, axis=-1)) * total)
+        elif smooth == "floor":
+            smoothed = 100.0 * value / total
+        else:
+            smoothed = np.zeros_like(total)
+        direct = 100.0 * correct / total
+        precisions = np.where(alive, np.where(zero, smoothed, direct), 0.0)
         logs = np.where(precisions > 0, np.log(np.where(precisions > 0, precisions, 1.0)), _LOG_ZERO)
         used = np.arange(max_order) < eff_order[..., None]
         mean_log = np.where(used, logs, 0.0).sum(axis=-1) / eff_order

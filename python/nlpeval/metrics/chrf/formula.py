@@ -66,26 +66,22 @@ def chrf_parts(totals: np.ndarray, *, orders: int, factor: float, eps_smoothing:
         scalar = _scalar_parts(t.tolist(), orders=orders, factor=factor, eps_smoothing=eps_smoothing)
         if scalar is not None:
             return scalar
-    shape = t.shape[:-1]
-    score = np.zeros(shape)
-    sum_prec = np.zeros(shape)
-    sum_rec = np.zeros(shape)
-    effective = np.zeros(shape)
-    precisions = np.zeros((*shape, orders))
-    recalls = np.zeros((*shape, orders))
+    # every order at once: the same elementwise operations as sacreBLEU's loop over orders, and
+    # its running sums as sequential accumulations
+    triples = t[..., : 3 * orders].reshape(*t.shape[:-1], orders, 3)
+    n_hyp, n_ref, n_match = triples[..., 0], triples[..., 1], triples[..., 2]
     with np.errstate(divide="ignore", invalid="ignore"):
-        for i in range(orders):
-            n_hyp, n_ref, n_match = t[..., 3 * i], t[..., 3 * i + 1], t[..., 3 * i + 2]
-            prec = np.where(n_hyp > 0, n_match / n_hyp, EPS)
-            rec = np.where(n_ref > 0, n_match / n_ref, EPS)
-            denom = factor * prec + rec
-            score = score + np.where(denom > 0, (1 + factor) * prec * rec / denom, EPS)
-            used = (n_hyp > 0) & (n_ref > 0)
-            sum_prec = np.where(used, sum_prec + prec, sum_prec)
-            sum_rec = np.where(used, sum_rec + rec, sum_rec)
-            effective = effective + used
-            precisions[..., i] = np.where(n_hyp > 0, prec, 0.0)
-            recalls[..., i] = np.where(n_ref > 0, rec, 0.0)
+        prec = np.where(n_hyp > 0, n_match / n_hyp, EPS)
+        rec = np.where(n_ref > 0, n_match / n_ref, EPS)
+        denom = factor * prec + rec
+        f_scores = np.where(denom > 0, (1 + factor) * prec * rec / denom, EPS)
+        score = np.add.accumulate(f_scores, axis=-1)[..., -1]
+        used = (n_hyp > 0) & (n_ref > 0)
+        sum_prec = np.add.accumulate(np.where(used, prec, 0.0), axis=-1)[..., -1]
+        sum_rec = np.add.accumulate(np.where(used, rec, 0.0), axis=-1)[..., -1]
+        effective = used.sum(axis=-1).astype(np.float64)
+        precisions = np.where(n_hyp > 0, prec, 0.0)
+        recalls = np.where(n_ref > 0, rec, 0.0)
         avg_prec = np.where(effective > 0, sum_prec / effective, 0.0)
         avg_rec = np.where(effective > 0, sum_rec / effective, 0.0)
         if eps_smoothing:
