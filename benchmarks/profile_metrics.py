@@ -1,0 +1,172 @@
+"""Where the time of each metric goes, against a lower bound for the same bytes (issue 13).
+
+Usage: ``python benchmarks/profile_metrics.py [--write docs/profiles.md]``
+
+For each text metric on one WMT17 system (3,004 segments, 0.74 MB with the reference) the
+script times, warm and in-process (best of 5): the whole public call; validation and the other
+Python work around the native call; receiving the strings in Rust (``_native.receive_text``: the
+Python-to-Rust conversion alone); the native statistics call (conversion + tokenisation + counting;
+for BLEU the native tokeniser alone is timed too); and scoring the statistics. The lower bound is
+one pass over the same bytes at memory speed (NumPy counting the spaces of the UTF-8 text,
+already encoded): no metric can read its input faster. Classification is profiled on 10M labels
+against ``np.bincount`` of the combined label codes (the counting it cannot avoid).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from harness import wmt17_systems  # noqa: E402
+from run import machine  # noqa: E402
+
+
+def best(run: Callable[[], object], repeat: int = 5) -> float:
+    """Best-of-``repeat`` seconds (after one warm-up call)."""
+    run()
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def text_profiles() -> list[tuple[str, list[tuple[str, float]], float]]:
+    import nlpeval
+    from nlpeval import _native
+    from nlpeval.core.validation import validate_text
+    from nlpeval.metrics.rouge import make_rouge
+    from nlpeval.metrics.wer.metric import EditRate
+
+    reference, systems = wmt17_systems()
+    hyps = systems["online-B.0"]
+    refs = [[r] for r in reference]
+    data = ("\n".join(hyps) + "\n".join(reference)).encode("utf-8")
+    raw = np.frombuffer(data, dtype=np.uint8)
+    bound = best(lambda: int(np.count_nonzero(raw == 32)), repeat=20)
+    receive = best(lambda: _native.receive_text(hyps, refs))
+    validate = best(lambda: validate_text(hyps, reference))
+
+    def stages(metric, native: Callable[[], object], extra: list[tuple[str, float]] | None = None):
+        stats = metric.segment_stats(hyps, reference)
+        total = best(lambda: metric(hyps, reference))
+        seg = best(lambda: metric.segment_stats(hyps, reference))
+        kernel = best(native)
+        score = best(lambda: metric.score_from_stats(stats))
+        rows = [
+            ("whole call", total),
+            ("validation", validate),
+            ("other Python around the native call", max(seg - kernel - validate, 0.0)),
+            ("Python-to-Rust conversion of the strings", receive),
+            *(extra or []),
+            ("native statistics call (conversion + tokenisation + counting)", kernel),
+            ("scoring the statistics", score),
+        ]
+        return rows
+
+    out = []
+    tokenize = best(lambda: _native.tokenize(hyps + reference, "13a"))
+    out.append(
+        (
+            "BLEU (sacreBLEU flavor, 13a)",
+            stages(
+                nlpeval.BLEU(),
+                lambda: _native.bleu_stats(hyps, refs, "13a", 4),
+                [("native 13a tokeniser alone (with its conversion both ways)", tokenize)],
+            ),
+            bound,
+        )
+    )
+    chrf = nlpeval.CHRF()
+    out.append(("chrF", stages(chrf, lambda: _native.chrf_stats(hyps, refs, 6, 0, False, 4.0, False)), bound))
+    chrfpp = nlpeval.CHRF(word_order=2)
+    out.append(("chrF++", stages(chrfpp, lambda: _native.chrf_stats(hyps, refs, 6, 2, False, 4.0, False)), bound))
+    ter = nlpeval.TER()
+    hyp_tok, ref_tok = ter._tokenizers
+    tok_h, tok_r = [hyp_tok(h) for h in hyps], [[ref_tok(r) for r in seg] for seg in refs]
+    out.append(
+        (
+            "TER",
+            stages(
+                ter,
+                lambda: _native.ter_stats(tok_h, tok_r),
+                [("Python tokenisation before the native call", best(lambda: [hyp_tok(h) for h in hyps]) * 2)],
+            ),
+            bound,
+        )
+    )
+    rouge = make_rouge("rougeL", stemmer=True)
+    kinds = [("l", 0.0)]
+    out.append(
+        (
+            "ROUGE-L + stemming (rouge-score flavor)",
+            stages(rouge, lambda: _native.rouge_stats_text(hyps, refs, "rouge-score", True, kinds, False)),
+            bound,
+        )
+    )
+    wer = EditRate()
+    out.append(("WER", stages(wer, lambda: _native.edit_stats(hyps, reference, "word")), bound))
+    return out
+
+
+def classification_profile() -> tuple[str, list[tuple[str, float]], float]:
+    from nlpeval.classification import confusion_matrix
+    from nlpeval.classification._targets import check_targets
+
+    rng = np.random.default_rng(0)
+    y_true = rng.integers(0, 10, size=10_000_000)
+    y_pred = np.where(rng.random(10_000_000) < 0.8, y_true, rng.integers(0, 10, size=10_000_000))
+    bound = best(lambda: np.bincount(y_true * 10 + y_pred, minlength=100), repeat=3)
+    rows = [
+        ("whole call: confusion_matrix", best(lambda: confusion_matrix(y_true, y_pred), repeat=3)),
+        ("validation and label encoding (check_targets)", best(lambda: check_targets(y_true, y_pred), repeat=3)),
+    ]
+    return "classification, 10M labels, 10 classes", rows, bound
+
+
+def render(profiles: list[tuple[str, list[tuple[str, float]], float]]) -> str:
+    lines = [
+        "# Where the time goes",
+        "",
+        f"Produced by `python benchmarks/profile_metrics.py --write docs/profiles.md` on "
+        f"{datetime.date.today().isoformat()}, {machine()}; load average "
+        f"{os.getloadavg()[0]:.1f} (other processes share the machine, so absolute times are inflated; "
+        "compare rows within a table). Warm, in-process, best of 5. The stages overlap where stated "
+        "(the native call includes the conversion of its arguments).",
+        "",
+    ]
+    for name, rows, bound in profiles:
+        total = rows[0][1]
+        lines += [f"## {name}", "", "| stage | ms | share of the whole call |", "|---|---|---|"]
+        lines += [f"| {stage} | {seconds * 1e3:.2f} | {seconds / total:.0%} |" for stage, seconds in rows]
+        lines += [
+            f"| lower bound: one pass over the same bytes / labels | {bound * 1e3:.2f} | {bound / total:.0%} |",
+            "",
+        ]
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--write", metavar="FILE", help="also write the Markdown to FILE")
+    args = parser.parse_args()
+    text = render([*text_profiles(), classification_profile()])
+    print(text)
+    if args.write:
+        Path(args.write).write_text(text + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
