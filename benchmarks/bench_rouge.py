@@ -60,7 +60,7 @@ def cases(data: Path) -> list[Case]:
                 f"rouge-score-rs {rouge_score_rs.__version__} score_batch",
                 rust_port,
                 ours,
-                1.5,
+                5,
             )
         )
 
