@@ -96,13 +96,40 @@ def test_large_and_negative_ids_take_the_interned_path_with_the_same_counts() ->
     )
 
 
-def test_torch_tensors_are_read_like_arrays() -> None:
-    torch = pytest.importorskip("torch")
+class _CpuTensor:
+    """The part of a CPU tensor's interface the id route uses (torch is an optional extra, not a
+    test dependency): ``ndim``/``shape`` mark it as array-like, ``detach().cpu().numpy()`` reads it."""
+
+    def __init__(self, values: np.ndarray) -> None:
+        self._values = values
+        self.ndim, self.shape = values.ndim, values.shape
+        self.calls: list[str] = []
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __getitem__(self, index: int) -> np.ndarray:  # a row, as ``tensor[i]`` (read to detect ids)
+        return self._values[index]
+
+    def detach(self) -> _CpuTensor:
+        self.calls.append("detach")
+        return self
+
+    def cpu(self) -> _CpuTensor:
+        self.calls.append("cpu")
+        return self
+
+    def numpy(self) -> np.ndarray:
+        self.calls.append("numpy")
+        return self._values
+
+
+def test_tensors_are_detached_and_read_once() -> None:
     hyps, refs = _corpus(6, n=50)
-    tensor_h = torch.tensor(_padded(hyps, eos=True), requires_grad=False)
-    tensor_r = torch.tensor(_padded(refs, eos=True))
+    tensor_h, tensor_r = _CpuTensor(_padded(hyps, eos=True)), _CpuTensor(_padded(refs, eos=True))
     ours = nlpeval.bleu(tensor_h, tensor_r, pad_id=PAD, eos_id=EOS)
     assert ours.score == nlpeval.bleu(hyps, refs).score
+    assert tensor_h.calls == ["detach", "cpu", "numpy"] and tensor_r.calls == ["detach", "cpu", "numpy"]
 
 
 def test_accumulator_updates_of_padded_batches_equal_one_call() -> None:
