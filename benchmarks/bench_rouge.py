@@ -60,7 +60,26 @@ def cases(data: Path) -> list[Case]:
                 f"rouge-score-rs {rouge_score_rs.__version__} score_batch",
                 rust_port,
                 ours,
-                1.5,
+                5,
+            )
+        )
+
+        two_refs = [[r, refs[(k + 1) % len(refs)]] for k, r in enumerate(refs)]
+
+        def multi_ours() -> None:
+            nlpeval.rouge(hyps, two_refs, types=TYPES, stemmer=True, flavor="rouge-score", segments=True)
+
+        def multi_rust_port() -> None:
+            for hyp, targets in zip(hyps, two_refs, strict=True):
+                rs_scorer.score_multi(targets, hyp)
+
+        out.append(
+            Case(
+                "ROUGE 1/2/L/Lsum + stemming, 20,000 segments x 2 references (best F per type), per segment",
+                f"rouge-score-rs {rouge_score_rs.__version__} score_multi loop",
+                multi_rust_port,
+                multi_ours,
+                5,
             )
         )
 

@@ -8,12 +8,14 @@ the speed-up ratios (machines are noisy: ratios, not absolute times, compare).
 from __future__ import annotations
 
 import gc
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+#: the shared data folder (``NLPEVAL_BENCH_DATA`` overrides it, e.g. when running from a worktree)
+DATA = Path(os.environ.get("NLPEVAL_BENCH_DATA") or Path(__file__).resolve().parents[1].parent / "shared" / "data")
 
 
 @dataclass
@@ -31,6 +33,11 @@ class Case:
     #: an absolute target: nlpeval's side must take at most this many seconds (for work the
     #: reference tool cannot do at this size, whose row shows it on a smaller input for scale)
     budget: float | None = None
+    #: a per-call overhead target: the reference side runs the native kernels alone on the same
+    #: batches (the work itself), the nlpeval side makes ``calls`` public calls; the row reports
+    #: (nlpeval - reference) / calls and meets its target when that is at most ``overhead`` seconds
+    overhead: float | None = None
+    calls: int = 1
 
     def measure(self) -> tuple[float, float]:
         """Best-of-``repeat`` seconds for (reference, nlpeval), alternating the two."""

@@ -58,6 +58,8 @@ def main() -> int:
         ref_s, ours_s = case.measure()
         ratio = ref_s / ours_s
         ok = (case.target is None or ratio >= case.target) and (case.budget is None or ours_s <= case.budget)
+        per_call = (ours_s - ref_s) / case.calls
+        ok = ok and (case.overhead is None or per_call <= case.overhead)
         if not ok:
             failed.append(case.name)
         targets = []
@@ -65,6 +67,8 @@ def main() -> int:
             targets.append(f">= {case.target:g}x")
         if case.budget:
             targets.append(f"<= {case.budget:g} s")
+        if case.overhead:
+            targets.append(f"<= {case.overhead * 1e6:g} us/call above the kernels")
         target = ", ".join(targets) or "-"
         rows.append(
             (
@@ -72,7 +76,7 @@ def main() -> int:
                 case.reference_tool,
                 f"{ref_s:.3f}",
                 f"{ours_s:.4f}",
-                f"{ratio:.1f}x",
+                f"+{per_call * 1e6:.0f} us/call" if case.overhead else f"{ratio:.1f}x",
                 target,
                 "yes" if ok else "NO",
             )

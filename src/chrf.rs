@@ -386,11 +386,18 @@ pub fn batch_stats<R: AsRef<str> + Sync>(
     if width == 0 {
         return out;
     }
-    out.par_chunks_mut(width)
-        .zip(hyps.par_iter().zip(refs.par_iter()))
-        .for_each_init(Workspace::default, |workspace, (row, (hyp, seg_refs))| {
-            segment_stats_with(workspace, hyp, seg_refs, cfg, row)
-        });
+    if hyps.len() >= crate::PARALLEL_MIN_SEGMENTS {
+        out.par_chunks_mut(width)
+            .zip(hyps.par_iter().zip(refs.par_iter()))
+            .for_each_init(Workspace::default, |workspace, (row, (hyp, seg_refs))| {
+                segment_stats_with(workspace, hyp, seg_refs, cfg, row)
+            });
+    } else {
+        let mut workspace = Workspace::default();
+        for (row, (hyp, seg_refs)) in out.chunks_mut(width).zip(hyps.iter().zip(refs.iter())) {
+            segment_stats_with(&mut workspace, hyp, seg_refs, cfg, row);
+        }
+    }
     out
 }
 

@@ -16,10 +16,17 @@ pub mod text;
 use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::{PyInt, PyList};
 use rayon::prelude::*;
 use rouge::{Doc, Interner, Kind};
 use rouge_text::RougeTokenizer;
 use text::{py_split, Tokenizer};
+
+/// Batches of at least this many segments are scored on the thread pool; smaller
+/// ones (a training loop's batch, a sentence-level call) run on the calling
+/// thread, because handing work to the pool and waiting for it costs more than
+/// the work (milliseconds on a loaded machine).
+pub const PARALLEL_MIN_SEGMENTS: usize = 64;
 
 fn tokenizer_from(name: &str) -> PyResult<Tokenizer> {
     Tokenizer::from_name(name)
@@ -61,16 +68,26 @@ fn bleu_stats<'py>(
     let flat = py.detach(|| {
         // one pass per segment (tokenize, split, count) keeps its text in cache
         let mut out = vec![0i64; n * width];
-        out.par_chunks_mut(width)
-            .zip(hyps.par_iter().zip(refs.par_iter()))
-            .for_each(|(row, (hyp, seg_refs))| {
+        let one =
+            |table: &mut ngram::PackedTable,
+             (row, (hyp, seg_refs)): (&mut [i64], (&String, &Vec<String>))| {
                 let hyp_text = tok.tokenize_unjoined(hyp);
                 let ref_text: Vec<String> =
                     seg_refs.iter().map(|r| tok.tokenize_unjoined(r)).collect();
                 let hyp_tokens: Vec<&str> = py_split(&hyp_text).collect();
                 let ref_tokens = split_all(&ref_text);
-                ngram::segment_stats(&hyp_tokens, &ref_tokens, max_order, row);
-            });
+                ngram::segment_stats_with(table, &hyp_tokens, &ref_tokens, max_order, row);
+            };
+        if n >= PARALLEL_MIN_SEGMENTS {
+            out.par_chunks_mut(width)
+                .zip(hyps.par_iter().zip(refs.par_iter()))
+                .for_each_init(ngram::PackedTable::default, one);
+        } else {
+            let mut table = ngram::PackedTable::default();
+            out.chunks_mut(width)
+                .zip(hyps.iter().zip(refs.iter()))
+                .for_each(|item| one(&mut table, item));
+        }
         out
     });
     to_array2(py, flat, n, width)
@@ -99,6 +116,176 @@ fn bleu_stats_ids<'py>(
 ) -> PyResult<Bound<'py, PyArray2<i64>>> {
     let n = hyps.len();
     let flat = py.detach(|| ngram::batch_stats::<i64, _, _>(&hyps, &refs, max_order));
+    to_array2(py, flat, n, ngram::row_width(max_order))
+}
+
+/// Profiling helper: receives text segments as the statistics kernels do (one
+/// `String` per segment) and returns their byte count, so the conversion cost
+/// can be told apart from the work (benchmarks/profile_metrics.py).
+#[pyfunction]
+fn receive_text(hyps: Vec<String>, refs: Vec<Vec<String>>) -> usize {
+    hyps.iter().map(String::len).sum::<usize>()
+        + refs.iter().flatten().map(String::len).sum::<usize>()
+}
+
+/// Flat `(ids, lengths)` arrays of `(n,)` int64.
+type FlatArrays<'py> = (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>);
+
+/// Appends the ids of `item` when it is a list of exact Python ints; false otherwise.
+fn push_int_list(item: &Bound<'_, PyAny>, ids: &mut Vec<i64>, lens: &mut Vec<i64>) -> bool {
+    let Ok(list) = item.cast::<PyList>() else {
+        return false;
+    };
+    for value in list.iter() {
+        if !value.is_exact_instance_of::<PyInt>() {
+            return false;
+        }
+        match value.extract::<i64>() {
+            Ok(id) => ids.push(id),
+            Err(_) => return false,
+        }
+    }
+    lens.push(list.len() as i64);
+    true
+}
+
+/// A list of lists of Python ints as one flat id array and the list lengths, in
+/// one pass without per-row Python objects; `None` when any item is not a list
+/// of exact ints (the caller then takes its checking path, which names the item).
+#[pyfunction]
+fn flatten_id_lists<'py>(
+    py: Python<'py>,
+    seqs: &Bound<'py, PyAny>,
+) -> PyResult<Option<FlatArrays<'py>>> {
+    let Ok(list) = seqs.cast::<PyList>() else {
+        return Ok(None);
+    };
+    let mut ids = Vec::new();
+    let mut lens = Vec::with_capacity(list.len());
+    for item in list.iter() {
+        if !push_int_list(&item, &mut ids, &mut lens) {
+            return Ok(None);
+        }
+    }
+    Ok(Some((
+        PyArray1::from_vec(py, ids),
+        PyArray1::from_vec(py, lens),
+    )))
+}
+
+/// Per-segment references given as lists: each item one list of ints (one
+/// reference, possibly empty) or a non-empty list of such lists. Returns flat
+/// ids, each reference's length and each segment's number of references;
+/// `None` for any other layout.
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+fn flatten_reference_lists<'py>(
+    py: Python<'py>,
+    items: &Bound<'py, PyAny>,
+) -> PyResult<
+    Option<(
+        Bound<'py, PyArray1<i64>>,
+        Bound<'py, PyArray1<i64>>,
+        Bound<'py, PyArray1<i64>>,
+    )>,
+> {
+    let Ok(list) = items.cast::<PyList>() else {
+        return Ok(None);
+    };
+    let mut ids = Vec::new();
+    let mut lens = Vec::with_capacity(list.len());
+    let mut counts = Vec::with_capacity(list.len());
+    for item in list.iter() {
+        let Ok(seg) = item.cast::<PyList>() else {
+            return Ok(None);
+        };
+        let several = !seg.is_empty() && seg.get_item(0)?.is_instance_of::<PyList>();
+        if several {
+            for reference in seg.iter() {
+                if !push_int_list(&reference, &mut ids, &mut lens) {
+                    return Ok(None);
+                }
+            }
+            counts.push(seg.len() as i64);
+        } else {
+            if !push_int_list(seg, &mut ids, &mut lens) {
+                return Ok(None);
+            }
+            counts.push(1);
+        }
+    }
+    Ok(Some((
+        PyArray1::from_vec(py, ids),
+        PyArray1::from_vec(py, lens),
+        PyArray1::from_vec(py, counts),
+    )))
+}
+
+/// Each sequence of `ids` (split by `lens`) cut at its first `eos_id` and
+/// stripped of every `pad_id`, in one pass: the new flat ids and lengths.
+#[pyfunction]
+#[pyo3(signature = (ids, lens, pad_id=None, eos_id=None))]
+fn trim_ids<'py>(
+    py: Python<'py>,
+    ids: PyReadonlyArray1<'py, i64>,
+    lens: PyReadonlyArray1<'py, i64>,
+    pad_id: Option<i64>,
+    eos_id: Option<i64>,
+) -> PyResult<FlatArrays<'py>> {
+    let seqs = split_flat(ids.as_slice()?, lens.as_slice()?)?;
+    let mut out: Vec<i64> = Vec::with_capacity(seqs.iter().map(|s| s.len()).sum());
+    let mut out_lens = Vec::with_capacity(seqs.len());
+    for seq in seqs {
+        let start = out.len();
+        let cut = eos_id
+            .and_then(|eos| seq.iter().position(|&id| id == eos))
+            .unwrap_or(seq.len());
+        match pad_id {
+            Some(pad) => out.extend(seq[..cut].iter().filter(|&&id| id != pad)),
+            None => out.extend_from_slice(&seq[..cut]),
+        }
+        out_lens.push((out.len() - start) as i64);
+    }
+    Ok((
+        PyArray1::from_vec(py, out),
+        PyArray1::from_vec(py, out_lens),
+    ))
+}
+
+/// BLEU statistics of integer ids given as flat arrays: hypothesis `i` is the
+/// `i`-th run of `hyp_lens`, its references the next `ref_counts[i]` runs of
+/// `ref_lens`. `(n, 3 + 2 * max_order)` integers.
+#[pyfunction]
+fn bleu_stats_flat<'py>(
+    py: Python<'py>,
+    hyp_ids: PyReadonlyArray1<'py, i64>,
+    hyp_lens: PyReadonlyArray1<'py, i64>,
+    ref_ids: PyReadonlyArray1<'py, i64>,
+    ref_lens: PyReadonlyArray1<'py, i64>,
+    ref_counts: PyReadonlyArray1<'py, i64>,
+    max_order: usize,
+) -> PyResult<Bound<'py, PyArray2<i64>>> {
+    let hyps = split_flat(hyp_ids.as_slice()?, hyp_lens.as_slice()?)?;
+    let refs = split_flat(ref_ids.as_slice()?, ref_lens.as_slice()?)?;
+    let counts = ref_counts.as_slice()?;
+    if counts.len() != hyps.len() {
+        return Err(PyValueError::new_err(
+            "one reference count per hypothesis is required",
+        ));
+    }
+    let mut offsets = Vec::with_capacity(counts.len() + 1);
+    offsets.push(0usize);
+    for &count in counts {
+        let count = usize::try_from(count).map_err(|_| PyValueError::new_err("negative count"))?;
+        offsets.push(offsets[offsets.len() - 1] + count);
+    }
+    if offsets[offsets.len() - 1] != refs.len() {
+        return Err(PyValueError::new_err(
+            "reference counts do not cover the references",
+        ));
+    }
+    let n = hyps.len();
+    let flat = py.detach(|| ngram::id_batch_stats(&hyps, &refs, &offsets, max_order));
     to_array2(py, flat, n, ngram::row_width(max_order))
 }
 
@@ -287,10 +474,17 @@ fn edit_stats<'py>(
     }
     let n = hyps.len();
     let flat = py.detach(|| {
-        hyps.par_iter()
-            .zip(refs.par_iter())
-            .flat_map_iter(|(h, r)| edit::row(&edit_ops(h, r, unit)))
-            .collect()
+        if n >= PARALLEL_MIN_SEGMENTS {
+            hyps.par_iter()
+                .zip(refs.par_iter())
+                .flat_map_iter(|(h, r)| edit::row(&edit_ops(h, r, unit)))
+                .collect()
+        } else {
+            hyps.iter()
+                .zip(refs.iter())
+                .flat_map(|(h, r)| edit::row(&edit_ops(h, r, unit)))
+                .collect()
+        }
     });
     to_array2(py, flat, n, edit::ROW_WIDTH)
 }
@@ -880,6 +1074,11 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(bleu_stats, m)?)?;
     m.add_function(wrap_pyfunction!(bleu_stats_tokens, m)?)?;
     m.add_function(wrap_pyfunction!(bleu_stats_ids, m)?)?;
+    m.add_function(wrap_pyfunction!(bleu_stats_flat, m)?)?;
+    m.add_function(wrap_pyfunction!(flatten_id_lists, m)?)?;
+    m.add_function(wrap_pyfunction!(flatten_reference_lists, m)?)?;
+    m.add_function(wrap_pyfunction!(trim_ids, m)?)?;
+    m.add_function(wrap_pyfunction!(receive_text, m)?)?;
     m.add_function(wrap_pyfunction!(bleu_pairwise_scores, m)?)?;
     m.add_function(wrap_pyfunction!(rouge_tokenize, m)?)?;
     m.add_function(wrap_pyfunction!(porter_stem, m)?)?;

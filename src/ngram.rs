@@ -42,6 +42,7 @@ const UNKNOWN: u32 = u32::MAX;
 /// n-grams of up to four tokens from a vocabulary below 65,535 packed into one
 /// `u64` (16 bits a token, id + 1, so shorter n-grams keep zero lanes): hashing
 /// one integer instead of a slice roughly halves the counting time.
+#[cfg(test)]
 fn packed_key(window: &[u32]) -> u64 {
     window.iter().enumerate().fold(0u64, |key, (lane, &id)| {
         key | ((u64::from(id) + 1) << (16 * lane))
@@ -50,6 +51,181 @@ fn packed_key(window: &[u32]) -> u64 {
 
 fn packed_order(key: &u64) -> usize {
     (64 - key.leading_zeros() as usize).div_ceil(16)
+}
+
+/// A reusable open-addressing table of packed n-gram keys (see [`packed_key`])
+/// for the clipped counts of one segment at a time: hypothesis count, best
+/// reference count so far, count in the current reference. Only the slots a
+/// segment used are cleared for the next one, so a thread scores many short
+/// segments without allocating.
+#[derive(Default)]
+pub struct PackedTable {
+    slots: Vec<Slot>,
+    used: Vec<usize>,
+    shift: u32,
+    /// Bitsets over lane ids: in some reference / in the hypothesis.
+    in_ref: Vec<u64>,
+    in_hyp: Vec<u64>,
+}
+
+/// Words of a bitset over every lane id (`0..65535`).
+const BITSET_WORDS: usize = 1 << 10;
+
+fn bit_set(bits: &mut [u64], id: u32) {
+    bits[(id >> 6) as usize] |= 1 << (id & 63);
+}
+
+fn bit_clear(bits: &mut [u64], id: u32) {
+    bits[(id >> 6) as usize] &= !(1 << (id & 63));
+}
+
+fn bit_get(bits: &[u64], id: u32) -> bool {
+    id != UNKNOWN && bits[(id >> 6) as usize] & (1 << (id & 63)) != 0
+}
+
+/// One n-gram of a [`PackedTable`] (`key` 0: empty).
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    key: u64,
+    hyp: i64,
+    best: i64,
+    current: i64,
+}
+
+impl PackedTable {
+    fn reset(&mut self, expected: usize) {
+        let capacity = (expected * 2).next_power_of_two().max(16);
+        if self.slots.len() < capacity {
+            self.slots = vec![Slot::default(); capacity];
+            self.shift = 64 - capacity.trailing_zeros();
+        } else {
+            for &slot in &self.used {
+                self.slots[slot] = Slot::default();
+            }
+        }
+        self.used.clear();
+    }
+
+    #[inline]
+    fn probe(&self, key: u64) -> usize {
+        let mask = self.slots.len() - 1;
+        let mut slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize;
+        loop {
+            let found = self.slots[slot].key;
+            if found == key || found == 0 {
+                return slot;
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
+    #[inline]
+    fn add_hyp(&mut self, key: u64) {
+        let slot = self.probe(key);
+        let entry = &mut self.slots[slot];
+        if entry.key == 0 {
+            entry.key = key;
+            self.used.push(slot);
+        }
+        entry.hyp += 1;
+    }
+
+    #[inline]
+    fn add_ref(&mut self, key: u64) {
+        let slot = self.probe(key);
+        let entry = &mut self.slots[slot];
+        if entry.key != 0 {
+            entry.current += 1;
+        }
+    }
+
+    fn end_ref(&mut self) {
+        for &slot in &self.used {
+            let entry = &mut self.slots[slot];
+            entry.best = entry.best.max(entry.current);
+            entry.current = 0;
+        }
+    }
+
+    /// Packed keys of every n-gram (orders 1..=max_order) of `ids` whose ids
+    /// are all in `bits` (`UNKNOWN` never is).
+    #[inline]
+    fn for_each_key(ids: &[u32], bits: &[u64], max_order: usize, mut visit: impl FnMut(u64)) {
+        for start in 0..ids.len() {
+            let mut key = 0u64;
+            for (lane, &id) in ids[start..ids.len().min(start + max_order)]
+                .iter()
+                .enumerate()
+            {
+                if !bit_get(bits, id) {
+                    break;
+                }
+                key |= (u64::from(id) + 1) << (16 * lane);
+                visit(key);
+            }
+        }
+    }
+
+    /// Clipped counts as [`clipped_counts`] with packed keys (`max_order <= 4`,
+    /// every id below 65,535 or `UNKNOWN`). The number of hypothesis n-grams of
+    /// each order follows from its length, so only n-grams made of ids that occur
+    /// in some reference are counted in the hypothesis, and only those made of
+    /// hypothesis ids in a reference.
+    pub fn clipped_counts<R: AsRef<[u32]>>(
+        &mut self,
+        hyp_ids: &[u32],
+        ref_ids: &[R],
+        max_order: usize,
+        correct: &mut [i64],
+        total: &mut [i64],
+    ) {
+        if self.in_ref.is_empty() {
+            self.in_ref = vec![0; BITSET_WORDS];
+            self.in_hyp = vec![0; BITSET_WORDS];
+        }
+        for reference in ref_ids {
+            for &id in reference.as_ref() {
+                if id != UNKNOWN {
+                    bit_set(&mut self.in_ref, id);
+                }
+            }
+        }
+        for &id in hyp_ids {
+            bit_set(&mut self.in_hyp, id);
+        }
+        self.reset(hyp_ids.len() * max_order);
+        let (in_ref, in_hyp) = (
+            std::mem::take(&mut self.in_ref),
+            std::mem::take(&mut self.in_hyp),
+        );
+        Self::for_each_key(hyp_ids, &in_ref, max_order, |key| self.add_hyp(key));
+        for reference in ref_ids {
+            Self::for_each_key(reference.as_ref(), &in_hyp, max_order, |key| {
+                self.add_ref(key)
+            });
+            self.end_ref();
+        }
+        (self.in_ref, self.in_hyp) = (in_ref, in_hyp);
+        for reference in ref_ids {
+            for &id in reference.as_ref() {
+                if id != UNKNOWN {
+                    bit_clear(&mut self.in_ref, id);
+                }
+            }
+        }
+        for &id in hyp_ids {
+            bit_clear(&mut self.in_hyp, id);
+        }
+        correct.fill(0);
+        for (order, slot) in total.iter_mut().enumerate() {
+            *slot = hyp_ids.len().saturating_sub(order) as i64;
+        }
+        for &slot in &self.used {
+            let entry = &self.slots[slot];
+            let order = packed_order(&entry.key) - 1;
+            correct[order] += entry.hyp.min(entry.best);
+        }
+    }
 }
 
 /// Clipped counts of hypothesis n-grams against the best reference count,
@@ -107,6 +283,17 @@ pub fn segment_stats<T: Hash + Eq, R: AsRef<[T]>>(
     max_order: usize,
     row: &mut [i64],
 ) {
+    segment_stats_with(&mut PackedTable::default(), hyp, refs, max_order, row);
+}
+
+/// [`segment_stats`] with the buffers of `table`.
+pub fn segment_stats_with<T: Hash + Eq, R: AsRef<[T]>>(
+    table: &mut PackedTable,
+    hyp: &[T],
+    refs: &[R],
+    max_order: usize,
+    row: &mut [i64],
+) {
     let mut vocab: FxHashMap<&T, u32> =
         FxHashMap::with_capacity_and_hasher(hyp.len(), Default::default());
     let hyp_ids: Vec<u32> = hyp
@@ -132,15 +319,7 @@ pub fn segment_stats<T: Hash + Eq, R: AsRef<[T]>>(
     row[2] = ref_lens.min().unwrap_or(0) as i64;
     let (correct, total) = row[LENGTH_COLUMNS..].split_at_mut(max_order);
     if max_order <= 4 && vocab.len() < 0xFFFF {
-        clipped_counts(
-            &hyp_ids,
-            &ref_ids,
-            max_order,
-            packed_key,
-            packed_order,
-            correct,
-            total,
-        );
+        table.clipped_counts(&hyp_ids, &ref_ids, max_order, correct, total);
     } else {
         clipped_counts(
             &hyp_ids,
@@ -166,9 +345,78 @@ where
     let mut out = vec![0i64; hyps.len() * width];
     out.par_chunks_mut(width.max(1))
         .zip(hyps.par_iter().zip(refs.par_iter()))
-        .for_each(|(row, (hyp, seg_refs))| {
-            segment_stats(hyp.as_ref(), seg_refs.as_slice(), max_order, row)
+        .for_each_init(PackedTable::default, |table, (row, (hyp, seg_refs))| {
+            segment_stats_with(table, hyp.as_ref(), seg_refs.as_slice(), max_order, row)
         });
+    out
+}
+
+/// Largest id (exclusive) that [`id_segment_stats`] packs directly into a key lane.
+const DIRECT_ID_LIMIT: i64 = 0xFFFF;
+
+/// Statistics of one hypothesis of integer ids against its references, written into `row`.
+///
+/// Equal to [`segment_stats`] on the same ids. When `max_order <= 4` and every
+/// hypothesis id is in `0..65535`, the ids are packed into n-gram keys directly
+/// (no per-segment interning); reference n-grams with an id outside that range
+/// cannot match and are skipped.
+pub fn id_segment_stats(
+    table: &mut PackedTable,
+    hyp: &[i64],
+    refs: &[&[i64]],
+    max_order: usize,
+    row: &mut [i64],
+) {
+    let direct = max_order <= 4 && hyp.iter().all(|&id| (0..DIRECT_ID_LIMIT).contains(&id));
+    if !direct {
+        segment_stats_with(table, hyp, refs, max_order, row);
+        return;
+    }
+    let as_lane = |id: i64| {
+        if (0..DIRECT_ID_LIMIT).contains(&id) {
+            id as u32
+        } else {
+            UNKNOWN
+        }
+    };
+    let hyp_ids: Vec<u32> = hyp.iter().map(|&id| id as u32).collect();
+    let ref_ids: Vec<Vec<u32>> = refs
+        .iter()
+        .map(|r| r.iter().map(|&id| as_lane(id)).collect())
+        .collect();
+    let ref_lens = refs.iter().map(|r| r.len());
+    row[0] = hyp.len() as i64;
+    row[1] = closest_length(hyp.len(), ref_lens.clone()) as i64;
+    row[2] = ref_lens.min().unwrap_or(0) as i64;
+    let (correct, total) = row[LENGTH_COLUMNS..].split_at_mut(max_order);
+    table.clipped_counts(&hyp_ids, &ref_ids, max_order, correct, total);
+}
+
+/// Statistics of id segments given as slices: `refs[offsets[i]..offsets[i + 1]]`
+/// are the references of hypothesis `i`. Row-major `(n, row_width)`.
+pub fn id_batch_stats(
+    hyps: &[&[i64]],
+    refs: &[&[i64]],
+    offsets: &[usize],
+    max_order: usize,
+) -> Vec<i64> {
+    let width = row_width(max_order);
+    let mut out = vec![0i64; hyps.len() * width];
+    let one = |table: &mut PackedTable, (index, row): (usize, &mut [i64])| {
+        let seg_refs = &refs[offsets[index]..offsets[index + 1]];
+        id_segment_stats(table, hyps[index], seg_refs, max_order, row);
+    };
+    if hyps.len() >= crate::PARALLEL_MIN_SEGMENTS {
+        out.par_chunks_mut(width.max(1))
+            .enumerate()
+            .with_min_len(64)
+            .for_each_init(PackedTable::default, one);
+    } else {
+        let mut table = PackedTable::default();
+        out.chunks_mut(width.max(1))
+            .enumerate()
+            .for_each(|item| one(&mut table, item));
+    }
     out
 }
 
@@ -328,6 +576,67 @@ mod tests {
         segment_stats(&[1u32, 2, 3, 1, 2], &refs, 4, &mut narrow);
         assert_eq!(&wide[3..7], &narrow[3..7]);
         assert_eq!(packed_order(&packed_key(&[5, 6, 7])), 3);
+    }
+
+    #[test]
+    fn direct_id_keys_count_like_interned_ids() {
+        let hyp: Vec<i64> = vec![1, 2, 3, 7, 5, 1, 1, 0];
+        let refs: Vec<Vec<i64>> = vec![vec![1, 2, 3, 4, 5, 1, 2, 70_000, 0], vec![7, 5, -3, 1, 1]];
+        let slices: Vec<&[i64]> = refs.iter().map(|r| r.as_slice()).collect();
+        for order in 1..=4 {
+            let mut direct = vec![0; row_width(order)];
+            id_segment_stats(
+                &mut PackedTable::default(),
+                &hyp,
+                &slices,
+                order,
+                &mut direct,
+            );
+            let mut generic = vec![0; row_width(order)];
+            segment_stats(&hyp, &refs, order, &mut generic);
+            assert_eq!(direct, generic);
+        }
+        // an id outside the direct range takes the interned path
+        let wide: Vec<i64> = vec![100_000, 1, 100_000, 1];
+        let mut row = vec![0; row_width(2)];
+        id_segment_stats(
+            &mut PackedTable::default(),
+            &wide,
+            &[&[100_000, 1][..]],
+            2,
+            &mut row,
+        );
+        assert_eq!(row, vec![4, 2, 2, 2, 1, 4, 3]);
+    }
+
+    #[test]
+    fn a_reused_table_counts_like_a_fresh_one() {
+        let mut table = PackedTable::default();
+        let long: Vec<u32> = (0..500).map(|i| i % 37).collect();
+        let cases: Vec<(Vec<u32>, Vec<Vec<u32>>)> = vec![
+            (long.clone(), vec![long[3..].to_vec()]),
+            (vec![1, 2, 1, 2], vec![vec![2, 1, 2], vec![1, 2, 1, 2, 1]]),
+            (vec![], vec![vec![1]]),
+            (vec![5, 5, 5], vec![vec![5, UNKNOWN, 5, 5]]),
+        ];
+        for (hyp, refs) in &cases {
+            let (mut a, mut b) = (vec![0; 4], vec![0; 4]);
+            let (mut c, mut d) = (vec![0; 4], vec![0; 4]);
+            table.clipped_counts(hyp, refs, 4, &mut a, &mut b);
+            PackedTable::default().clipped_counts(hyp, refs, 4, &mut c, &mut d);
+            assert_eq!((&a, &b), (&c, &d));
+            let (mut e, mut f) = (vec![0; 4], vec![0; 4]);
+            clipped_counts(hyp, refs, 4, |w| w, |w: &&[u32]| w.len(), &mut e, &mut f);
+            assert_eq!((&a, &b), (&e, &f));
+        }
+    }
+
+    #[test]
+    fn id_batches_split_references_by_offsets() {
+        let hyps: Vec<&[i64]> = vec![&[1, 2, 3], &[4, 4]];
+        let refs: Vec<&[i64]> = vec![&[1, 2], &[1, 2, 3], &[4]];
+        let rows = id_batch_stats(&hyps, &refs, &[0, 2, 3], 2);
+        assert_eq!(rows, vec![3, 3, 2, 3, 2, 3, 2, 2, 1, 1, 1, 0, 2, 1]);
     }
 
     #[test]

@@ -594,34 +594,42 @@ pub fn text_batch_stats(
         chunks.push(head);
         rest = tail;
     }
-    chunks
-        .into_par_iter()
-        .zip(hyps.par_iter().zip(refs.par_iter()))
-        .for_each(|(chunk, (hyp, seg))| {
-            let doc = |text: &str| -> Doc {
-                let pieces: Vec<&str> = if split_lines {
-                    text.split('\n').filter(|line| !line.is_empty()).collect()
-                } else {
-                    vec![text]
-                };
-                let sents = pieces
-                    .into_iter()
-                    .map(|piece| {
-                        let prepared = tok.prepare(piece);
-                        token_ids(prepared.split(' ').filter(|t| !t.is_empty()), stem)
-                    })
-                    .collect();
-                Doc::from_sentences(sents)
+    let one = |(chunk, (hyp, seg)): (&mut [f64], (&String, &Vec<String>))| {
+        let doc = |text: &str| -> Doc {
+            let pieces: Vec<&str> = if split_lines {
+                text.split('\n').filter(|line| !line.is_empty()).collect()
+            } else {
+                vec![text]
             };
-            start_segment();
-            let hyp_doc = doc(hyp);
-            let ref_docs: Vec<Doc> = seg.iter().map(|r| doc(r)).collect();
-            for (pair, reference) in chunk.chunks_mut(width.max(1)).zip(&ref_docs) {
-                for (cell, &kind) in pair.chunks_mut(3).zip(kinds) {
-                    cell.copy_from_slice(&pair_stats(&hyp_doc, reference, kind));
-                }
+            let sents = pieces
+                .into_iter()
+                .map(|piece| {
+                    let prepared = tok.prepare(piece);
+                    token_ids(prepared.split(' ').filter(|t| !t.is_empty()), stem)
+                })
+                .collect();
+            Doc::from_sentences(sents)
+        };
+        start_segment();
+        let hyp_doc = doc(hyp);
+        let ref_docs: Vec<Doc> = seg.iter().map(|r| doc(r)).collect();
+        for (pair, reference) in chunk.chunks_mut(width.max(1)).zip(&ref_docs) {
+            for (cell, &kind) in pair.chunks_mut(3).zip(kinds) {
+                cell.copy_from_slice(&pair_stats(&hyp_doc, reference, kind));
             }
-        });
+        }
+    };
+    if hyps.len() >= crate::PARALLEL_MIN_SEGMENTS {
+        chunks
+            .into_par_iter()
+            .zip(hyps.par_iter().zip(refs.par_iter()))
+            .for_each(one);
+    } else {
+        chunks
+            .into_iter()
+            .zip(hyps.iter().zip(refs.iter()))
+            .for_each(one);
+    }
     out
 }
 

@@ -619,6 +619,16 @@ pub fn segment_stats<S: AsRef<str>>(hyp: &str, references: &[S]) -> (i64, i64) {
 
 /// [`segment_stats`] of many segments in parallel, flattened row by row.
 pub fn batch_stats<S: AsRef<str> + Sync>(hyps: &[S], refs: &[Vec<S>]) -> Vec<i64> {
+    if hyps.len() < crate::PARALLEL_MIN_SEGMENTS {
+        return hyps
+            .iter()
+            .zip(refs.iter())
+            .flat_map(|(hyp, references)| {
+                let (best, total) = segment_stats(hyp.as_ref(), references);
+                [best, total]
+            })
+            .collect();
+    }
     hyps.par_iter()
         .zip(refs.par_iter())
         .flat_map_iter(|(hyp, references)| {

@@ -62,8 +62,17 @@ class Accumulator:
 
     def update(self, hypotheses: Sequence[Any], references: Sequence[Any]) -> Self:
         """Add a batch of segments."""
-        stats = self.metric.segment_stats(hypotheses, references)
-        self._add(stats.rows, stats.totals())
+        rows = self.metric.segment_stats(hypotheses, references).rows
+        if self._totals is not None and rows.dtype == np.int64 and self._totals.dtype == np.int64:
+            # one merge of the batch and the running totals (the previous totals first; integer
+            # fields, so the grouping of the sums cannot change them)
+            totals = self.metric.schema.reduce(np.concatenate([self._totals[None, :], rows]))
+            if self.keep_segments:
+                self._rows.append(rows)
+            self._totals = totals
+            self.n_segments += int(rows.shape[0])
+        else:
+            self._add(rows, self.metric.schema.reduce(rows))
         return self
 
     def merge(self, other: Accumulator) -> Self:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
+from functools import cached_property
 
 
 def _render(value: object) -> str:
@@ -37,11 +39,10 @@ class Signature:
     @classmethod
     def build(cls, **fields: object) -> Signature:
         """Signature from keyword fields (``None`` values are left out), version appended."""
-        from nlpeval._version import __version__
-
-        pairs = [(key, _render(value)) for key, value in fields.items() if value is not None]
-        pairs.append(("version", f"nlpeval-{__version__}"))
-        return cls(tuple(pairs))
+        try:
+            return _built(cls, tuple(fields.items()))
+        except TypeError:  # an unhashable value: build it uncached
+            return _built.__wrapped__(cls, tuple(fields.items()))
 
     def with_fields(self, **fields: object) -> Signature:
         """A copy with ``fields`` added (or replaced) before the version."""
@@ -57,11 +58,25 @@ class Signature:
         raise KeyError(key)
 
     def __str__(self) -> str:
+        return self._text
+
+    @cached_property
+    def _text(self) -> str:
         return "|".join(f"{key}:{value}" for key, value in self.items)
 
     def as_dict(self) -> dict[str, str]:
         """The fields as a dict."""
         return dict(self.items)
+
+
+@functools.lru_cache(maxsize=1024)
+def _built(cls: type[Signature], fields: tuple[tuple[str, object], ...]) -> Signature:
+    """:meth:`Signature.build` of hashable fields, cached: a training loop scores the same settings each call."""
+    from nlpeval._version import __version__
+
+    pairs = [(key, _render(value)) for key, value in fields if value is not None]
+    pairs.append(("version", f"nlpeval-{__version__}"))
+    return cls(tuple(pairs))
 
 
 def nrefs_field(min_refs: int, max_refs: int) -> str:

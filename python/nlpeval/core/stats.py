@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Literal
 
 import numpy as np
@@ -102,14 +103,44 @@ class StatsSchema:
             shape = list(rows.shape)
             del shape[axis]
             return np.broadcast_to(self.identity(rows.dtype), shape).copy()
-        if all(m == "sum" for m in self.merge):
-            return rows.sum(axis=axis)
+        blocks = self._blocks
+        if blocks is not None and rows.dtype == np.int64:
+            if len(blocks) == 1 and blocks[0][0] is np.add:
+                return rows.sum(axis=axis)
+            moved = rows if axis == 0 else np.moveaxis(rows, axis, 0)
+            out = np.empty(moved.shape[1:], dtype=rows.dtype)
+            for ufunc, block in blocks:
+                ufunc.reduce(moved[..., block], axis=0, out=out[..., block])
+            return out
         parts = [_REDUCERS[rule](np.take(rows, [col], axis=-1), axis=axis) for col, rule in enumerate(self.merge)]
         return np.concatenate(parts, axis=-1)
 
+    @cached_property
+    def _blocks(self) -> list[tuple[np.ufunc, slice]] | None:
+        """Runs of adjacent fields with the same ``sum``/``min``/``max`` rule, each merged by one ufunc
+        over a column slice (None when a field merges by ``last``). Used for integer rows only,
+        whose merge is exact in any order."""
+        ufuncs = {"sum": np.add, "min": np.minimum, "max": np.maximum}
+        if "last" in self.merge:
+            return None
+        blocks: list[tuple[np.ufunc, slice]] = []
+        start = 0
+        for col in range(1, len(self.merge) + 1):
+            if col == len(self.merge) or self.merge[col] != self.merge[start]:
+                blocks.append((ufuncs[self.merge[start]], slice(start, col)))
+                start = col
+        return blocks
+
     def combine(self, left: np.ndarray, right: np.ndarray) -> np.ndarray:
         """Merge two totals vectors (associative; commutative unless a field merges by ``last``)."""
-        return self.reduce(np.stack([np.asarray(left), np.asarray(right)]), axis=0)
+        left, right = np.asarray(left), np.asarray(right)
+        blocks = self._blocks
+        if blocks is not None and left.dtype == np.int64 and right.dtype == np.int64:
+            out = np.empty(np.broadcast_shapes(left.shape, right.shape), dtype=left.dtype)
+            for ufunc, block in blocks:
+                ufunc(left[..., block], right[..., block], out=out[..., block])
+            return out
+        return self.reduce(np.stack([left, right]), axis=0)
 
     def resampled_totals(self, rows: np.ndarray, indices: np.ndarray) -> np.ndarray:
         """Totals of each resample: ``indices`` is ``(k, n)`` row indices; returns ``(k, width)``."""

@@ -6,8 +6,7 @@ truncated or mis-scored, naming the offending segment.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -126,6 +125,8 @@ def validate_text(hypotheses: Sequence[str], references: Sequence[ReferenceItem]
     hyps = validate_segments(hypotheses, "hypotheses")
     refs = as_segment_list(references, "references")
     check_lengths(len(hyps), refs)
+    if all(type(item) is str for item in refs):  # one reference per segment: nothing else to check
+        return hyps, [[item] for item in refs]
     normalised: list[list[str]] = []
     for index, item in enumerate(refs):
         if isinstance(item, str):
@@ -187,13 +188,13 @@ def check_unicode(
                 ) from None
 
 
-@contextmanager
 def unicode_checked(
     hypotheses: Sequence[str], references: Sequence[Sequence[str]] | None = None, *, side: str = "hypotheses"
-) -> Iterator[None]:
+) -> _UnicodeChecked:
     """Around a native call: a ``UnicodeEncodeError`` becomes an :class:`InputError` naming the segment.
 
-    The check runs only when the call failed, so valid input pays nothing.
+    The check runs only when the call failed, so valid input pays nothing (a plain class, not a
+    generator context manager: it is entered on every call of a training loop).
 
     Examples
     --------
@@ -203,8 +204,19 @@ def unicode_checked(
     ...
     nlpeval.core.errors.InputError: hypotheses: segment 0: is not valid Unicode text (lone surrogate at character 2)
     """
-    try:
-        yield
-    except UnicodeEncodeError:
-        check_unicode(hypotheses, references, side=side)
-        raise
+    return _UnicodeChecked(hypotheses, references, side)
+
+
+class _UnicodeChecked:
+    __slots__ = ("hypotheses", "references", "side")
+
+    def __init__(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]] | None, side: str) -> None:
+        self.hypotheses, self.references, self.side = hypotheses, references, side
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: object) -> bool:
+        if kind is not None and issubclass(kind, UnicodeEncodeError):
+            check_unicode(self.hypotheses, self.references, side=self.side)
+        return False

@@ -6,6 +6,7 @@ Shared by every BLEU flavor: the row layout is
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -15,11 +16,12 @@ import numpy as np
 from nlpeval import _native
 from nlpeval.core.errors import InputError
 from nlpeval.core.stats import StatsSchema
-from nlpeval.core.token_ids import validate_token_ids
+from nlpeval.core.token_ids import flat_token_ids
 from nlpeval.core.validation import as_segment_list, check_lengths, reference_counts, unicode_checked, validate_text
 from nlpeval.tokenizers import TokenizerSpec
 
 
+@functools.lru_cache(maxsize=32)
 def bleu_schema(max_order: int) -> StatsSchema:
     """The statistics fields of BLEU with n-grams up to ``max_order``."""
     correct = [f"correct_{n}" for n in range(1, max_order + 1)]
@@ -30,7 +32,12 @@ def bleu_schema(max_order: int) -> StatsSchema:
 
 
 def _with_ref_counts(native_rows: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    return np.column_stack([native_rows, counts, counts])
+    n, width = native_rows.shape
+    rows = np.empty((n, width + 2), dtype=np.int64)
+    rows[:, :width] = native_rows
+    rows[:, width] = counts
+    rows[:, width + 1] = counts
+    return rows
 
 
 def text_rows(
@@ -146,6 +153,6 @@ def id_rows(
     2-D array) of id sequences. Each sequence is cut at its first ``eos_id`` and
     stripped of every ``pad_id``.
     """
-    hyp_ids, ref_ids = validate_token_ids(hypotheses, references, pad_id=pad_id, eos_id=eos_id)
-    rows = _native.bleu_stats_ids(hyp_ids, ref_ids, max_order)
-    return _with_ref_counts(rows, reference_counts(ref_ids))
+    hyps, refs = flat_token_ids(hypotheses, references, pad_id=pad_id, eos_id=eos_id)
+    rows = _native.bleu_stats_flat(hyps.ids, hyps.lens, refs.ids, refs.lens, refs.counts, max_order)
+    return _with_ref_counts(rows, refs.counts)

@@ -47,6 +47,7 @@ scores still come from merged statistics, but merging is order-sensitive for the
 
 from __future__ import annotations
 
+import functools
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -78,6 +79,7 @@ DEFAULT_WEIGHTS = (0.25, 0.25, 0.25, 0.25)
 _METHOD5_ORDER = 5
 
 
+@functools.lru_cache(maxsize=32)
 def nltk_schema(n_orders: int, *, last_order5: bool) -> StatsSchema:
     """Statistics fields of the NLTK flavor for ``n_orders`` orders."""
     orders = range(1, n_orders + 1)

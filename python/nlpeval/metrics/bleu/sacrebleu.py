@@ -38,6 +38,17 @@ def sacrebleu_values(
     ``my_log`` floor) so values agree to the last bit.
     """
     totals = np.asarray(totals, dtype=np.float64)
+    if totals.ndim == 1 and max_order < 8:
+        scalar = _scalar_values(
+            totals.tolist(),
+            max_order=max_order,
+            smooth=smooth,
+            smooth_value=smooth_value,
+            effective_order=effective_order,
+            ref_len_column=ref_len_column,
+        )
+        if scalar is not None:
+            return scalar
     sys_len = totals[..., 0]
     ref_len = totals[..., ref_len_column]
     correct = totals[..., 3 : 3 + max_order].copy()
@@ -47,35 +58,88 @@ def sacrebleu_values(
     with np.errstate(divide="ignore", invalid="ignore"):
         bp = np.where(sys_len < ref_len, np.where(sys_len > 0, np.exp(1.0 - ref_len / sys_len), 0.0), 1.0)
     shape = sys_len.shape
-    precisions = np.zeros((*shape, max_order))
     any_correct = (correct != 0).any(axis=-1)
-    smooth_mteval = np.ones(shape)
-    eff_order = np.full(shape, max_order, dtype=np.float64)
-    alive = np.ones(shape, dtype=bool)
+    # every order at once: the same elementwise operations as sacreBLEU's loop over orders
+    if smooth == "add-k":
+        correct[..., 1:] += value
+        total[..., 1:] += value
+    alive = np.logical_and.accumulate(total != 0, axis=-1)
+    if effective_order:
+        n_alive = alive.sum(axis=-1)
+        eff_order = np.where(n_alive > 0, n_alive, max_order).astype(np.float64)
+    else:
+        eff_order = np.full(shape, max_order, dtype=np.float64)
+    zero = alive & (correct == 0)
     with np.errstate(divide="ignore", invalid="ignore"):
-        for n in range(max_order):
-            if smooth == "add-k" and n > 0:
-                correct[..., n] += value
-                total[..., n] += value
-            alive &= total[..., n] != 0
-            if effective_order:
-                eff_order = np.where(alive, n + 1, eff_order)
-            zero = alive & (correct[..., n] == 0)
-            if smooth == "exp":
-                smooth_mteval = np.where(zero, smooth_mteval * 2, smooth_mteval)
-                smoothed = 100.0 / (smooth_mteval * total[..., n])
-            elif smooth == "floor":
-                smoothed = 100.0 * value / total[..., n]
-            else:
-                smoothed = np.zeros(shape)
-            direct = 100.0 * correct[..., n] / total[..., n]
-            precisions[..., n] = np.where(alive, np.where(zero, smoothed, direct), 0.0)
+        if smooth == "exp":
+            # sacreBLEU doubles its divisor at each order without matches: exact powers of two
+            smoothed = 100.0 / (np.power(2.0, np.cumsum(zero, axis=-1)) * total)
+        elif smooth == "floor":
+            smoothed = 100.0 * value / total
+        else:
+            smoothed = np.zeros_like(total)
+        direct = 100.0 * correct / total
+        precisions = np.where(alive, np.where(zero, smoothed, direct), 0.0)
         logs = np.where(precisions > 0, np.log(np.where(precisions > 0, precisions, 1.0)), _LOG_ZERO)
         used = np.arange(max_order) < eff_order[..., None]
         mean_log = np.where(used, logs, 0.0).sum(axis=-1) / eff_order
     score = np.where(any_correct, bp * np.exp(mean_log), 0.0)
     precisions = np.where(any_correct[..., None], precisions, 0.0)
     return score, precisions, bp
+
+
+def _scalar_values(
+    totals: list[float],
+    *,
+    max_order: int,
+    smooth: str,
+    smooth_value: float | None,
+    effective_order: bool,
+    ref_len_column: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """:func:`sacrebleu_values` of one totals vector: Python floats for the arithmetic (the same IEEE
+    operations in the same order) and NumPy's ``log``/``exp`` (the same functions), without the
+    per-call cost of ~60 small array operations. None where a ratio is undefined (the array path
+    then gives its inf/nan exactly). ``max_order < 8``: NumPy sums fewer than 8 values in order."""
+    sys_len, ref_len = totals[0], totals[ref_len_column]
+    correct = totals[3 : 3 + max_order]
+    total = totals[3 + max_order : 3 + 2 * max_order]
+    value = SMOOTH_DEFAULTS[smooth] if smooth_value is None else smooth_value
+    try:
+        bp = (float(np.exp(1.0 - ref_len / sys_len)) if sys_len > 0 else 0.0) if sys_len < ref_len else 1.0
+        any_correct = any(c != 0 for c in correct)
+        smooth_mteval = 1.0
+        eff_order = float(max_order)
+        alive = True
+        precisions = [0.0] * max_order
+        for n in range(max_order):
+            if smooth == "add-k" and n > 0:
+                correct[n] += value
+                total[n] += value
+            alive = alive and total[n] != 0
+            if effective_order and alive:
+                eff_order = float(n + 1)
+            if not alive:
+                continue
+            if correct[n] == 0:
+                if smooth == "exp":
+                    smooth_mteval = smooth_mteval * 2
+                    precisions[n] = 100.0 / (smooth_mteval * total[n])
+                elif smooth == "floor":
+                    precisions[n] = 100.0 * value / total[n]
+            else:
+                precisions[n] = 100.0 * correct[n] / total[n]
+        mean_log = 0.0
+        for n in range(max_order):
+            if n < eff_order:
+                mean_log += float(np.log(precisions[n])) if precisions[n] > 0 else _LOG_ZERO
+        mean_log = mean_log / eff_order
+    except (ZeroDivisionError, TypeError):
+        return None
+    score = bp * float(np.exp(mean_log)) if any_correct else 0.0
+    if not any_correct:
+        precisions = [0.0] * max_order
+    return np.float64(score), np.array(precisions), np.float64(bp)
 
 
 @dataclass(frozen=True)

@@ -62,26 +62,26 @@ def chrf_parts(totals: np.ndarray, *, orders: int, factor: float, eps_smoothing:
     (83.33333333333334, 0.5, 1.0)
     """
     t = np.asarray(totals, dtype=np.float64)
-    shape = t.shape[:-1]
-    score = np.zeros(shape)
-    sum_prec = np.zeros(shape)
-    sum_rec = np.zeros(shape)
-    effective = np.zeros(shape)
-    precisions = np.zeros((*shape, orders))
-    recalls = np.zeros((*shape, orders))
+    if t.ndim == 1:
+        scalar = _scalar_parts(t.tolist(), orders=orders, factor=factor, eps_smoothing=eps_smoothing)
+        if scalar is not None:
+            return scalar
+    # every order at once: the same elementwise operations as sacreBLEU's loop over orders, and
+    # its running sums as sequential accumulations
+    triples = t[..., : 3 * orders].reshape(*t.shape[:-1], orders, 3)
+    n_hyp, n_ref, n_match = triples[..., 0], triples[..., 1], triples[..., 2]
     with np.errstate(divide="ignore", invalid="ignore"):
-        for i in range(orders):
-            n_hyp, n_ref, n_match = t[..., 3 * i], t[..., 3 * i + 1], t[..., 3 * i + 2]
-            prec = np.where(n_hyp > 0, n_match / n_hyp, EPS)
-            rec = np.where(n_ref > 0, n_match / n_ref, EPS)
-            denom = factor * prec + rec
-            score = score + np.where(denom > 0, (1 + factor) * prec * rec / denom, EPS)
-            used = (n_hyp > 0) & (n_ref > 0)
-            sum_prec = np.where(used, sum_prec + prec, sum_prec)
-            sum_rec = np.where(used, sum_rec + rec, sum_rec)
-            effective = effective + used
-            precisions[..., i] = np.where(n_hyp > 0, prec, 0.0)
-            recalls[..., i] = np.where(n_ref > 0, rec, 0.0)
+        prec = np.where(n_hyp > 0, n_match / n_hyp, EPS)
+        rec = np.where(n_ref > 0, n_match / n_ref, EPS)
+        denom = factor * prec + rec
+        f_scores = np.where(denom > 0, (1 + factor) * prec * rec / denom, EPS)
+        score = np.add.accumulate(f_scores, axis=-1)[..., -1]
+        used = (n_hyp > 0) & (n_ref > 0)
+        sum_prec = np.add.accumulate(np.where(used, prec, 0.0), axis=-1)[..., -1]
+        sum_rec = np.add.accumulate(np.where(used, rec, 0.0), axis=-1)[..., -1]
+        effective = used.sum(axis=-1).astype(np.float64)
+        precisions = np.where(n_hyp > 0, prec, 0.0)
+        recalls = np.where(n_ref > 0, rec, 0.0)
         avg_prec = np.where(effective > 0, sum_prec / effective, 0.0)
         avg_rec = np.where(effective > 0, sum_rec / effective, 0.0)
         if eps_smoothing:
@@ -91,3 +91,38 @@ def chrf_parts(totals: np.ndarray, *, orders: int, factor: float, eps_smoothing:
             f = f / (factor * avg_prec + avg_rec)
             value = np.where(avg_prec + avg_rec != 0, 100 * f, 0.0)
     return ChrfParts(value, avg_prec, avg_rec, precisions, recalls)
+
+
+def _scalar_parts(t: list[float], *, orders: int, factor: float, eps_smoothing: bool) -> ChrfParts | None:
+    """:func:`chrf_parts` of one totals vector with Python floats: the same IEEE operations in the
+    same order (so the same bits) without NumPy's per-call cost; None where a ratio is undefined."""
+    score = sum_prec = sum_rec = effective = 0.0
+    precisions: list[float] = []
+    recalls: list[float] = []
+    try:
+        for i in range(orders):
+            n_hyp, n_ref, n_match = t[3 * i], t[3 * i + 1], t[3 * i + 2]
+            prec = n_match / n_hyp if n_hyp > 0 else EPS
+            rec = n_match / n_ref if n_ref > 0 else EPS
+            denom = factor * prec + rec
+            score = score + ((1 + factor) * prec * rec / denom if denom > 0 else EPS)
+            if n_hyp > 0 and n_ref > 0:
+                sum_prec = sum_prec + prec
+                sum_rec = sum_rec + rec
+                effective = effective + 1.0
+            precisions.append(prec if n_hyp > 0 else 0.0)
+            recalls.append(rec if n_ref > 0 else 0.0)
+        avg_prec = sum_prec / effective if effective > 0 else 0.0
+        avg_rec = sum_rec / effective if effective > 0 else 0.0
+        if eps_smoothing:
+            value = 100 * score / orders
+        elif avg_prec + avg_rec != 0:
+            f = (1 + factor) * avg_prec * avg_rec
+            value = 100 * (f / (factor * avg_prec + avg_rec))
+        else:
+            value = 0.0
+    except ZeroDivisionError:
+        return None
+    return ChrfParts(
+        np.float64(value), np.float64(avg_prec), np.float64(avg_rec), np.array(precisions), np.array(recalls)
+    )

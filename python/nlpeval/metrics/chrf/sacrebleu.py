@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -20,6 +21,7 @@ from nlpeval.metrics.chrf.formula import ChrfParts, chrf_parts
 DEFAULT_BETA = 2
 
 
+@functools.lru_cache(maxsize=32)
 def chrf_schema(char_order: int, word_order: int) -> StatsSchema:
     """Statistics fields: ``[hyp, ref, match]`` per character then word order, and the reference counts.
 
