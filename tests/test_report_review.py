@@ -1,0 +1,59 @@
+"""Fixes from the review of ``nlpeval report``: resamples for large test families, API metrics, empty buckets."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import nlpeval
+from nlpeval.reports.analyses.leaderboard import family_resamples, leaderboard
+from nlpeval.significance.paired import paired_bootstrap
+
+
+def test_family_resamples_make_holm_reachable():
+    for n_tests in (1, 15, 120, 496):
+        r = family_resamples(1000, n_tests, 0.05)
+        assert r >= 1000
+        # a pair the null never reaches (count 0) is still significant after Holm
+        assert n_tests / (r + 1) < 0.05 / 2 + 1e-12
+    assert family_resamples(1000, 0, 0.05) == 1000
+    assert family_resamples(20_000, 120, 0.05) == 20_000
+
+
+def test_wmt17_clusters_separate_systems(wmt17):
+    multitest = pytest.importorskip("statsmodels.stats.multitest")
+    refs = [[r] for r in wmt17["reference"]]
+    systems = [s for s in wmt17 if s != "reference"]
+    assert len(systems) == 16
+    metric = nlpeval.BLEU()
+    stats = {"bleu": {s: metric.segment_stats(wmt17[s], refs) for s in systems}}
+    board = leaderboard(
+        systems,
+        {"bleu": metric},
+        stats,
+        higher_is_better={"bleu": True},
+        baseline=systems[0],
+        n_bootstrap=1000,
+        n_randomization=0,
+        seed=12345,
+    )
+    clusters = [c.systems for c in board.clusters]
+    assert len(clusters) >= 4, clusters
+    scores = {c.system: c.estimate.value for c in board.cells}
+    best, worst = max(scores, key=scores.get), min(scores, key=scores.get)
+    assert best in clusters[0] and worst in clusters[-1] and best not in clusters[-1]
+    # the best system (uedin-nmt, about 28 BLEU) is significantly ahead of the rule-based one (about 16)
+    pair = next(t for t in board.all_pairs if {t.system, t.other} == {best, worst})
+    assert pair.significant and pair.p_holm < 0.05
+    # Holm over the 120 raw bootstrap p-values equals statsmodels
+    raw = [t.p_bootstrap for t in board.all_pairs]
+    assert len(raw) == 120
+    np.testing.assert_allclose(
+        [t.p_holm for t in board.all_pairs], multitest.multipletests(raw, method="holm")[1], rtol=0, atol=1e-15
+    )
+    # the raw p-values are nlpeval.paired_bootstrap's with the family's resample count
+    r = family_resamples(1000, 120, 0.05)
+    a, b = systems[3], systems[5]
+    pair = next(t for t in board.all_pairs if (t.system, t.other) == (b, a))
+    expected = paired_bootstrap(metric, stats["bleu"][a], stats["bleu"][b], n_resamples=r, seed=12345)
+    assert pair.p_bootstrap == pytest.approx(expected.p_value, abs=1e-15)
