@@ -57,3 +57,29 @@ def test_wmt17_clusters_separate_systems(wmt17):
     pair = next(t for t in board.all_pairs if (t.system, t.other) == (b, a))
     expected = paired_bootstrap(metric, stats["bleu"][a], stats["bleu"][b], n_resamples=r, seed=12345)
     assert pair.p_bootstrap == pytest.approx(expected.p_value, abs=1e-15)
+
+
+def _score_metric_names() -> list[str]:
+    from nlpeval.cli.registry import METRICS
+
+    return [*METRICS, "rouge1", "rouge2", "rougeL", "rougeLsum", "rougeW-1.2", "rougeS4", "rougeSU4"]
+
+
+@pytest.mark.parametrize("name", _score_metric_names())
+def test_api_any_score_metric_without_options(name):
+    hyps = {"A": ["the cat sat on the mat", "a dog ran"], "B": ["the cat on a mat", "the dog ran fast"]}
+    refs = ["the cat sat on the mat", "the dog ran"]
+    model = nlpeval.report(hyps, refs, metrics=(name,), n_bootstrap=20, n_randomization=20)
+    assert [c.metric for c in model.leaderboard.cells] == [name, name]
+    if name == "rougeLsum":
+        assert model.summarization.lsum_sentence_splitter == "newline"
+        with_options = nlpeval.report(
+            hyps,
+            refs,
+            metrics=(name,),
+            n_bootstrap=20,
+            n_randomization=20,
+            metric_options={"sentence_splitter": "simple"},
+        )
+        assert with_options.summarization.lsum_sentence_splitter == "simple"
+

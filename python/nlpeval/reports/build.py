@@ -457,8 +457,15 @@ def report(
     if rouge_names:
         splitter = None
         if "rougeLsum" in rouge_names:
-            options = metric_options if isinstance(metric_options, Mapping) else vars(metric_options or {})
-            splitter = str(options.get("sentence_splitter", "newline"))
+            from nlpeval.reports.metrics import default_options
+
+            if metric_options is None:
+                namespace = default_options()
+            elif isinstance(metric_options, Mapping):
+                namespace = default_options(**dict(metric_options))
+            else:
+                namespace = metric_options
+            splitter = str(getattr(namespace, "sentence_splitter", "newline"))
         summarization = SummarizationSection(
             rouge_names, tuple(c for c in board.cells if c.metric in rouge_names), splitter
         )
