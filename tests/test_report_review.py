@@ -83,3 +83,38 @@ def test_api_any_score_metric_without_options(name):
         )
         assert with_options.summarization.lsum_sentence_splitter == "simple"
 
+
+def test_empty_and_one_sided_buckets_are_not_tested():
+    from nlpeval.reports.demo import demo_lines
+    from nlpeval.reports.render import render
+
+    refs = demo_lines("ref.en")
+    # B writes only unknown words: its output-word buckets other than "<1" are empty, A's are not
+    model = nlpeval.report(
+        {"A": demo_lines("system-a.en"), "B": ["zzz qqq"] * len(refs)},
+        refs,
+        metrics=("bleu",),
+        n_bootstrap=200,
+        n_randomization=0,
+    )
+    prec = next(t for t in model.buckets if t.id == "word-prec-frequency")
+    checked = 0
+    for row in prec.rows:
+        a, b = row.cells
+        assert a.p_value is None and a.marker is None
+        if a.estimate.n == 0 or b.estimate.n == 0:
+            assert b.p_value is None and b.p_adjusted is None and b.marker is None, row
+            checked += 1
+        else:
+            assert b.p_value is not None
+    assert checked >= 2
+    assert any(b.estimate.n == 0 and a.estimate.n > 0 for a, b in (r.cells for r in prec.rows))
+    for table in model.buckets:
+        for row in table.rows:
+            for cell in row.cells:
+                if cell.estimate.n == 0:
+                    assert cell.p_value is None and cell.marker is None, (table.id, row.label)
+    text = render(model, "text")
+    assert "(not tested)" in text
+    page = render(model, "html")
+    assert 'class="untested"' in page
