@@ -118,3 +118,35 @@ def test_empty_and_one_sided_buckets_are_not_tested():
     assert "(not tested)" in text
     page = render(model, "html")
     assert 'class="untested"' in page
+
+
+def test_figures_with_long_system_names_fit_without_warnings(tmp_path):
+    pytest.importorskip("matplotlib")
+    import warnings
+
+    from nlpeval.reports.figures import write_figures
+
+    long = [
+        "uedin-nmt-ensemble-of-eight-right-to-left-reranked-models-submission-4722",
+        "LMU-nmt-reranked-with-a-very-long-descriptive-name-that-goes-on-4934",
+        "PROMT-Rule-based-system-with-an-even-longer-name-for-the-figure-4735",
+        "online-B",
+    ]
+    refs = ["the cat sat on the mat", "the dog ran", "a bird sang in the tree", "it rained all day"]
+    hyps = [
+        ["the cat sat on the mat", "the dog ran", "a bird sang in a tree", "it rained all day"],
+        ["the cat on a mat", "the dog ran fast", "a bird sang", "it rained"],
+        ["cat mat", "dog", "bird tree", "rain day"],
+        ["the cat sat on a mat", "a dog ran", "the bird sang in the tree", "it rained the whole day"],
+    ]
+    model = nlpeval.report(
+        dict(zip(long, hyps, strict=True)), refs, metrics=("bleu", "chrf"), n_bootstrap=20, n_randomization=0
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        paths = write_figures(model, tmp_path, formats=("svg",))
+    assert paths
+    board = (tmp_path / "leaderboard.svg").read_text(encoding="utf-8")
+    # the full names are kept in the figure (a key), the tick labels are short
+    for name in long:
+        assert name in board
