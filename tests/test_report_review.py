@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -150,3 +152,44 @@ def test_figures_with_long_system_names_fit_without_warnings(tmp_path):
     # the full names are kept in the figure (a key), the tick labels are short
     for name in long:
         assert name in board
+
+
+@pytest.mark.parametrize(
+    ("metric", "score_options", "report_options"),
+    [
+        ("meteor", [], []),
+        (
+            "meteor",
+            ["--meteor-norm", "--meteor-modules", "exact,stem"],
+            ["--metric-option", "meteor_norm=true", "--metric-option", "meteor_modules=exact,stem"],
+        ),
+        ("rougeLsum", [], []),
+        ("rougeLsum", ["--sentence-splitter", "simple"], ["--metric-option", "sentence_splitter=simple"]),
+        ("wer", [], []),
+        ("wer", ["--lowercase"], ["--lowercase"]),
+    ],
+)
+def test_report_scores_equal_nlpeval_score(shared_data, tmp_path, capsys, metric, score_options, report_options):
+    import json
+
+    from nlpeval.cli.main import main
+
+    folder = shared_data / "compare-mt"
+    files = []
+    for name in ("ted.ref.eng", "ted.sys1.eng", "ted.sys2.eng"):
+        path = tmp_path / name
+        lines = (folder / name).read_text(encoding="utf-8").split("\n")[:400]
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        files.append(str(path))
+    ref, *systems = files
+    assert main(["score", "-f", "json", "-m", metric, *score_options, "-r", ref, *systems]) == 0
+    scored = json.loads(capsys.readouterr().out)
+    expected = {Path(s["name"]).name: s["scores"][metric] for s in scored["systems"]}
+    out = tmp_path / "report.json"
+    argv = ["report", "-q", "-m", metric, *report_options, "--bootstrap", "20", "--randomization", "0"]
+    assert main([*argv, "-r", ref, "-o", str(out), *systems]) == 0
+    model = json.loads(out.read_text(encoding="utf-8"))
+    got = {c["system"]: c["estimate"]["value"] for c in model["leaderboard"]["cells"]}
+    assert got == {name: expected[name]["score"] for name in got}
+    signature = next(m["signature"] for m in model["provenance"]["metrics"] if m["name"] == metric)
+    assert signature == next(iter(expected.values()))["signature"]
