@@ -193,3 +193,98 @@ def test_report_scores_equal_nlpeval_score(shared_data, tmp_path, capsys, metric
     assert got == {name: expected[name]["score"] for name in got}
     signature = next(m["signature"] for m in model["provenance"]["metrics"] if m["name"] == metric)
     assert signature == next(iter(expected.values()))["signature"]
+
+
+def _report_json(argv, tmp_path, name):
+    import json
+
+    from nlpeval.cli.main import main
+
+    out = tmp_path / name
+    assert main(["report", "-q", "--bootstrap", "50", "--randomization", "50", "-o", str(out), *argv]) == 0
+    model = json.loads(out.read_text(encoding="utf-8"))
+    del model["provenance"]["inputs"], model["provenance"]["command"]
+    return model
+
+
+def test_report_from_data_files_equals_line_files(tmp_path, capsys):
+    import json
+
+    from nlpeval.cli.main import main
+    from nlpeval.reports.demo import demo_lines
+
+    refs = demo_lines("ref.en")
+    hyps = {"A": demo_lines("system-a.en"), "B": demo_lines("system-b.en")}
+    for name, lines in [("ref", refs), *hyps.items()]:
+        (tmp_path / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    lines = [str(tmp_path / "A"), str(tmp_path / "B")]
+    expected = _report_json(["-r", str(tmp_path / "ref"), *lines], tmp_path, "lines.json")
+    # one long JSONL file: a row per system and segment, ids shuffled, references as a list column
+    rows = [
+        {"id": i, "model": s, "output": hyps[s][i], "refs": [refs[i]]}
+        for i in reversed(range(len(refs)))
+        for s in ("A", "B")
+    ]
+    rows.sort(key=lambda r: (r["model"] != "A", r["id"] % 3, r["id"]))
+    data = tmp_path / "evals.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    order = sorted(range(len(refs)), key=lambda i: (i % 3, i))
+    # without --id-col the rows are in file order: the line files in that order are the reference
+    for name, values in [("ref", refs), *hyps.items()]:
+        (tmp_path / f"{name}.o").write_text("\n".join(values[i] for i in order) + "\n", encoding="utf-8")
+    shuffled = _report_json(
+        [
+            "-r",
+            str(tmp_path / "ref.o"),
+            "--metric-option",
+            "tokenize=13a",
+            str(tmp_path / "A.o"),
+            str(tmp_path / "B.o"),
+        ],
+        tmp_path,
+        "shuffled.json",
+    )
+    got = _report_json(
+        [
+            "--hyp-col",
+            "output",
+            "--ref-col",
+            "refs",
+            "--system-col",
+            "model",
+            "--metric-option",
+            "tokenize=13a",
+            str(data),
+        ],
+        tmp_path,
+        "data.json",
+    )
+    shuffled["systems"] = got["systems"]
+    assert json.dumps(got["leaderboard"]["cells"]) == json.dumps(shuffled["leaderboard"]["cells"]).replace(
+        "A.o", "A"
+    ).replace("B.o", "B")
+    # with --id-col the segments follow the first system's id order; sorted ids give the line files' report
+    rows.sort(key=lambda r: (r["model"], r["id"]))
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    aligned = _report_json(
+        ["--hyp-col", "output", "--ref-col", "refs", "--system-col", "model", "--id-col", "id", str(data)],
+        tmp_path,
+        "aligned.json",
+    )
+    assert aligned == expected
+    # references from -r line files work too
+    assert (
+        _report_json(
+            ["--hyp-col", "output", "--system-col", "model", "-r", str(tmp_path / "ref"), str(data)], tmp_path, "r.json"
+        )
+        == expected
+    )
+    # bad input: file:row, exit 2, nothing written
+    bad = [{"model": "A", "output": "a", "refs": ["x"]}, {"model": "A", "output": 3, "refs": ["y"]}]
+    data.write_text("".join(json.dumps(r) + "\n" for r in bad), encoding="utf-8")
+    out = tmp_path / "bad.html"
+    argv = ["report", "--hyp-col", "output", "--ref-col", "refs", "--system-col", "model", "-o", str(out), str(data)]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert f"{data}:2: 'output' is not text" in err and len(err.strip().splitlines()) == 1
+    assert not out.exists()
