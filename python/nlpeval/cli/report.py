@@ -62,6 +62,9 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--title", default="System comparison", help="report title")
     parser.add_argument("--format", "-f", choices=FORMATS, default=None, help="output format (default from -o)")
     parser.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE (atomically)")
+    from nlpeval.cli.datafiles import add_data_options
+
+    add_data_options(parser)
     parser.set_defaults(run=run)
 
 
@@ -116,6 +119,51 @@ def _read(path: str, role: str) -> tuple[list[str], Any]:
     return lines, InputFile(role, os.path.basename(name), name, len(lines), digest.hexdigest())
 
 
+def _sha256_file(path: str) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _read_data(
+    options: argparse.Namespace,
+) -> tuple[dict[str, list[str]], dict[str, list[str]], list[list[str]] | None, list[Any]]:
+    """Systems from data files (``--hyp-col``): hypotheses and ``file:row`` per system, the references of
+    ``--ref-col`` (the same for every system) and the files for the provenance."""
+    from nlpeval.cli.datafiles import read_systems
+    from nlpeval.reports.model import InputFile
+
+    read = read_systems(
+        options.systems,
+        hyp_col=options.hyp_col,
+        ref_cols=options.ref_col,
+        id_col=options.id_col,
+        system_col=options.system_col,
+    )
+    first = read[0]
+    references = None
+    if options.ref_col:
+        references = first.references
+        for system in read[1:]:
+            for index, (mine, theirs) in enumerate(zip(system.references, references, strict=True)):
+                if mine != theirs:
+                    raise UsageError(f"{system.where[index]}: the references differ from those at {first.where[index]}")
+    systems = {system.name: system.hypotheses for system in read}
+    where = {system.name: system.where for system in read}
+    inputs = []
+    for path in options.systems:
+        name = "<stdin>" if path == "-" else path
+        rows = sum(1 for system in read for row in system.where if row.rpartition(":")[0] == name)
+        if path == "-":
+            digest = hashlib.sha256("\n".join(h for system in read for h in system.hypotheses).encode()).hexdigest()
+        else:
+            digest = _sha256_file(path)
+        inputs.append(InputFile("data", os.path.basename(name), name, rows, digest))
+    return systems, where, references, inputs
+
+
 def _step_reporter(bar: Any) -> Callable[[str], None]:
     """The report builder's ``progress`` callback: one bar step per analysis, named after it."""
 
@@ -137,8 +185,17 @@ def run(options: argparse.Namespace) -> int:
     fmt = _format(options)
     if options.task == "classify":
         return _classify(options, fmt)
-    if not options.ref or not options.systems:
+    from nlpeval.cli.datafiles import check_data_options
+
+    check_data_options(options)
+    if options.hyp_col is not None:
+        if not options.systems:
+            raise UsageError("give at least one data file")
+        if not options.ref and not options.ref_col:
+            raise UsageError("no references: give -r/--ref REF (line files) or --ref-col COL (data files)")
+    elif not options.ref or not options.systems:
         raise UsageError("give at least one -r REF and one system file")
+    options.ref = options.ref or []
     if sum(path == "-" for path in [*options.systems, *options.ref]) > 1:
         raise UsageError("stdin ('-') can be used for only one file")
     metrics = tuple(m.strip() for m in options.metrics.split(",") if m.strip())
@@ -161,14 +218,23 @@ def run(options: argparse.Namespace) -> int:
         references.append(lines)
         inputs.append(info)
     systems = {}
-    names = _names(options.systems)
-    for name, path in zip(names, options.systems, strict=True):
-        lines, info = _read(path, "system")
-        if not lines:
-            raise UsageError(f"{info.path} is empty: there is nothing to report on")
-        systems[name] = lines
-        inputs.append(info)
-    counted = [(i.path, i.lines) for i in inputs]
+    where: dict[str, list[str]] = {}  # data files: file:row of each system's segments
+    data_references: list[list[str]] | None = None
+    if options.hyp_col is not None:
+        systems, where, data_references, data_inputs = _read_data(options)
+        names = list(systems)
+        inputs.extend(data_inputs)
+        counted = [(i.path, i.lines) for i in inputs if i.role == "reference"]
+        counted.append((", ".join(options.systems), len(next(iter(systems.values())))))
+    else:
+        names = _names(options.systems)
+        for name, path in zip(names, options.systems, strict=True):
+            lines, info = _read(path, "system")
+            if not lines:
+                raise UsageError(f"{info.path} is empty: there is nothing to report on")
+            systems[name] = lines
+            inputs.append(info)
+        counted = [(i.path, i.lines) for i in inputs]
     if len({n for _, n in counted}) != 1:
         detail = ", ".join(f"{p} has {n}" for p, n in counted)
         raise UsageError(f"segment counts differ: {detail} lines")
@@ -190,11 +256,15 @@ def run(options: argparse.Namespace) -> int:
         inputs.append(info)
     baseline = None
     if options.baseline is not None:
-        by_path = dict(zip(options.systems, names, strict=True))
+        by_path = dict(zip(options.systems, names, strict=True)) if not where else {}
         baseline = by_path.get(options.baseline, options.baseline)
         if baseline not in systems:
             raise UsageError(f"--baseline {options.baseline!r} is not one of the systems: {', '.join(names)}")
     per_segment = [list(group) for group in zip(*references, strict=True)]
+    if data_references is not None:
+        per_segment = [
+            [*mine, *theirs] for mine, theirs in zip(per_segment or [[]] * n_segments, data_references, strict=True)
+        ]
     command = None
     if os.path.basename(sys.argv[0]) in ("nlpeval", "__main__.py"):
         command = shlex.join(["nlpeval", *sys.argv[1:]])
@@ -224,6 +294,10 @@ def run(options: argparse.Namespace) -> int:
         except InputError as exc:
             if exc.segment is None:
                 raise UsageError(exc.message) from None
+            if where:
+                system = exc.message.split("'")[1] if exc.message.startswith("system '") else names[0]
+                rows = where.get(system, where[names[0]])
+                raise UsageError(f"{rows[exc.segment]}: {exc.message}") from None
             if exc.side == "references":
                 path = options.ref[exc.reference or 0]
             else:

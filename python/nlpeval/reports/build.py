@@ -123,7 +123,8 @@ def report(
     seed : int or None
         Seed of every resampling (same inputs and seed give the same report).
     n_bootstrap, n_randomization : int
-        Bootstrap resamples and approximate-randomization trials.
+        Bootstrap resamples and approximate-randomization trials (a Holm family of m paired bootstrap tests
+        uses at least ``ceil(2 m / alpha)`` resamples, see ``family_resamples``).
     alpha, confidence : float
         Significance threshold (after Holm / BH) and interval level.
     preset : {None, "compare-mt"}
@@ -456,8 +457,15 @@ def report(
     if rouge_names:
         splitter = None
         if "rougeLsum" in rouge_names:
-            options = metric_options if isinstance(metric_options, Mapping) else vars(metric_options or {})
-            splitter = str(options.get("sentence_splitter", "newline"))
+            from nlpeval.reports.metrics import default_options
+
+            if metric_options is None:
+                namespace = default_options()
+            elif isinstance(metric_options, Mapping):
+                namespace = default_options(**dict(metric_options))
+            else:
+                namespace = metric_options
+            splitter = str(getattr(namespace, "sentence_splitter", "newline"))
         summarization = SummarizationSection(
             rouge_names, tuple(c for c in board.cells if c.metric in rouge_names), splitter
         )
@@ -471,6 +479,9 @@ def report(
         ]
         if sources is not None:
             inputs.append(InputFile("source", "source", None, n_segments, _sha256_lines(sources)))
+    from nlpeval.reports.analyses.leaderboard import family_resamples
+
+    n_pairs = len(systems) * (len(systems) - 1) // 2
     metric_infos = []
     for name, (metric, label, scale) in built.items():
         signature = str(metric.signature(stats[name][baseline].totals()))
@@ -486,7 +497,14 @@ def report(
         preset=preset,
         inputs=tuple(inputs),
         metrics=tuple(metric_infos),
-        options={"buckets": buckets, "top_k": top_k, "min_segments": min_segments, "all_pairs": all_pairs},
+        options={
+            "buckets": buckets,
+            "top_k": top_k,
+            "min_segments": min_segments,
+            "all_pairs": all_pairs,
+            "resamples_vs_baseline": family_resamples(n_bootstrap, len(systems) - 1, alpha),
+            "resamples_all_pairs": family_resamples(n_bootstrap, n_pairs, alpha) if all_pairs else None,
+        },
     )
     if n_segments < 2:
         warnings.append("one segment: confidence intervals and tests are undefined")

@@ -75,6 +75,35 @@ def _save(plt: Any, fig: Any, folder: Path, name: str, formats: Sequence[str]) -
     return paths
 
 
+#: longest system name shown as is on an axis or in a legend; longer ones are numbered and truncated
+MAX_NAME = 18
+
+
+def _short_names(names: Sequence[str]) -> tuple[list[str], str]:
+    """Axis labels for ``names`` and the key that spells the full names out ("" when all are short).
+
+    Examples
+    --------
+    >>> _short_names(["A", "B"])
+    (['A', 'B'], '')
+    >>> labels, key = _short_names(["A", "x" * 30])
+    >>> labels, key.splitlines()[1] == "2. " + "x" * 30
+    (['1. A', '2. xxxxxxxxxxxxxxxx…'], True)
+    """
+    if all(len(name) <= MAX_NAME for name in names):
+        return list(names), ""
+    labels = [
+        f"{i}. {name if len(name) <= MAX_NAME - 2 else name[: MAX_NAME - 2] + '…'}" for i, name in enumerate(names, 1)
+    ]
+    return labels, "\n".join(f"{i}. {name}" for i, name in enumerate(names, 1))
+
+
+def _add_key(fig: Any, key: str) -> None:
+    """The full system names under the figure (after the layout; ``savefig(bbox_inches="tight")`` keeps it)."""
+    if key:
+        fig.text(0.01, -0.02, key, ha="left", va="top", fontsize=7, color="#374151")
+
+
 def _scaled(value: Any, scale: float) -> float:
     return math.nan if value is None else float(value) * scale
 
@@ -99,6 +128,7 @@ def leaderboard_figure(report: Mapping[str, Any], folder: Path, formats: Sequenc
     systems = list(board["systems"])
     metrics = list(board["metrics"])
     cells = {(c["system"], c["metric"]): c["estimate"] for c in board["cells"]}
+    short, key = _short_names(systems)
     fig, axes = plt.subplots(1, len(metrics), figsize=(max(3.2, 0.45 * len(systems) + 1.2) * len(metrics), 3.2))
     axes = [axes] if len(metrics) == 1 else list(axes)
     for ax, metric in zip(axes, metrics, strict=True):
@@ -115,7 +145,7 @@ def leaderboard_figure(report: Mapping[str, Any], folder: Path, formats: Sequenc
         )
         ax.set_xticks(
             range(len(systems)),
-            systems,
+            short,
             rotation=35 if len(systems) > 3 else 0,
             ha="right" if len(systems) > 3 else "center",
             rotation_mode="anchor",
@@ -123,6 +153,7 @@ def leaderboard_figure(report: Mapping[str, Any], folder: Path, formats: Sequenc
         arrow = "↑" if info.get("higher_is_better", True) else "↓"
         ax.set_ylabel(f"{info.get('label', metric)} {arrow}")
     fig.tight_layout()
+    _add_key(fig, key)
     return _save(plt, fig, folder, "leaderboard", formats)
 
 
@@ -152,6 +183,7 @@ def bucket_figures(report: Mapping[str, Any], folder: Path, formats: Sequence[st
                 if cell["system"] not in names:
                     names.append(cell["system"])
         width = 0.8 / max(len(names), 1)
+        short, key = _short_names(names)
         fig, ax = plt.subplots(figsize=(max(4.0, 0.22 * len(rows) * max(len(names), 2) + 1.5), 3.0))
         for s, name in enumerate(names):
             values, lows, highs = [], [], []
@@ -163,7 +195,7 @@ def bucket_figures(report: Mapping[str, Any], folder: Path, formats: Sequence[st
                 highs.append(math.nan if empty else _scaled(est.get("high"), scale))
             xs = [r - 0.4 + width * (s + 0.5) for r in range(len(rows))]
             color = PALETTE[(systems.index(name) if name in systems else s) % len(PALETTE)]
-            ax.bar(xs, values, width=width * 0.92, color=color, label=name, alpha=0.9)
+            ax.bar(xs, values, width=width * 0.92, color=color, label=short[s], alpha=0.9)
             if not all(math.isnan(v) for v in lows):
                 ax.errorbar(xs, values, yerr=_error_bars(values, lows, highs), fmt="none", ecolor="#111827", capsize=2)
         ax.set_xticks(
@@ -175,6 +207,7 @@ def bucket_figures(report: Mapping[str, Any], folder: Path, formats: Sequence[st
         if len(names) > 1:
             ax.legend(frameon=False, fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
         fig.tight_layout()
+        _add_key(fig, key)
         paths += _save(plt, fig, folder, f"buckets-{_slug(str(table.get('id', 'table')))}", formats)
     return paths
 
@@ -196,8 +229,9 @@ def heatmap_figures(report: Mapping[str, Any], folder: Path, formats: Sequence[s
         size = max(3.0, 0.42 * len(names) + 1.8)
         fig, ax = plt.subplots(figsize=(size + 0.8, size))
         image = ax.imshow(grid, cmap="Blues_r", norm=LogNorm(vmin=1e-3, vmax=1.0))
-        ax.set_xticks(range(len(names)), names, rotation=45, ha="right")
-        ax.set_yticks(range(len(names)), names)
+        short, key = _short_names(names)
+        ax.set_xticks(range(len(names)), short, rotation=45, ha="right")
+        ax.set_yticks(range(len(names)), short)
         ax.grid(False)
         for spine in ax.spines.values():
             spine.set_visible(False)
@@ -215,6 +249,7 @@ def heatmap_figures(report: Mapping[str, Any], folder: Path, formats: Sequence[s
         metric = matrix["metric"]
         ax.set_title(str(infos.get(metric, {}).get("label", metric)), fontsize=9)
         fig.tight_layout()
+        _add_key(fig, key)
         paths += _save(plt, fig, folder, f"pvalues-{_slug(metric)}", formats)
     return paths
 

@@ -24,6 +24,18 @@ def _marker(p_adjusted: float | None, difference: float, alpha: float, higher_is
     return "+" if better else "-"
 
 
+def _untested(
+    cell: tuple[str, Estimate, float | None, float],
+    cells: Sequence[tuple[str, Estimate, float | None, float]],
+    baseline: str,
+) -> tuple[str, Estimate, float | None, float]:
+    system, estimate, _, difference = cell
+    base = next(c[1] for c in cells if c[0] == baseline)
+    if system != baseline and (estimate.n == 0 or base.n == 0):
+        return system, estimate, None, difference
+    return cell
+
+
 def _assemble(
     raw: list[tuple[str, float | None, float | None, list[tuple[str, Estimate, float | None, float]]]],
     baseline: str,
@@ -32,6 +44,11 @@ def _assemble(
     min_segments: int,
     segments_per_row: Sequence[int],
 ) -> tuple[BucketRow, ...]:
+    # an empty or one-sided cell (no segment/word on the system's or the baseline's side) has no test
+    raw = [
+        (label, lower, upper, [_untested(cell, cells, baseline) for cell in cells])
+        for label, lower, upper, cells in raw
+    ]
     flat = [p for _, _, _, cells in raw for (_, _, p, _) in cells]
     adjusted = iter(benjamini_hochberg(flat))
     rows = []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from itertools import combinations
 
@@ -66,6 +67,24 @@ def _pair(
     return difference, ci.low, ci.high, p_boot, p_ar
 
 
+def family_resamples(n_bootstrap: int, n_tests: int, alpha: float) -> int:
+    """Bootstrap resamples for a family of ``n_tests`` Holm-corrected tests.
+
+    An add-one resampling p-value is at least ``1 / (R + 1)``, so Holm's smallest adjusted value is at
+    least ``n_tests / (R + 1)``: with too few resamples no test of a large family can be significant.
+    The family gets ``R = max(n_bootstrap, ceil(2 * n_tests / alpha))`` resamples, so that a difference
+    never reached by the null (count 0) gives ``n_tests / (R + 1) < alpha / 2`` and is still significant
+    after Holm, with room for a few null exceedances (the Monte Carlo resolution argument of
+    Phipson & Smyth 2010; Gandy & Hahn 2014 for multiple Monte Carlo tests).
+
+    Examples
+    --------
+    >>> family_resamples(1000, 15, 0.05), family_resamples(1000, 120, 0.05)
+    (1000, 4800)
+    """
+    return max(n_bootstrap, math.ceil(2 * n_tests / alpha)) if n_tests else n_bootstrap
+
+
 def _clusters(name: str, order: list[str], significant: dict[frozenset[str], bool]) -> list[Cluster]:
     """Walk the systems best first; a system opens a new cluster when it differs significantly from
     the cluster's best system (so every cluster's members are indistinguishable from its head)."""
@@ -107,7 +126,8 @@ def leaderboard(
     baseline : str
         The system every other is tested against.
     n_bootstrap, n_randomization : int
-        Bootstrap resamples (intervals, paired bootstrap) and randomization trials (0 disables).
+        Bootstrap resamples (intervals; each Holm family of paired bootstrap tests gets at least
+        :func:`family_resamples`) and randomization trials (0 disables).
     seed : int or None
         Seed of both draws (the same resamples for every system).
     level, alpha : float
@@ -132,7 +152,12 @@ def leaderboard(
     ('B', 'A')
     """
     n_segments = len(next(iter(stats[next(iter(metrics))].values())))
-    resamples = Resamples.draw(n_segments, n_bootstrap, seed) if n_bootstrap >= 2 and n_segments >= 2 else None
+    n_systems = len(systems)
+    r_baseline = family_resamples(n_bootstrap, n_systems - 1, alpha)
+    r_pairs = family_resamples(n_bootstrap, n_systems * (n_systems - 1) // 2 if all_pairs else 0, alpha)
+    r_all = max(n_bootstrap, r_baseline, r_pairs)
+    # one draw; its first n_bootstrap rows are the n_bootstrap-resample draw (same generator stream)
+    resamples = Resamples.draw(n_segments, r_all, seed) if n_bootstrap >= 2 and n_segments >= 2 else None
     swaps = None
     if n_randomization >= 1:
         swaps = randomization_swaps(n_segments, n_randomization, seed).astype(np.float64)
@@ -152,7 +177,7 @@ def leaderboard(
         for s in systems:
             low = high = None
             if resamples is not None:
-                ci = percentile_interval(resampled[s], level=level)
+                ci = percentile_interval(resampled[s][:n_bootstrap], level=level)
                 low, high = ci.low, ci.high
             cells.append(LeaderboardCell(s, name, Estimate(scores[s], n_segments, low, high)))
 
@@ -165,10 +190,12 @@ def leaderboard(
             scores: Mapping[str, float] = scores,
             resampled: Mapping[str, np.ndarray] = resampled,
             swapped: Mapping[str, np.ndarray] | None = swapped,
+            k: int = r_baseline,
         ) -> tuple:
             if resamples is None:
                 return scores[system] - scores[other], None, None, None, None
-            return _pair(name, metric, system, other, by_system, scores, resampled, swapped, seed, level)
+            first = {s: values[:k] for s, values in resampled.items()}
+            return _pair(name, metric, system, other, by_system, scores, first, swapped, seed, level)
 
         computed: dict[tuple[str, str], tuple] = {}
         others = [s for s in systems if s != baseline]
@@ -182,11 +209,11 @@ def leaderboard(
         pairs = list(combinations(systems, 2)) if all_pairs else []
         results = []
         for a, b in pairs:
-            if (b, a) in computed:
+            if (b, a) in computed and r_pairs == r_baseline:
                 results.append(computed[(b, a)])
             else:
                 # same resamples: (a, b) is the mirror of (b, a)
-                results.append(test(b, a))
+                results.append(test(b, a, k=r_pairs))
         adjusted = holm([r[3] for r in results])
         significant_pairs: dict[frozenset[str], bool] = {}
         matrix = {s: dict.fromkeys(systems) for s in systems}

@@ -454,6 +454,7 @@ def buckets(report: Dict, infos: Mapping[str, Dict]) -> list[dict[str, Any]]:
                         "n": est.get("n"),
                         "marker": cell.get("marker") or "",
                         "p": fmt_p(cell.get("p_adjusted")),
+                        "untested": not is_count and cell["system"] != baseline and cell.get("p_value") is None,
                     }
                 )
             rows.append({"label": row.get("label", ""), "few": bool(row.get("few")), "cells": cells})

@@ -90,6 +90,7 @@ def tables(model: Report) -> list[Table]:
         out.append(
             ("Sentence level: wins, ties, losses", ["metric", "pair", "wins", "ties", "losses", "p (sign)"], rows)
         )
+    baseline = model.leaderboard.baseline if model.leaderboard is not None else None
     for table in model.buckets:
         scale = (
             info[table.statistic].scale if table.statistic in info else (100.0 if table.statistic == "bleu" else 1.0)
@@ -104,7 +105,9 @@ def tables(model: Report) -> list[Table]:
                 else:
                     digits = 4 if table.kind == "word" else 2
                     text = _num(c.estimate.value, scale, digits) + _ci(c.estimate.low, c.estimate.high, scale, digits)
-                    cells.append(f"{text} n={c.estimate.n}{' ' + c.marker if c.marker else ''}")
+                    untested = c.p_value is None and c.system != baseline
+                    mark = f" {c.marker}" if c.marker else (" (not tested)" if untested else "")
+                    cells.append(f"{text} n={c.estimate.n}{mark}")
             rows.append([row.label + (" (few)" if row.few else ""), *cells])
         out.append((table.title, [table.by, *systems], rows))
     for comparison in model.ngrams:
