@@ -28,7 +28,7 @@ from nlpeval.core.metric import CorpusMetric
 from nlpeval.dask._graph import Grouped, merge_grouped, offsets, partition_partials, partitions, tree
 from nlpeval.dask._inputs import Columns
 from nlpeval.dask.classification import binned_curve, confusion_matrix, regression
-from nlpeval.distributed.partial import Partial, require_corpus_metric
+from nlpeval.distributed.partial import Partial, bare_metric, require_corpus_metric
 
 __all__ = ["binned_curve", "confusion_matrix", "paired", "partials", "regression", "score"]
 
@@ -78,7 +78,10 @@ def partials(
         The configured metric(s); all are computed from one read of the data.
     hyp, ref, id, by : str
         Column (or dict key) names. ``ref`` holds one reference or a list per row, or
-        name several columns (one reference each); ``None`` for perplexity.
+        name several columns (one reference each); ``None`` for perplexity. Note that
+        ``dd.from_pandas`` and ``dd.read_json`` turn a column of lists into strings unless
+        dask's ``dataframe.convert-string`` option is off; Parquet list columns are kept, and
+        a Bag of dicts (``db.read_text(...).map(json.loads)``) keeps lists as they are.
     n_resamples : int
         Keyed Poisson bootstrap resamples to carry (0: none).
     seed : int
@@ -102,13 +105,15 @@ def partials(
         raise ValueError(f"n_resamples must be 0 or at least 2; got {n_resamples}")
     columns = _columns(hyp, ref, id, by)
     parts = partitions(data)
+    # one copy of the (cache-free) metrics in the graph, shared by every partition's task
+    shared = delayed({name: bare_metric(m) for name, m in named.items()}, traverse=False)
     starts = offsets(parts) if (n_resamples and id is None) else None
     tasks = []
     for index, part in enumerate(parts):
         start = starts[index] if starts is not None else None
-        tasks.append(delayed(partition_partials, pure=True)(part, index, start, named, columns, n_resamples, seed))
+        tasks.append(delayed(partition_partials, pure=True)(part, index, start, shared, columns, n_resamples, seed))
     merged = tree(tasks, merge_grouped, split_every)
-    return delayed(_ungroup, pure=True)(merged, by is not None, named)
+    return delayed(_ungroup, pure=True)(merged, by is not None, shared)
 
 
 def _ungroup(merged: Grouped, grouped: bool, named: dict[str, CorpusMetric]) -> Any:

@@ -57,7 +57,7 @@ class Rows:
 
 
 def _missing(value: Any) -> bool:
-    if value is None:
+    if value is None or type(value).__name__ in ("NAType", "NaTType"):
         return True
     if isinstance(value, float) and math.isnan(value):
         return True

@@ -22,6 +22,22 @@ NOT_DECOMPOSABLE: dict[str, str] = {
 }
 
 
+#: Corpus-metric classes whose reported score is not a function of merged statistics.
+NOT_DECOMPOSABLE_CLASSES: dict[str, str] = {
+    "nlpeval.metrics.rouge.rouge155:Rouge155": "ROUGE-1.5.5 reports the mean of its own bootstrap resamples, "
+    "drawn over the whole corpus in its order; use flavor 'default' or 'rouge-score' (plain averages that merge)",
+}
+
+
+def class_reason(metric: Any) -> str | None:
+    """Why a corpus metric's class does not decompose (``None`` when it does)."""
+    for cls in type(metric).__mro__:
+        reason = NOT_DECOMPOSABLE_CLASSES.get(f"{cls.__module__}:{cls.__qualname__}")
+        if reason is not None:
+            return f"{getattr(metric, 'name', cls.__name__)} ({cls.__name__}) does not decompose: {reason}"
+    return None
+
+
 def explain(metric: Any) -> str:
     """One line saying why ``metric`` cannot be computed in pieces.
 
@@ -48,4 +64,4 @@ def is_decomposable(metric: Any) -> bool:
     """
     from nlpeval.core.metric import CorpusMetric
 
-    return isinstance(metric, CorpusMetric)
+    return isinstance(metric, CorpusMetric) and class_reason(metric) is None

@@ -38,11 +38,35 @@ def require_corpus_metric(metric: Any) -> CorpusMetric:
     ...
     nlpeval.distributed.errors.NotDecomposableError: krippendorff_alpha does not decompose ...
     """
-    if isinstance(metric, CorpusMetric):
-        return metric
-    from nlpeval.distributed.decomposable import explain
+    from nlpeval.distributed.decomposable import class_reason, explain
 
+    if isinstance(metric, CorpusMetric):
+        reason = class_reason(metric)
+        if reason is None:
+            return metric
+        raise NotDecomposableError(reason)
     raise NotDecomposableError(explain(metric))
+
+
+def bare_metric(metric: CorpusMetric) -> CorpusMetric:
+    """A copy of ``metric`` with its dataclass fields only (no cached tokenizers or resources),
+    so it pickles small; the caches are rebuilt lazily where it is used.
+
+    Examples
+    --------
+    >>> import pickle, nlpeval
+    >>> m = nlpeval.BLEU(); _ = m(["a b"], ["a b"])
+    >>> bare_metric(m) == m, len(pickle.dumps(bare_metric(m))) < 400
+    (True, True)
+    """
+    from dataclasses import fields, is_dataclass
+
+    if not is_dataclass(metric):
+        return metric
+    copy = object.__new__(type(metric))
+    for item in fields(metric):
+        object.__setattr__(copy, item.name, getattr(metric, item.name))
+    return copy
 
 
 @dataclass(frozen=True, eq=False)
@@ -258,6 +282,10 @@ class Partial:
         )
 
     __hash__ = None  # type: ignore[assignment]
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # the metric travels without its caches (a used METEOR holds WordNet: megabytes)
+        return (Partial, (bare_metric(self.metric), self.totals, self.n_segments, self.boot, self.seed, self.version))
 
     def __repr__(self) -> str:
         extra = f", {self.n_resamples} Poisson resamples" if self.boot is not None else ""
