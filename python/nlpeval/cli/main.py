@@ -23,6 +23,7 @@ COMMANDS = {
     "align": "nlpeval.cli.align",
     "agree": "nlpeval.cli.agree",
     "correlate": "nlpeval.cli.correlate",
+    "merge": "nlpeval.cli.merge",
 }
 
 

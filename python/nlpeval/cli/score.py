@@ -34,7 +34,6 @@ def add_parser(subparsers: Any) -> None:
         "-r",
         "--ref",
         action="append",
-        required=True,
         metavar="REF",
         help="reference file (repeat for several references)",
     )
@@ -175,6 +174,9 @@ def add_parser(subparsers: Any) -> None:
     meteor.add_argument("--meteor-beam", type=int, default=40, metavar="N", help="alignment beam size (-x)")
     meteor.add_argument("--wordnet", metavar="PATH", help="WordNet 3.0 dict folder or wordnet.zip")
     meteor.add_argument("--meteor-paraphrases", metavar="PATH", help="METEOR 1.5 paraphrase table (paraphrase-en.gz)")
+    from nlpeval.cli.engine import add_engine_options
+
+    add_engine_options(parser)
     parser.set_defaults(run=run)
 
 
@@ -255,7 +257,11 @@ def finish(accumulators: dict[str, Any], options: argparse.Namespace) -> dict:
     for name, accumulator in accumulators.items():
         if options.bootstrap > 0 or options.segments:
             results[name] = accumulator.metric.score_from_stats(
-                accumulator.stats(), segments=options.segments, n_bootstrap=options.bootstrap, seed=options.seed
+                accumulator.stats(),
+                segments=options.segments,
+                n_bootstrap=options.bootstrap,
+                seed=options.seed,
+                resampling=options.resampling,
             )
         else:
             results[name] = accumulator.compute()
@@ -270,7 +276,13 @@ def paired_p_values(baseline: dict[str, Any], system: dict[str, Any], options: a
     for name, accumulator in system.items():
         metric = accumulator.metric
         base_stats, sys_stats = baseline[name].stats(), accumulator.stats()
-        if options.paired_bs:
+        if options.paired_bs and options.resampling == "poisson":
+            from nlpeval.significance.poisson import paired_poisson
+
+            result = paired_poisson(
+                metric, base_stats, sys_stats, n_resamples=options.paired_n or 1000, seed=options.seed
+            )
+        elif options.paired_bs:
             result = paired_bootstrap(
                 metric, base_stats, sys_stats, n_resamples=options.paired_n or 1000, seed=options.seed
             )
@@ -289,7 +301,7 @@ def run(options: argparse.Namespace) -> int:
 
     if options.chunk_size < 1:
         raise UsageError("--chunk-size must be at least 1")
-    if sum(path == "-" for path in [*options.systems, *options.ref]) > 1:
+    if sum(path == "-" for path in [*options.systems, *(options.ref or [])]) > 1:
         raise UsageError("stdin ('-') can be used for only one file")
     names = metric_list(options.metrics)
     if not names:
@@ -298,16 +310,27 @@ def run(options: argparse.Namespace) -> int:
     metrics = {name: entry.build(name, options) for name, entry in entries.items()}
     if (options.paired_bs or options.paired_ar) and len(options.systems) < 2:
         raise UsageError("paired tests need at least two systems; the first is the baseline")
-    accumulated = [score_system(path, options.ref, metrics, options) for path in options.systems]
-    systems = [SystemScores(path, finish(acc, options)) for path, acc in zip(options.systems, accumulated, strict=True)]
-    if options.paired_bs or options.paired_ar:
-        for system, acc in zip(systems[1:], accumulated[1:], strict=True):
-            system.p_values = paired_p_values(accumulated[0], acc, options)
+    from nlpeval.cli import engine
+
+    provenance = None
+    if engine.wants_dask(options):
+        systems, provenance = engine.score_dask(options, metrics)
+    else:
+        if not options.ref:
+            raise UsageError("the following arguments are required: -r/--ref")
+        accumulated = [score_system(path, options.ref, metrics, options) for path in options.systems]
+        systems = [SystemScores(p, finish(acc, options)) for p, acc in zip(options.systems, accumulated, strict=True)]
+        if options.paired_bs or options.paired_ar:
+            for system, acc in zip(systems[1:], accumulated[1:], strict=True):
+                system.p_values = paired_p_values(accumulated[0], acc, options)
+        if options.save_partial:
+            engine.save_partials(options.save_partial, engine.local_partials(accumulated, options.systems))
     table = ScoreTable(
         metrics=names,
         labels={name: entry.label if name == entry.label.lower() else name for name, entry in entries.items()},
         scales={name: entry.scale for name, entry in entries.items()},
         systems=systems,
     )
-    emit(render(table, options.format, segments=options.segments), options.output)
+    text = render(table, options.format, segments=options.segments)
+    emit(engine.with_provenance(text, options.format, provenance), options.output)
     return 0
