@@ -367,3 +367,26 @@ def test_worker_killed_mid_run_gives_the_same_result(client, corpus, local_score
     for name, score in scores.items():
         assert score.to_dict() == local_scores[name].to_dict()
     assert victim not in client.scheduler_info()["workers"] or pids[victim] not in client.run(os.getpid).values()
+
+
+def test_mbr_grouped_by_source_equals_local_selection() -> None:
+    from nlpeval.dask.selection import select
+    from nlpeval.metrics.chrf.pairwise import pairwise_chrf
+
+    data = compare_mt()
+    systems = [data["ted.sys1.eng"], data["ted.sys2.eng"], data["ted.ref.eng"]]
+    n = 300
+    frame = pd.DataFrame(
+        [{"src": i, "hyp": systems[k][i]} for k in range(3) for i in range(n)]  # sources spread over partitions
+    )
+    got = nlpeval.dask.mbr(dd.from_pandas(frame, npartitions=6), source="src", candidate="hyp", word_order=2)
+    got = got.compute(scheduler="threads").set_index("src").sort_index()
+    assert len(got) == n
+    for i in (0, 1, 57, 299):
+        candidates = [systems[k][i] for k in range(3)]
+        matrix = pairwise_chrf(candidates, candidates, word_order=2)
+        expected = [(matrix[j].sum() - matrix[j, j]) / 2 for j in range(3)]
+        best = int(np.argmax(expected))
+        assert (got.loc[i, "position"], got.loc[i, "expected_utility"]) == (best * n + i, expected[best])
+        assert got.loc[i, "candidate"] == candidates[best]
+        assert select(candidates, word_order=2) == (best, expected[best])

@@ -28,9 +28,10 @@ from nlpeval.core.metric import CorpusMetric
 from nlpeval.dask._graph import Grouped, merge_grouped, offsets, partition_partials, partitions, tree
 from nlpeval.dask._inputs import Columns
 from nlpeval.dask.classification import binned_curve, confusion_matrix, regression
+from nlpeval.dask.selection import mbr
 from nlpeval.distributed.partial import Partial, bare_metric, require_corpus_metric
 
-__all__ = ["binned_curve", "confusion_matrix", "paired", "partials", "regression", "score"]
+__all__ = ["binned_curve", "confusion_matrix", "mbr", "paired", "partials", "regression", "score"]
 
 
 def _named(metrics: Any) -> tuple[dict[str, CorpusMetric], bool]:
