@@ -120,6 +120,9 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--memory-limit", default="1.5GiB", help="per worker")
     args = parser.parse_args()
+    # one core per process for the Rust kernels (chrF and the tokenizers use rayon), here and in each worker,
+    # so that "per core" means one core
+    os.environ["RAYON_NUM_THREADS"] = "1"
 
     import dask
     import dask.bag as db
@@ -150,7 +153,7 @@ def main() -> int:
     start = time.perf_counter()
     cluster = distributed.LocalCluster(
         n_workers=args.workers, threads_per_worker=1, processes=True, memory_limit=args.memory_limit,
-        dashboard_address=None, silence_logs=50,
+        dashboard_address=None, silence_logs=50, env={"RAYON_NUM_THREADS": "1"},
     )  # fmt: skip
     client = distributed.Client(cluster)
     startup = time.perf_counter() - start

@@ -173,7 +173,12 @@ def _client(options: argparse.Namespace) -> Any:
         workers = os.cpu_count() or 1
         with (
             distributed.LocalCluster(
-                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=50
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+                silence_logs=50,
+                env={"RAYON_NUM_THREADS": "1"},  # one core per worker: no oversubscription by the Rust kernels
             ) as cluster,
             distributed.Client(cluster) as client,
         ):
