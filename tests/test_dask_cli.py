@@ -140,6 +140,12 @@ def test_poisson_option_on_one_machine_equals_dask(files, capsys) -> None:
         assert (code, out) == (2, "") and err.count("\n") == 1 and "has no key 'text'" in err
         code, out, err = _run([*base, "--scheduler", c.scheduler_address], capsys)
         assert code == 2 and "--resampling poisson" in err
+        sched = ["--scheduler", c.scheduler_address]
+        code, out, err = _run(["score", str(f["a"]), "-r", str(f["ref"]), *sched], capsys)
+        assert (code, out) == (2, "") and err.count("\n") == 1 and "segment counts differ" in err
+        code, out, err = _run(["score", str(f["a"]), "-r", str(f["ra"]), "-m", "rouge2", "--rouge-flavor", "rouge155",
+                               *sched], capsys)  # fmt: skip
+        assert (code, out) == (2, "") and err.count("\n") == 1 and "does not decompose" in err
 
 
 def test_engine_dask_starts_a_local_cluster_quietly_when_piped(files) -> None:
