@@ -282,3 +282,39 @@ def test_poisson_needs_matching_ids() -> None:
         poisson_interval(metric, stats, ids=[1, 2], n_resamples=10)
     with pytest.raises(ValueError, match="resampling must be"):
         metric.score_from_stats(stats, n_bootstrap=10, resampling="jackknife")
+
+
+def test_partials_pickle_without_metric_caches() -> None:
+    import pickle
+
+    metric = nlpeval.METEOR(modules=("exact", "stem", "synonym"))
+    partial = Partial.of(metric, ["the cats sat on the mat"], [["a cat sits on the mat"]])
+    assert len(pickle.dumps(metric)) > 1_000_000  # a used METEOR holds WordNet
+    data = pickle.dumps(partial)
+    assert len(data) < 5_000 and pickle.loads(data) == partial
+    assert pickle.loads(data).score().to_dict() == partial.score().to_dict()
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 1), st.floats(0, 1)), min_size=0, max_size=40),
+    st.lists(st.tuples(st.integers(0, 1), st.floats(0, 1)), min_size=0, max_size=40),
+    st.integers(1, 20),
+)
+def test_score_histograms_merge_and_equal_sklearn_on_binned_scores(a, b, bins) -> None:
+    from sklearn.metrics import average_precision_score, roc_auc_score
+
+    from nlpeval.distributed import ScoreHistogram
+
+    def hist(rows):
+        return ScoreHistogram.of([r[0] for r in rows], [r[1] for r in rows], bins=bins)
+
+    whole = hist(a + b)
+    assert np.array_equal(hist(a).merge(hist(b)).counts, whole.counts)
+    assert np.array_equal(ScoreHistogram.zero(bins).merge(hist(a)).counts, hist(a).counts)
+    labels = [r[0] for r in a + b]
+    if 0 < sum(labels) < len(labels):
+        cells = np.minimum((np.array([r[1] for r in a + b]) * bins).astype(int), bins - 1)
+        assert whole.roc_auc() == pytest.approx(roc_auc_score(labels, cells), rel=1e-12)
+        assert whole.average_precision() == pytest.approx(average_precision_score(labels, cells), rel=1e-12)
+        assert whole.result()["signature"] == f"curve:binned|bins:{bins}"

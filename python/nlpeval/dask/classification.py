@@ -1,8 +1,9 @@
 """Classification and regression from dask arrays or series: statistics that are sums.
 
 * :func:`confusion_matrix` — per-chunk confusion matrices summed (exact integers);
-* :func:`binned_curve` — ROC AUC and average precision from per-class score histograms
-  (exact for the scores quantised to the bins; the bin count is in the signature);
+* :func:`binned_curve` — ROC AUC and average precision from score histograms
+  (:class:`~nlpeval.distributed.curves.ScoreHistogram`: exact for the scores quantised to
+  the bins; the bin count is in the signature);
 * :func:`regression` — MAE, MSE, RMSE and R² from per-chunk sums (two passes for R²).
 """
 
@@ -88,52 +89,14 @@ def confusion_matrix(y_true: Any, y_pred: Any, *, labels: Sequence[Any], split_e
     return delayed(lambda m: ConfusionMatrix(m, labels), pure=True)(_reduce(tasks, split_every))
 
 
-def _histogram(index: int, y_true: Any, scores: Any, bins: int) -> np.ndarray:
+def _histogram(index: int, y_true: Any, scores: Any, bins: int) -> Any:
+    from nlpeval.distributed.curves import ScoreHistogram
+
     a, s = _aligned(index, y_true, scores)
-    s = s.astype(np.float64)
-    bad = np.flatnonzero(~((s >= 0.0) & (s <= 1.0)))
-    if bad.size:
-        raise PartitionInputError(f"partition {index}, row {int(bad[0])}: score {s[bad[0]]!r} is not in [0, 1]")
-    wrong = np.flatnonzero(~np.isin(a, (0, 1)))
-    if wrong.size:
-        raise PartitionInputError(f"partition {index}, row {int(wrong[0])}: label {a[wrong[0]]!r} is not 0 or 1")
-    cells = np.minimum((s * bins).astype(np.int64), bins - 1)
-    out = np.zeros((2, bins), dtype=np.int64)
-    np.add.at(out, (a.astype(np.int64), cells), 1)
-    return out
-
-
-def curve_from_histogram(histogram: np.ndarray) -> dict[str, Any]:
-    """ROC AUC and average precision of binary labels from ``(2, bins)`` counts (negatives, positives).
-
-    Equal to scikit-learn's ``roc_auc_score`` / ``average_precision_score`` of the bin indices.
-
-    Examples
-    --------
-    >>> curve_from_histogram(np.array([[1, 1, 0], [0, 1, 1]]))["roc_auc"]
-    0.875
-    """
-    bins = histogram.shape[1]
-    neg, pos = histogram[0][::-1], histogram[1][::-1]
-    present = (neg + pos) > 0
-    tps = np.cumsum(pos)[present].astype(np.float64)
-    fps = np.cumsum(neg)[present].astype(np.float64)
-    if tps.size == 0 or tps[-1] == 0 or fps[-1] == 0:
-        raise ValueError("ROC AUC needs both positive and negative labels")
-    tpr = np.concatenate([[0.0], tps / tps[-1]])
-    fpr = np.concatenate([[0.0], fps / fps[-1]])
-    roc_auc = float(np.trapezoid(tpr, fpr))
-    precision = tps / (tps + fps)
-    recall = tps / tps[-1]
-    average_precision = float(np.sum(np.diff(np.concatenate([[0.0], recall])) * precision))
-    return {
-        "roc_auc": roc_auc,
-        "average_precision": average_precision,
-        "bins": bins,
-        "positives": int(histogram[1].sum()),
-        "negatives": int(histogram[0].sum()),
-        "signature": f"curve:binned|bins:{bins}",
-    }
+    try:
+        return ScoreHistogram.of(a, s, bins=bins, where=f"partition {index}, ")
+    except ValueError as exc:
+        raise PartitionInputError(str(exc)) from None
 
 
 def binned_curve(y_true: Any, scores: Any, *, bins: int = 1000, split_every: int = 8) -> Any:
@@ -153,10 +116,11 @@ def binned_curve(y_true: Any, scores: Any, *, bins: int = 1000, split_every: int
     """
     from dask import delayed
 
-    if not isinstance(bins, int) or bins < 1:
-        raise ValueError(f"bins must be a positive int; got {bins!r}")
+    from nlpeval.distributed.curves import ScoreHistogram
+
+    ScoreHistogram.zero(bins)  # validates bins
     tasks = [delayed(_histogram, pure=True)(i, a, b, bins) for i, (a, b) in enumerate(_chunks(y_true, scores))]
-    return delayed(curve_from_histogram, pure=True)(_reduce(tasks, split_every))
+    return delayed(ScoreHistogram.result, pure=True)(_reduce(tasks, split_every))
 
 
 def _sums(index: int, y_true: Any, y_pred: Any) -> np.ndarray:

@@ -6,6 +6,7 @@ Nothing here imports an engine.
 
 from __future__ import annotations
 
+from nlpeval.distributed.curves import ScoreHistogram
 from nlpeval.distributed.decomposable import NOT_DECOMPOSABLE, is_decomposable
 from nlpeval.distributed.errors import (
     IncompatiblePartialsError,
@@ -22,5 +23,6 @@ __all__ = [
     "Partial",
     "PartialFormatError",
     "PartitionInputError",
+    "ScoreHistogram",
     "is_decomposable",
 ]
