@@ -277,7 +277,7 @@ def test_bad_input_names_partition_and_row() -> None:
     frame = pd.DataFrame({"hyp": ["a", "b", "c", "d"], "ref": ["a", "b", None, "d"]})
     with pytest.raises(PartitionInputError, match=r"partition 1, row 0: has no reference"):
         nlpeval.dask.score(dd.from_pandas(frame, npartitions=2), nlpeval.CHRF()).compute(scheduler="sync")
-    with pytest.raises(PartitionInputError, match=r"partition 0: no column 'target'"):
+    with pytest.raises(PartitionInputError, match=r"partition [01]: no column 'target'"):
         nlpeval.dask.score(dd.from_pandas(frame, npartitions=2), nlpeval.CHRF(), ref="target").compute(scheduler="sync")
     with pytest.raises(PartitionInputError, match=r"partition 1, row 0 \(row 2 of the input\): has no reference"):
         nlpeval.dask.score(dd.from_pandas(frame, npartitions=2), nlpeval.CHRF(), n_resamples=10).compute(

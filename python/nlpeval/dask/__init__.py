@@ -84,7 +84,9 @@ def partials(
         dask's ``dataframe.convert-string`` option is off; Parquet list columns are kept, and
         a Bag of dicts (``db.read_text(...).map(json.loads)``) keeps lists as they are.
     n_resamples : int
-        Keyed Poisson bootstrap resamples to carry (0: none).
+        Keyed Poisson bootstrap resamples to carry (0: none). Segments are keyed by ``id``;
+        without it, by their row number in the whole input, which needs a first pass that
+        counts each partition's rows (run when this function is called).
     seed : int
         Seed of the Poisson resampling.
     split_every : int
