@@ -206,6 +206,8 @@ def score_dask(options: argparse.Namespace, metrics: dict[str, Any]) -> tuple[li
         raise UsageError("paired tests with --engine dask: use nlpeval.dask.paired (Python API)")
     if options.bootstrap and options.resampling != "poisson":
         raise UsageError("--engine dask resamples with --resampling poisson (keyed by segment id)")
+    if "-" in [*options.systems, *(options.ref or [])]:
+        raise UsageError("--engine dask reads files, not stdin ('-')")
     table = is_table_input(options.systems)
     if table and options.ref:
         raise UsageError("JSONL/Parquet input carries its references: use --ref-col, not -r")
