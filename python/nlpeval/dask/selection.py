@@ -60,6 +60,7 @@ def mbr(
     source: str = "source_id",
     candidate: str = "hyp",
     utility: str = "chrf",
+    shuffle_method: str | None = None,
     **options: Any,
 ) -> Any:
     """Lazy MBR selection: a dask DataFrame with one row per source id (the chosen candidate,
@@ -77,6 +78,9 @@ def mbr(
         Column names of the source id and the candidate text.
     utility : {"chrf", "bleu"}
         Sentence utility (options such as ``word_order=2`` pass through).
+    shuffle_method : {"tasks", "p2p", "disk"}, optional
+        Dask's shuffle (default: dask's choice, ``p2p`` when a distributed client is active;
+        give ``"tasks"`` to compute with a local scheduler while a client exists).
 
     Examples
     --------
@@ -106,5 +110,5 @@ def mbr(
             "n_candidates": pd.Series([], dtype=np.int64),
         }
     )
-    shuffled = numbered.shuffle(on=source)
+    shuffled = numbered.shuffle(on=source, shuffle_method=shuffle_method)
     return shuffled.map_partitions(_partition, source, candidate, order, utility, options, meta=meta)
