@@ -52,12 +52,16 @@ def _draws(partition: int, size: int) -> tuple[np.ndarray, np.ndarray]:
 _CACHE: dict[str, tuple[list[list[str]], list[str]]] = {}
 
 
-def generate(partition: int, size: int) -> list[tuple[str, list[str]]]:
-    """Partition ``partition`` of the synthetic corpus (run inside a task; the WMT17 files are read once per worker)."""
+def generate(partition: int, size: int, log: str | None = None) -> list[tuple[str, list[str]]]:
+    """Partition ``partition`` of the synthetic corpus (run inside a task; the WMT17 files are read once
+    per worker). With ``log``, a line (time, partition) is appended when the partition is generated."""
     if "corpus" not in _CACHE:
         _CACHE["corpus"] = _corpus()
     systems, reference = _CACHE["corpus"]
     which, line = _draws(partition, size)
+    if log:
+        with open(log, "a", encoding="utf-8") as out:
+            out.write(f"{time.time()} {partition}\n")
     return [(systems[k][i], [reference[i]]) for k, i in zip(which.tolist(), line.tolist(), strict=True)]
 
 
@@ -119,6 +123,8 @@ def main() -> int:
     parser.add_argument("--partition", type=int, default=100_000, help="segments per partition (task)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--memory-limit", default="1.5GiB", help="per worker")
+    parser.add_argument("--time-limit", type=float, default=0, help="seconds; report progress so far if exceeded")
+    parser.add_argument("--log", default="/tmp/nlpeval-bench-dask.log", help="partition progress log")
     args = parser.parse_args()
     # one core per process for the Rust kernels (chrF and the tokenizers use rayon), here and in each worker,
     # so that "per core" means one core
@@ -169,10 +175,27 @@ def main() -> int:
     n_partitions = -(-args.segments // args.partition)
     last = args.segments - (n_partitions - 1) * args.partition
     sizes = [args.partition] * (n_partitions - 1) + [last]
-    big = db.from_delayed([dask.delayed(generate, pure=True)(p, s) for p, s in enumerate(sizes)])
+    with open(args.log, "w", encoding="utf-8"):
+        pass
+    big = db.from_delayed([dask.delayed(generate, pure=True)(p, s, args.log) for p, s in enumerate(sizes)])
     with RssSampler() as sampler:
         start = time.perf_counter()
-        result = client.compute(nlpeval.dask.partials(big, metrics, split_every=8)).result()
+        started = time.time()
+        future = client.compute(nlpeval.dask.partials(big, metrics, split_every=8))
+        try:
+            result = future.result(timeout=args.time_limit or None)
+        except (TimeoutError, distributed.TimeoutError):
+            stamps = Path(args.log).read_text(encoding="utf-8").split()[::2]
+            # a partition's segments are scored after it is generated: count those generated at least
+            # one partition-time ago as done (an estimate), and report the rate between them
+            done = max(0, len(stamps) - args.workers)
+            elapsed = time.time() - started
+            print(f"INCOMPLETE after {elapsed:.0f} s: {len(stamps)} of {n_partitions} partitions generated")
+            print(f"estimated {done * args.partition / elapsed:,.0f} segments/s "
+                  f"({done * args.partition / elapsed / args.workers:,.0f} per worker core)")  # fmt: skip
+            print(f"load average: {os.getloadavg()}; peak RSS (MiB): "
+                  + ", ".join(f"{n} {p:.0f}" for n, p in sampler.peaks.values() if p > 20))  # fmt: skip
+            return 2
         wall = time.perf_counter() - start
     load = os.getloadavg()
     client.close()
