@@ -15,24 +15,24 @@ import os
 import signal
 import time
 
+import dask
+import dask.array as da
+import dask.bag as db
+import dask.dataframe as dd
+import distributed
 import numpy as np
 import pandas as pd
 import pytest
 
-dask = pytest.importorskip("dask")
-import dask.array as da  # noqa: E402
-import dask.bag as db  # noqa: E402
-import dask.dataframe as dd  # noqa: E402
-
-import nlpeval  # noqa: E402
-import nlpeval.dask  # noqa: E402
-from distributed_data import compare_mt, wmt17  # noqa: E402
-from nlpeval.classification.matrix import ConfusionMatrix  # noqa: E402
-from nlpeval.distributed import NotDecomposableError, PartitionInputError  # noqa: E402
-from nlpeval.lm.logprobs import Perplexity  # noqa: E402
-from nlpeval.metrics.rouge.rouge155 import Rouge155  # noqa: E402
-from nlpeval.metrics.wer import CER, MER, WER, WIL, WIP  # noqa: E402
-from nlpeval.significance.poisson import paired_poisson  # noqa: E402
+import nlpeval
+import nlpeval.dask
+from distributed_data import compare_mt, wmt17
+from nlpeval.classification.matrix import ConfusionMatrix
+from nlpeval.distributed import NotDecomposableError, PartitionInputError
+from nlpeval.lm.logprobs import Perplexity
+from nlpeval.metrics.rouge.rouge155 import Rouge155
+from nlpeval.metrics.wer import CER, MER, WER, WIL, WIP
+from nlpeval.significance.poisson import paired_poisson
 
 SYSTEM = "uedin-nmt.4722"
 
@@ -321,7 +321,6 @@ def test_non_decomposable_metric_is_refused() -> None:
 
 @pytest.fixture(scope="module")
 def client():
-    distributed = pytest.importorskip("distributed")
     with (
         distributed.LocalCluster(
             n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, worker_dashboard_address=None

@@ -7,12 +7,11 @@ import json
 import subprocess
 import sys
 
+import distributed
 import pytest
 
 from distributed_data import wmt17
 from nlpeval.cli.main import main
-
-distributed = pytest.importorskip("distributed")
 
 SYSTEM = "uedin-nmt.4722"
 
