@@ -74,6 +74,7 @@ class RssSampler:
         self.me = psutil.Process()
         self.period = period
         self.peaks: dict[int, tuple[str, float]] = {}
+        self.cpu: dict[int, float] = {}
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
@@ -84,6 +85,8 @@ class RssSampler:
             for proc in [self.me, *self.me.children(recursive=True)]:
                 try:
                     rss = proc.memory_info().rss / 2**20
+                    times = proc.cpu_times()
+                    self.cpu[proc.pid] = times.user + times.system
                     name = " ".join(proc.cmdline()[1:4])[:60] if proc.pid != self.me.pid else "client+scheduler"
                 except psutil.Error:
                     continue
@@ -149,10 +152,11 @@ def main() -> int:
     local = {name: metric(hyps, refs) for name, metric in metrics.items()}
     small_local = time.perf_counter() - start
     part = generate(0, args.partition)
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), sum(os.times()[:2])
     for metric in metrics.values():
         metric.segment_stats([h for h, _ in part], [r for _, r in part]).totals()
     per_core_local = args.partition / (time.perf_counter() - start)
+    per_cpu_local = args.partition / (sum(os.times()[:2]) - cpu_start)
     del part
 
     # -- 2. cluster --------------------------------------------------------------------------------
@@ -178,6 +182,10 @@ def main() -> int:
     with open(args.log, "w", encoding="utf-8"):
         pass
     big = db.from_delayed([dask.delayed(generate, pure=True)(p, s, args.log) for p, s in enumerate(sizes)])
+    import psutil
+
+    worker_pids = set(client.run(os.getpid).values())
+    cpu_before = sum(sum(psutil.Process(pid).cpu_times()[:2]) for pid in worker_pids)
     with RssSampler() as sampler:
         start = time.perf_counter()
         started = time.time()
@@ -197,6 +205,7 @@ def main() -> int:
                   + ", ".join(f"{n} {p:.0f}" for n, p in sampler.peaks.values() if p > 20))  # fmt: skip
             return 2
         wall = time.perf_counter() - start
+        worker_cpu = sum(sum(psutil.Process(pid).cpu_times()[:2]) for pid in worker_pids) - cpu_before
     load = os.getloadavg()
     client.close()
     cluster.close()
@@ -215,7 +224,8 @@ def main() -> int:
     for name in metrics:
         print(f"{name}: {result[name].score().score * 100:.2f}  exact totals: {exact[name]}")
     print(f"wall {wall:,.1f} s = {args.segments / wall:,.0f} segments/s = {per_core:,.0f} segments/s per worker core")
-    print(f"single-process path: {per_core_local:,.0f} segments/s (one core, this process)")
+    print(f"workers' CPU time {worker_cpu:,.0f} s = {args.segments / worker_cpu:,.0f} segments per worker CPU-second")
+    print(f"single-process path: {per_core_local:,.0f} segments/s wall, {per_cpu_local:,.0f} per CPU-second")
     print(f"load average after: {load}")
     print("peak RSS per process (MiB):")
     for pid, (name, peak) in sorted(sampler.peaks.items(), key=lambda kv: -kv[1][1]):
