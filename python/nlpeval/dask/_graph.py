@@ -53,13 +53,26 @@ def partition_partials(
     for key, selected in selections.items():
         hyps = [rows.hyps[i] for i in selected]
         refs = None if rows.refs is None else [rows.refs[i] for i in selected]
-        out[key] = {}
+        all_stats = {}
         for name, metric in metrics.items():
             if refs is None and _needs_refs(metric):
                 raise PartitionInputError(f"{name} needs references: give the reference column (ref=...)")
-            stats = _stats(metric, hyps, refs, where, selected)
-            picked = None if not n_resamples else [ids[i] for i in selected]
-            out[key][name] = Partial.from_stats(metric, stats, ids=picked, n_resamples=n_resamples, seed=seed)
+            all_stats[name] = _stats(metric, hyps, refs, where, selected)
+        if n_resamples and selected:
+            from nlpeval.significance.poisson import poisson_totals_many
+
+            # one draw of the keyed weights for every metric
+            picked = [ids[i] for i in selected]
+            boots = poisson_totals_many([(s.schema, s.rows) for s in all_stats.values()], picked, n_resamples, seed)
+            out[key] = {
+                name: Partial(metrics[name], stats.totals(), len(stats), boot, seed)
+                for (name, stats), boot in zip(all_stats.items(), boots, strict=True)
+            }
+        else:
+            out[key] = {
+                name: Partial.from_stats(metrics[name], stats, n_resamples=n_resamples, seed=seed)
+                for name, stats in all_stats.items()
+            }
     return out
 
 
