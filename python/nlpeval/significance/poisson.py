@@ -113,9 +113,13 @@ def poisson_weights(ids: Sequence[Any] | np.ndarray, n_resamples: int, seed: int
     return weights
 
 
-def weighted_totals(schema: StatsSchema, rows: np.ndarray, weights: np.ndarray) -> np.ndarray:
+def weighted_totals(
+    schema: StatsSchema, rows: np.ndarray, weights: np.ndarray, *, float_weights: np.ndarray | None = None
+) -> np.ndarray:
     """Totals of each resample, ``(n_resamples, n_fields)``: summed fields are weighted sums;
     ``min``/``max``/``last`` fields merge over the rows drawn at least once.
+
+    ``float_weights`` may pass ``weights`` already converted to float64 (shared by several metrics).
 
     Examples
     --------
@@ -128,25 +132,32 @@ def weighted_totals(schema: StatsSchema, rows: np.ndarray, weights: np.ndarray) 
     n_resamples = weights.shape[0]
     if rows.shape[0] == 0:
         return np.broadcast_to(schema.identity(rows.dtype), (n_resamples, schema.width)).copy()
-    if np.issubdtype(rows.dtype, np.integer) and _exact_in_float(rows, weights):
-        # integer products and sums below 2**53 are exact in float64, and BLAS is far faster
-        out = np.rint(weights.astype(np.float64) @ rows.astype(np.float64)).astype(np.int64)
-    elif np.issubdtype(rows.dtype, np.integer):
-        out = weights @ rows.astype(np.int64)
+    integer = np.issubdtype(rows.dtype, np.integer)
+    if not integer or _exact_in_float(rows, weights):
+        wf = weights.astype(np.float64) if float_weights is None else float_weights
+        out = wf @ rows.astype(np.float64)
+        if integer:  # integer products and sums below 2**53 are exact in float64 (and BLAS is fast)
+            out = np.rint(out).astype(np.int64)
     else:
-        out = weights.astype(np.float64) @ rows.astype(np.float64)
+        out = weights @ rows.astype(np.int64)
+    others = [(column, rule) for column, rule in enumerate(schema.merge) if rule != "sum"]
+    if not others:
+        return out
     drawn = weights > 0
-    for column, rule in enumerate(schema.merge):
-        if rule == "sum":
-            continue
+    any_drawn = drawn.any(axis=1)
+    for column, rule in others:
         identity = schema.identity(out.dtype)[column]
-        masked = np.where(drawn, rows[:, column][None, :], identity)
+        values = rows[:, column]
+        if values.min() == values.max():  # e.g. the reference count: the same on every row
+            out[:, column] = np.where(any_drawn, values[0], identity)
+            continue
+        masked = np.where(drawn, values[None, :], identity)
         if rule == "min":
             out[:, column] = masked.min(axis=1)
         elif rule == "max":
             out[:, column] = masked.max(axis=1)
         else:
-            out[:, column] = np.where(drawn.any(axis=1), _last_drawn(masked, drawn), identity)
+            out[:, column] = np.where(any_drawn, _last_drawn(masked, drawn), identity)
     return out
 
 
@@ -206,8 +217,9 @@ def poisson_totals_many(
     for start in range(0, n, block):
         chunk = slice(start, start + block)
         weights = poisson_weights(ids[chunk], n_resamples, seed)
+        float_weights = weights.astype(np.float64)
         for position, (schema, rows) in enumerate(blocks):
-            part = weighted_totals(schema, np.asarray(rows)[chunk], weights)
+            part = weighted_totals(schema, np.asarray(rows)[chunk], weights, float_weights=float_weights)
             totals[position] = part if start == 0 else combine_blocks(schema, totals[position], part)
     return totals
 
