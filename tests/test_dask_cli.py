@@ -157,3 +157,32 @@ def test_engine_dask_starts_a_local_cluster_quietly_when_piped(files) -> None:
     assert _scores(done.stdout) == _scores(local.stdout)
     assert json.loads(done.stdout)["provenance"]["engine"] == "dask"
     assert "dask" not in json.loads(done.stdout)["systems"][0]["scores"]["bleu"]["signature"]
+
+
+def test_progress_bar_on_a_terminal(files) -> None:
+    import os
+    import pty
+
+    f = files
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, protocol="tcp", dashboard_address=None
+    ) as cluster:
+        argv = ["score", str(f["a"]), "-r", str(f["ra"]), "-m", "bleu", "--scheduler", cluster.scheduler_address]
+        leader, follower = pty.openpty()
+        done = subprocess.run(
+            [sys.executable, "-m", "nlpeval", *argv], stdout=subprocess.PIPE, stderr=follower, timeout=120
+        )
+        os.close(follower)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(leader, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        os.close(leader)
+    assert done.returncode == 0
+    assert b"100% Completed" in b"".join(chunks)  # dask's progress bar, on the terminal only
+    assert b"Completed" not in done.stdout

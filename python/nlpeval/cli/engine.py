@@ -190,7 +190,9 @@ def _compute(client: Any, lazy: Any) -> Any:
     if sys.stderr.isatty():
         from distributed import progress
 
-        progress(future)
+        # dask's text progress bar writes to stdout: keep it on the terminal's stderr, away from the result
+        with contextlib.redirect_stdout(sys.stderr):
+            progress(future, multi=False)
         print(file=sys.stderr)
     return future.result()
 
