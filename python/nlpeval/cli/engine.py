@@ -240,6 +240,11 @@ def score_dask(options: argparse.Namespace, metrics: dict[str, Any]) -> tuple[li
                 partials[str(system)] = by_name
         provenance["workers"] = len(client.scheduler_info().get("workers", {}))
     if options.save_partial:
+        if not options.id_col:
+            # resamples keyed by row numbers of this input would collide with another job's: keep totals only
+            from dataclasses import replace
+
+            partials = {s: {m: replace(p, boot=None, seed=None) for m, p in d.items()} for s, d in partials.items()}
         save_partials(options.save_partial, partials)
     return systems, provenance
 
