@@ -283,6 +283,9 @@ def test_bad_input_names_partition_and_row() -> None:
         nlpeval.dask.score(dd.from_pandas(frame, npartitions=2), nlpeval.CHRF(), n_resamples=10).compute(
             scheduler="sync"
         )
+    grouped = pd.DataFrame({"hyp": ["a", "b"], "ref": ["a", "b"], "lang": ["de", None]})
+    with pytest.raises(PartitionInputError, match=r"partition 0, row 1: has no group value"):
+        nlpeval.dask.score(dd.from_pandas(grouped, npartitions=1), nlpeval.CHRF(), by="lang").compute(scheduler="sync")
     # a metric's own validation, located
     bad = db.from_sequence([("a", ["a"]), ("b", ["b"]), ("c", [3])], npartitions=2)
     with pytest.raises(PartitionInputError, match=r"partition 1, row 0: references"):

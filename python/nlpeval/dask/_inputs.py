@@ -158,6 +158,10 @@ def _checked(hyps: list[Any], refs: list[Any] | None, ids: list[Any] | None, gro
         for row, value in enumerate(ids):
             if _missing(value):
                 raise where.fail(row, "has no id")
+    if groups is not None:
+        for row, value in enumerate(groups):
+            if _missing(value):
+                raise where.fail(row, "has no group value (by=)")
     return Rows(hyps, ref_lists, ids, groups)
 
 
