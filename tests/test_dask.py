@@ -341,6 +341,12 @@ def test_process_cluster_parity(client, corpus, local_scores) -> None:
     scores = client.compute(lazy).result()
     for name, score in scores.items():
         assert_same(score, local_scores[name], exact=name in EXACT or name in EXACT_SLOW)
+    # the keyed Poisson interval on worker processes equals the single-machine one
+    metric = nlpeval.BLEU()
+    local = metric.score_from_stats(metric.segment_stats(hyps, refs), n_bootstrap=60, resampling="poisson", seed=8)
+    ddf = dd.from_pandas(frame, npartitions=5)
+    remote = client.compute(nlpeval.dask.score(ddf, metric, n_resamples=60, seed=8)).result()
+    assert remote.to_dict() == local.to_dict()
 
 
 def _slow_rows(rows: list, pause: float) -> list:
