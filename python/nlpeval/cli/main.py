@@ -30,6 +30,7 @@ COMMANDS = {
     "explain": "nlpeval.cli.explain",
     "metrics": "nlpeval.cli.metrics",
     "report": "nlpeval.cli.report",
+    "merge": "nlpeval.cli.merge",
 }
 
 

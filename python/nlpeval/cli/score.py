@@ -187,6 +187,9 @@ def add_parser(subparsers: Any) -> None:
     )
     meteor.add_argument("--wordnet", metavar="PATH", help="WordNet 3.0 dict folder or wordnet.zip")
     meteor.add_argument("--meteor-paraphrases", metavar="PATH", help="METEOR 1.5 paraphrase table (paraphrase-en.gz)")
+    from nlpeval.cli.engine import add_engine_options
+
+    add_engine_options(parser)
     parser.set_defaults(run=run)
 
 
@@ -298,7 +301,11 @@ def finish(accumulators: dict[str, Any], options: argparse.Namespace) -> dict:
     for name, accumulator in accumulators.items():
         if options.bootstrap > 0 or options.segments:
             results[name] = accumulator.metric.score_from_stats(
-                accumulator.stats(), segments=options.segments, n_bootstrap=options.bootstrap, seed=options.seed
+                accumulator.stats(),
+                segments=options.segments,
+                n_bootstrap=options.bootstrap,
+                seed=options.seed,
+                resampling=options.resampling,
             )
         else:
             results[name] = accumulator.compute()
@@ -313,7 +320,13 @@ def paired_p_values(baseline: dict[str, Any], system: dict[str, Any], options: a
     for name, accumulator in system.items():
         metric = accumulator.metric
         base_stats, sys_stats = baseline[name].stats(), accumulator.stats()
-        if options.paired_bs:
+        if options.paired_bs and options.resampling == "poisson":
+            from nlpeval.significance.poisson import paired_poisson
+
+            result = paired_poisson(
+                metric, base_stats, sys_stats, n_resamples=options.paired_n or 1000, seed=options.seed
+            )
+        elif options.paired_bs:
             result = paired_bootstrap(
                 metric, base_stats, sys_stats, n_resamples=options.paired_n or 1000, seed=options.seed
             )
@@ -332,13 +345,11 @@ def run(options: argparse.Namespace) -> int:
 
     if options.chunk_size < 1:
         raise UsageError("--chunk-size must be at least 1")
-    if sum(path == "-" for path in [*options.systems, *options.ref]) > 1:
+    if sum(path == "-" for path in [*options.systems, *(options.ref or [])]) > 1:
         raise UsageError("stdin ('-') can be used for only one file")
     from nlpeval.cli.datafiles import check_data_options
 
     check_data_options(options)
-    if not options.ref and not options.ref_col:
-        raise UsageError("no references: give -r/--ref REF (line files) or --ref-col COL (data files)")
     names = metric_list(options.metrics)
     if not names:
         raise UsageError("no metric given to -m")
@@ -346,32 +357,43 @@ def run(options: argparse.Namespace) -> int:
     metrics = {name: entry.build(name, options) for name, entry in entries.items()}
     if (options.paired_bs or options.paired_ar) and len(options.systems) < 2 and options.system_col is None:
         raise UsageError("paired tests need at least two systems; the first is the baseline")
-    if options.hyp_col is not None:
-        from nlpeval.cli.datafiles import read_systems
+    from nlpeval.cli import engine
 
-        inputs = read_systems(
-            options.systems,
-            hyp_col=options.hyp_col,
-            ref_cols=options.ref_col,
-            id_col=options.id_col,
-            system_col=options.system_col,
-        )
-        labels = [system.name for system in inputs]
-        accumulated = [score_system_input(system, options.ref, metrics, options) for system in inputs]
+    provenance = None
+    if engine.wants_dask(options):
+        systems, provenance = engine.score_dask(options, metrics)
     else:
-        labels = list(options.systems)
-        accumulated = [score_system(path, options.ref, metrics, options) for path in options.systems]
-    if (options.paired_bs or options.paired_ar) and len(accumulated) < 2:
-        raise UsageError("paired tests need at least two systems; the first is the baseline")
-    systems = [SystemScores(label, finish(acc, options)) for label, acc in zip(labels, accumulated, strict=True)]
-    if options.paired_bs or options.paired_ar:
-        for system, acc in zip(systems[1:], accumulated[1:], strict=True):
-            system.p_values = paired_p_values(accumulated[0], acc, options)
+        if not options.ref and not options.ref_col:
+            raise UsageError("no references: give -r/--ref REF (line files) or --ref-col COL (data files)")
+        if options.hyp_col is not None:
+            from nlpeval.cli.datafiles import read_systems
+
+            inputs = read_systems(
+                options.systems,
+                hyp_col=options.hyp_col,
+                ref_cols=options.ref_col,
+                id_col=options.id_col,
+                system_col=options.system_col,
+            )
+            labels = [system.name for system in inputs]
+            accumulated = [score_system_input(system, options.ref, metrics, options) for system in inputs]
+        else:
+            labels = list(options.systems)
+            accumulated = [score_system(path, options.ref, metrics, options) for path in options.systems]
+        if (options.paired_bs or options.paired_ar) and len(accumulated) < 2:
+            raise UsageError("paired tests need at least two systems; the first is the baseline")
+        systems = [SystemScores(label, finish(acc, options)) for label, acc in zip(labels, accumulated, strict=True)]
+        if options.paired_bs or options.paired_ar:
+            for system, acc in zip(systems[1:], accumulated[1:], strict=True):
+                system.p_values = paired_p_values(accumulated[0], acc, options)
+        if options.save_partial:
+            engine.save_partials(options.save_partial, engine.local_partials(accumulated, labels))
     table = ScoreTable(
         metrics=names,
         labels={name: entry.label if name == entry.label.lower() else name for name, entry in entries.items()},
         scales={name: entry.scale for name, entry in entries.items()},
         systems=systems,
     )
-    emit(render(table, options.format, segments=options.segments), options.output)
+    text = render(table, options.format, segments=options.segments)
+    emit(engine.with_provenance(text, options.format, provenance), options.output)
     return 0

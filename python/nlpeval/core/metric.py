@@ -76,13 +76,26 @@ class CorpusMetric(ABC):
         n_bootstrap: int = 0,
         seed: int | None = 12345,
         confidence: float = 0.95,
+        resampling: str = "multinomial",
+        ids: Sequence[Any] | None = None,
     ) -> Score:
         """The corpus :class:`Score` of segment statistics, optionally with per-segment
-        values and a bootstrap confidence interval (``n_bootstrap`` resamples)."""
+        values and a bootstrap confidence interval (``n_bootstrap`` resamples).
+
+        ``resampling="poisson"`` uses the keyed Poisson bootstrap of
+        :mod:`nlpeval.significance.poisson` (segment ``ids``, default ``0..n-1``), which
+        gives the same interval as the distributed path; the default is sacreBLEU's."""
         totals = stats.totals()
         signature = self.signature(totals)
         ci = None
-        if n_bootstrap:
+        if n_bootstrap and resampling == "poisson":
+            from nlpeval.significance.poisson import poisson_interval
+
+            ci = poisson_interval(self, stats, ids=ids, n_resamples=n_bootstrap, seed=seed or 0, level=confidence)
+            signature = signature.with_fields(ci="poisson", bs=n_bootstrap, rs=seed or 0)
+        elif n_bootstrap:
+            if resampling != "multinomial":
+                raise ValueError(f"resampling must be 'multinomial' or 'poisson'; got {resampling!r}")
             from nlpeval.significance.bootstrap import bootstrap_interval
 
             ci = bootstrap_interval(self, stats, n_resamples=n_bootstrap, seed=seed, level=confidence)

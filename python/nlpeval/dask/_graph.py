@@ -1,0 +1,140 @@
+"""The task graph: one partials task per partition, then a tree of merges."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from nlpeval.core.errors import InputError
+from nlpeval.core.metric import CorpusMetric
+from nlpeval.dask._inputs import Columns, Where, partition_rows, zip_partition
+from nlpeval.distributed.errors import PartitionInputError
+from nlpeval.distributed.partial import Partial
+
+#: group key -> metric name -> Partial (the key is ``None`` without ``by``)
+Grouped = dict[Any, dict[str, Partial]]
+
+
+def _stats(metric: CorpusMetric, hyps: list[Any], refs: list[list[Any]] | None, where: Where, rows: list[int]) -> Any:
+    try:
+        return metric.segment_stats(hyps, refs)
+    except InputError as exc:
+        if exc.segment is None:
+            raise PartitionInputError(f"partition {where.partition}: {exc}") from None
+        row = rows[exc.segment]
+        side = f"{exc.side}: " if exc.side else ""
+        raise where.fail(row, f"{side}{exc.message}") from None
+
+
+def partition_partials(
+    part: Any,
+    index: int,
+    offset: int | None,
+    metrics: dict[str, CorpusMetric],
+    columns: Columns,
+    n_resamples: int,
+    seed: int,
+) -> Grouped:
+    """The partials of one partition, per group and metric (a task of the graph)."""
+    where = Where(index, offset)
+    rows = partition_rows(part, columns, where)
+    n = len(rows)
+    if n_resamples:
+        ids: Any = rows.ids if rows.ids is not None else np.arange(offset or 0, (offset or 0) + n, dtype=np.int64)
+    if rows.groups is None:
+        selections = {None: list(range(n))}
+    else:
+        selections = {}
+        for row, key in enumerate(rows.groups):
+            selections.setdefault(key, []).append(row)
+    out: Grouped = {}
+    for key, selected in selections.items():
+        hyps = [rows.hyps[i] for i in selected]
+        refs = None if rows.refs is None else [rows.refs[i] for i in selected]
+        all_stats = {}
+        for name, metric in metrics.items():
+            if refs is None and _needs_refs(metric):
+                raise PartitionInputError(f"{name} needs references: give the reference column (ref=...)")
+            all_stats[name] = _stats(metric, hyps, refs, where, selected)
+        if n_resamples and selected:
+            from nlpeval.significance.poisson import poisson_totals_many
+
+            # one draw of the keyed weights for every metric
+            picked = [ids[i] for i in selected]
+            boots = poisson_totals_many([(s.schema, s.rows) for s in all_stats.values()], picked, n_resamples, seed)
+            out[key] = {
+                name: Partial(metrics[name], stats.totals(), len(stats), boot, seed)
+                for (name, stats), boot in zip(all_stats.items(), boots, strict=True)
+            }
+        else:
+            out[key] = {
+                name: Partial.from_stats(metrics[name], stats, n_resamples=n_resamples, seed=seed)
+                for name, stats in all_stats.items()
+            }
+    return out
+
+
+def _needs_refs(metric: CorpusMetric) -> bool:
+    from nlpeval.lm.logprobs import Perplexity
+
+    return not isinstance(metric, Perplexity)
+
+
+def merge_grouped(parts: Sequence[Grouped]) -> Grouped:
+    """Merge several partitions' partials in order (a task of the tree)."""
+    out: Grouped = {}
+    for part in parts:
+        for key, by_name in part.items():
+            if key not in out:
+                out[key] = dict(by_name)
+            else:
+                out[key] = {name: out[key][name].merge(p) for name, p in by_name.items()}
+    return out
+
+
+def tree(items: list[Any], combine: Callable[[list[Any]], Any], split_every: int) -> Any:
+    """A tree reduction of delayed ``items`` (order kept): ``combine`` on groups of ``split_every``."""
+    from dask import delayed
+
+    if not items:
+        raise ValueError("the collection has no partitions: there is nothing to score")
+    if split_every < 2:
+        raise ValueError(f"split_every must be at least 2; got {split_every}")
+    level = 0
+    while len(items) > 1 or level == 0:
+        items = [delayed(combine, pure=True)(items[i : i + split_every]) for i in range(0, len(items), split_every)]
+        level += 1
+    return items[0]
+
+
+def partitions(data: Any) -> list[Any]:
+    """Delayed partitions of a dask Bag or DataFrame, or of a ``(hypotheses, references)`` pair of bags."""
+    from dask import delayed
+
+    if isinstance(data, tuple) and len(data) == 2:
+        hyps, refs = data
+        if hyps.npartitions != refs.npartitions:
+            raise PartitionInputError(
+                f"the hypotheses have {hyps.npartitions} partitions and the references {refs.npartitions}: "
+                "they must be partitioned alike (or give one collection of (hypothesis, references) rows)"
+            )
+        return [
+            delayed(zip_partition, pure=True)(h, r) for h, r in zip(hyps.to_delayed(), refs.to_delayed(), strict=True)
+        ]
+    if not hasattr(data, "to_delayed"):
+        raise TypeError(f"expected a dask Bag or DataFrame; got {type(data).__name__}")
+    return list(data.to_delayed())
+
+
+def offsets(parts: list[Any]) -> list[int]:
+    """Global row offset of each partition, from a first pass that counts rows.
+
+    Computed now (not in the scoring graph): a graph where every partition's task waited for
+    every partition's length would hold the whole corpus in memory at once.
+    """
+    import dask
+
+    lengths = dask.compute(*[dask.delayed(len, pure=True)(p) for p in parts])
+    return [0, *np.cumsum(lengths[:-1]).tolist()] if lengths else []
