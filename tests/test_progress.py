@@ -19,8 +19,8 @@ import nlpeval
 from nlpeval.cli.main import main
 from nlpeval.core.progress import progress_active, progress_bar, progress_enabled, set_progress, track
 
-ROOT = Path(__file__).resolve().parents[1]
-ENV = {**os.environ, "PYTHONPATH": str(ROOT / "python")}
+# child processes import the same nlpeval as this one (the source tree with its built module, or the installed copy)
+ENV = {**os.environ, "PYTHONPATH": str(Path(nlpeval.__file__).resolve().parents[1])}
 ENV.pop("NLPEVAL_PROGRESS", None)
 
 SNIPPET = """
