@@ -435,3 +435,39 @@ def test_system_col_errors_exit_2_with_file_and_row(tmp_path, capsys):
     empty.write_text("s,lp,g,p\n", "utf-8")  # a header and no rows
     _fails(capsys, ["perplexity", "--logprobs", str(empty), *common], "has no rows")
     _fails(capsys, ["classify", "--pred", str(empty), *classify[3:]], "has no rows")
+
+
+def test_perplexity_model_with_system_col_equals_each_system_alone(tmp_path, capsys):
+    """--model DIR --text long.csv --hyp-col --system-col: each system's texts scored as its own line file."""
+    pytest.importorskip("torch", reason="the optional 'lm' extra is not installed")
+    transformers = pytest.importorskip("transformers", reason="the optional 'lm' extra is not installed")
+    import torch
+    from tokenizers import Tokenizer, models, pre_tokenizers
+
+    words = ["the", "cat", "dog", "sat", "on", "mat"]
+    vocab = {"[UNK]": 0, "[PAD]": 1, **{w: i + 2 for i, w in enumerate(words)}}
+    core = Tokenizer(models.WordLevel(vocab, unk_token="[UNK]"))
+    core.pre_tokenizer = pre_tokenizers.Whitespace()
+    tokenizer = transformers.PreTrainedTokenizerFast(tokenizer_object=core, unk_token="[UNK]", pad_token="[PAD]")
+    torch.manual_seed(1)
+    config = transformers.GPT2Config(vocab_size=len(vocab), n_positions=16, n_embd=16, n_layer=1, n_head=2)
+    folder = tmp_path / "tiny-gpt2"
+    transformers.GPT2LMHeadModel(config).save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    rng = random.Random(4)
+    texts = {name: [" ".join(rng.choice(words) for _ in range(rng.randint(2, 10))) for _ in range(3)] for name in "BA"}
+    common = ["perplexity", "--model", str(folder), "--segments", "-f", "json"]
+    expected = []
+    for name, lines in texts.items():
+        code, out, _ = run(capsys, *common, "--text", write_lines(tmp_path / name, lines))
+        assert code == 0
+        expected.append({"system": name, **json.loads(out)})
+    rows = [
+        {"sys": name, "text": t}
+        for pair in zip(texts["B"], texts["A"], strict=True)
+        for name, t in zip("BA", pair, strict=True)
+    ]
+    path = write_data(tmp_path / "long.csv", rows, "csv")
+    code, out, _ = run(capsys, *common, "--text", path, "--hyp-col", "text", "--system-col", "sys")
+    assert code == 0
+    assert json.loads(out)["systems"] == expected
