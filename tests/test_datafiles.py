@@ -320,3 +320,154 @@ def test_perplexity_of_a_text_column_under_a_local_model_equals_line_files(tmp_p
     assert code == 0
     assert json.loads(out) == json.loads(expected)
     _fails(capsys, [*common, "--text", path, "--hyp-col", "txt"], f"{path}: no column 'txt'")
+
+
+# ----------------------------------------------------------------------------- --system-col in classify and perplexity
+
+
+def _interleave(rng: random.Random, per_system: dict[str, list[dict]]) -> list[dict]:
+    """The rows of every system in one long table, shuffled; each system's own rows keep their order."""
+    queues = {name: list(rows) for name, rows in per_system.items()}
+    order = [name for name, rows in per_system.items() for _ in rows]
+    rng.shuffle(order)
+    order.remove("sysB")
+    order.insert(0, "sysB")  # sysB appears first: the output follows first appearance, not sorting
+    return [{"system": name, **queues[name].pop(0)} for name in order]
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "csv"])
+def test_classify_long_file_with_systems_equals_each_system_alone(fmt, tmp_path, capsys):
+    rng = random.Random(17)
+    per_system, expected = {}, {}
+    for name, accuracy, n in (("sysA", 0.7, 30), ("sysB", 0.4, 25)):
+        gold = [rng.choice(["pos", "neg", "neutral"]) for _ in range(n)]
+        pred = [g if rng.random() < accuracy else rng.choice(["pos", "neg", "neutral"]) for g in gold]
+        probs = [[round(rng.random(), 3) for _ in range(3)] for _ in gold]
+        lines = [
+            *("--gold", write_lines(tmp_path / f"{name}.gold", gold)),
+            *("--pred", write_lines(tmp_path / f"{name}.pred", pred)),
+            *("--scores", write_lines(tmp_path / f"{name}.scores", [" ".join(map(str, p)) for p in probs])),
+        ]
+        code, out, _ = run(capsys, "classify", *lines, "-f", "json")
+        assert code == 0
+        expected[name] = json.loads(out)
+        cell = (lambda p: " ".join(map(str, p))) if fmt == "csv" else (lambda p: p)
+        per_system[name] = [{"g": g, "p": p, "s": cell(s)} for g, p, s in zip(gold, pred, probs, strict=True)]
+    path = write_data(tmp_path / f"long.{fmt}", _interleave(rng, per_system), fmt)
+    args = [
+        "classify",
+        "--pred",
+        path,
+        "--hyp-col",
+        "p",
+        "--ref-col",
+        "g",
+        "--score-col",
+        "s",
+        "--system-col",
+        "system",
+    ]
+    code, out, err = run(capsys, *args, "-f", "json")
+    assert (code, err) == (0, "")
+    systems = json.loads(out)["systems"]
+    assert [s.pop("system") for s in systems] == ["sysB", "sysA"]
+    assert systems == [expected["sysB"], expected["sysA"]]
+    code, text, _ = run(capsys, *args)  # text: one block per system, headed by its name
+    assert code == 0
+    assert [line for line in text.splitlines() if line.startswith("system: ")] == ["system: sysB", "system: sysA"]
+    code, table, _ = run(capsys, *args, "-f", "csv")
+    assert code == 0
+    first = list(csv.reader(table.splitlines()[: table.splitlines().index("")]))
+    assert first[0][:2] == ["system", "class"]
+    accuracy = {row[0]: float(row[2]) for row in csv.reader(table.splitlines()) if row[1:2] == ["accuracy"]}
+    assert accuracy == {name: expected[name]["summary"]["accuracy"] for name in ("sysA", "sysB")}
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "csv"])
+def test_perplexity_long_file_with_systems_equals_each_system_alone(fmt, tmp_path, capsys):
+    rng = random.Random(23)
+    per_system, expected = {}, {}
+    for name, n in (("sysA", 12), ("sysB", 9)):
+        sequences = [[-round(rng.random() * 5, 4) for _ in range(rng.randint(1, 9))] for _ in range(n)]
+        line_file = write_lines(tmp_path / name, [" ".join(map(str, s)) for s in sequences])
+        code, out, _ = run(capsys, "perplexity", "--logprobs", line_file, "--segments", "-f", "json")
+        assert code == 0
+        expected[name] = json.loads(out)
+        cell = (lambda s: " ".join(map(str, s))) if fmt == "csv" else (lambda s: s)
+        per_system[name] = [{"lp": cell(s)} for s in sequences]
+    path = write_data(tmp_path / f"long.{fmt}", _interleave(rng, per_system), fmt)
+    args = ["perplexity", "--logprobs", path, "--hyp-col", "lp", "--system-col", "system", "--segments"]
+    code, out, err = run(capsys, *args, "-f", "json")
+    assert (code, err) == (0, "")
+    systems = json.loads(out)["systems"]
+    assert [s.pop("system") for s in systems] == ["sysB", "sysA"]
+    assert systems == [expected["sysB"], expected["sysA"]]
+    code, table, _ = run(capsys, *args, "-f", "csv")
+    assert code == 0
+    rows = list(csv.reader(table.splitlines()))
+    assert rows[0] == ["system", "sequence", "perplexity"]
+    for name in ("sysA", "sysB"):
+        assert [float(r[2]) for r in rows[1:] if r[0] == name] == expected[name]["perplexity"]["segments"]
+
+
+def test_system_col_errors_exit_2_with_file_and_row(tmp_path, capsys):
+    lines = write_lines(tmp_path / "lp", ["-1 -2"])
+    _fails(capsys, ["perplexity", "--logprobs", lines, "--system-col", "s"], "--system-col needs --hyp-col")
+    _fails(
+        capsys,
+        ["classify", "--gold", lines, "--pred", lines, "--system-col", "s"],
+        "--system-col needs --hyp-col",
+    )
+    jsonl = tmp_path / "long.jsonl"
+    jsonl.write_text('{"s": "A", "lp": [-1.0], "g": "x", "p": "x"}\n{"lp": [-2.0], "g": "y", "p": "x"}\n', "utf-8")
+    common = ["--hyp-col", "lp", "--system-col", "s"]
+    _fails(capsys, ["perplexity", "--logprobs", str(jsonl), *common], f"{jsonl}:2: no 's' field")
+    _fails(capsys, ["perplexity", "--logprobs", str(jsonl), "--hyp-col", "lp", "--system-col", "x"], "no column 'x'")
+    classify = ["classify", "--pred", str(jsonl), "--hyp-col", "p", "--ref-col", "g", "--system-col", "s"]
+    _fails(capsys, classify, f"{jsonl}:2: no 's' field")
+    jsonl.write_text(
+        '{"s": "A", "lp": [-1.0], "g": "x", "p": "x"}\n{"s": "B", "lp": "z", "g": "y", "p": 1.5}\n', "utf-8"
+    )
+    _fails(capsys, ["perplexity", "--logprobs", str(jsonl), *common], f"{jsonl}:2: 'lp' holds something")
+    _fails(capsys, classify, f"{jsonl}:2: 'p' is not a label")
+    _fails(capsys, [*classify, "--plot", str(tmp_path / "plots")], "--plot draws one system")
+    empty = tmp_path / "empty.csv"
+    empty.write_text("s,lp,g,p\n", "utf-8")  # a header and no rows
+    _fails(capsys, ["perplexity", "--logprobs", str(empty), *common], "has no rows")
+    _fails(capsys, ["classify", "--pred", str(empty), *classify[3:]], "has no rows")
+
+
+def test_perplexity_model_with_system_col_equals_each_system_alone(tmp_path, capsys):
+    """--model DIR --text long.csv --hyp-col --system-col: each system's texts scored as its own line file."""
+    pytest.importorskip("torch", reason="the optional 'lm' extra is not installed")
+    transformers = pytest.importorskip("transformers", reason="the optional 'lm' extra is not installed")
+    import torch
+    from tokenizers import Tokenizer, models, pre_tokenizers
+
+    words = ["the", "cat", "dog", "sat", "on", "mat"]
+    vocab = {"[UNK]": 0, "[PAD]": 1, **{w: i + 2 for i, w in enumerate(words)}}
+    core = Tokenizer(models.WordLevel(vocab, unk_token="[UNK]"))
+    core.pre_tokenizer = pre_tokenizers.Whitespace()
+    tokenizer = transformers.PreTrainedTokenizerFast(tokenizer_object=core, unk_token="[UNK]", pad_token="[PAD]")
+    torch.manual_seed(1)
+    config = transformers.GPT2Config(vocab_size=len(vocab), n_positions=16, n_embd=16, n_layer=1, n_head=2)
+    folder = tmp_path / "tiny-gpt2"
+    transformers.GPT2LMHeadModel(config).save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    rng = random.Random(4)
+    texts = {name: [" ".join(rng.choice(words) for _ in range(rng.randint(2, 10))) for _ in range(3)] for name in "BA"}
+    common = ["perplexity", "--model", str(folder), "--segments", "-f", "json"]
+    expected = []
+    for name, lines in texts.items():
+        code, out, _ = run(capsys, *common, "--text", write_lines(tmp_path / name, lines))
+        assert code == 0
+        expected.append({"system": name, **json.loads(out)})
+    rows = [
+        {"sys": name, "text": t}
+        for pair in zip(texts["B"], texts["A"], strict=True)
+        for name, t in zip("BA", pair, strict=True)
+    ]
+    path = write_data(tmp_path / "long.csv", rows, "csv")
+    code, out, _ = run(capsys, *common, "--text", path, "--hyp-col", "text", "--system-col", "sys")
+    assert code == 0
+    assert json.loads(out)["systems"] == expected

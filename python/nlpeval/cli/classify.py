@@ -50,6 +50,9 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument(
         "--score-col", metavar="COL", help="column of the --pred data file with scores or probabilities"
     )
+    parser.add_argument(
+        "--system-col", metavar="COL", help="system name column of the --pred data file (one report per system)"
+    )
     parser.set_defaults(run=run)
 
 
@@ -115,6 +118,8 @@ def run(options: argparse.Namespace) -> int:
     if sum(path == "-" for path in paths) > 1:
         raise UsageError("stdin ('-') can be used for only one file")
     where: dict[str, list[str]] = {}
+    if options.system_col is not None:
+        return _run_systems(options)
     if options.hyp_col is not None:
         gold, pred, scores_from_data, where = _from_data_file(options)
     else:
@@ -170,15 +175,64 @@ def run(options: argparse.Namespace) -> int:
     return 0
 
 
-def _from_data_file(options: argparse.Namespace) -> tuple[list[str], list[str], Any, dict[str, list[str]]]:
-    """Gold labels, predictions, scores (or None) and each row's ``file:row``, from the ``--pred`` data file."""
+def _run_systems(options: argparse.Namespace) -> int:
+    """``--system-col``: one report per system of the long ``--pred`` data file, in order of first appearance."""
+    import numpy as np
+
+    from nlpeval.classification.report import report
+    from nlpeval.cli.datafiles import read_data_file, split_by_system
+    from nlpeval.cli.io import emit
+    from nlpeval.cli.systems_output import render_systems
+    from nlpeval.core.errors import InputError
+
+    if options.hyp_col is None:
+        raise UsageError("--system-col needs --hyp-col (the column of the predicted label)")
+    if options.gold or options.scores:
+        raise UsageError("with --system-col give gold labels with --ref-col and scores with --score-col")
+    if options.plot:
+        raise UsageError("--plot draws one system: leave out --system-col, or filter the file to one system")
+    data = read_data_file(options.pred)
+    data.require(options.hyp_col, *options.ref_col, options.score_col, options.system_col)
+    if not data.records:
+        raise UsageError(f"{data.name} has no rows: there is nothing to score")
+    labels = [label.strip() for label in options.labels.split(",")] if options.labels else None
+    blocks = []
+    for name, part in split_by_system(data, options.system_col):
+        gold, pred, scores, where = _from_data_file(options, part)
+        y_score = None if scores is None else np.array(scores, dtype=np.float64)
+        if y_score is not None and y_score.shape[1] == 1:
+            y_score = y_score[:, 0]
+        try:
+            rep = report(
+                gold,
+                pred,
+                y_score=y_score,
+                labels=labels,
+                pos_label=options.pos_label,
+                zero_division=_zero_division(options.zero_division),
+            )
+        except InputError as exc:
+            if exc.segment is None:
+                raise
+            raise UsageError(f"{where[exc.side or 'y_pred'][exc.segment]}: {exc.message}") from None
+        blocks.append((name, rep.render(options.format, digits=options.digits)))
+    emit(render_systems(blocks, options.format), options.output)
+    return 0
+
+
+def _from_data_file(
+    options: argparse.Namespace, data: Any = None
+) -> tuple[list[str], list[str], Any, dict[str, list[str]]]:
+    """Gold labels, predictions, scores (or None) and each row's ``file:row``, from the ``--pred`` data file
+    (or ``data``, one system's rows of it)."""
     from nlpeval.cli.datafiles import label_value, numbers_value, read_data_file
 
     if len(options.ref_col) > 1:
         raise UsageError("classify takes one --ref-col (the gold label)")
     if options.ref_col and options.gold:
         raise UsageError("give gold labels with --gold or --ref-col, not both")
-    data = read_data_file(options.pred)
+    if data is None:
+        data = read_data_file(options.pred)
     data.require(options.hyp_col, *options.ref_col, options.score_col)
     if not data.records:
         raise UsageError(f"{data.name} has no rows: there is nothing to score")

@@ -388,6 +388,22 @@ def read_systems(
     return _align(systems)
 
 
+def split_by_system(data: DataFile, column: str) -> list[tuple[str, DataFile]]:
+    """The rows of a long data file grouped by the value of ``column``, systems in order of first appearance.
+
+    Examples
+    --------
+    >>> rows = [Record(1, {"s": "B"}), Record(2, {"s": "A"}), Record(3, {"s": "B"})]
+    >>> [(name, [r.row for r in part.records]) for name, part in split_by_system(DataFile("f", ["s"], rows), "s")]
+    [('B', [1, 3]), ('A', [2])]
+    """
+    data.require(column)
+    groups: dict[str, list[Record]] = {}
+    for record in data.records:
+        groups.setdefault(_id_value(data, record, column), []).append(record)
+    return [(name, DataFile(data.name, data.columns, records)) for name, records in groups.items()]
+
+
 def read_column(path: str, column: str, *, kind: str = "text") -> tuple[list[Any], list[str]]:
     """One column of a data file as a list (``kind``: ``text``, ``label`` or ``numbers``) and each row's ``file:row``.
 

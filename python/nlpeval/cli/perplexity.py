@@ -42,6 +42,11 @@ def add_parser(subparsers: Any) -> None:
         help="--logprobs/--text is a JSONL, CSV/TSV or Parquet data file; COL holds each sequence's "
         "log-probabilities (a list, or space-separated numbers) or its text",
     )
+    parser.add_argument(
+        "--system-col",
+        metavar="COL",
+        help="system name column of the --logprobs/--text data file (one result per system)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -121,10 +126,70 @@ def _render(score: Any, fmt: str, segments: bool) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _systems(path: str, column: str, system_col: str, kind: str) -> list[tuple[str, list[Any], list[str]]]:
+    """Each system's values of ``column`` and their ``file:row``, systems in order of first appearance."""
+    from nlpeval.cli.datafiles import label_value, numbers_value, read_data_file, split_by_system, text_value
+
+    data = read_data_file(path)
+    data.require(column, system_col)
+    if not data.records:
+        raise UsageError(f"{data.name} has no rows: there is nothing to score")
+    reader = {"text": text_value, "label": label_value, "numbers": numbers_value}[kind]
+    return [
+        (name, [reader(part, r, column) for r in part.records], [part.where(r) for r in part.records])
+        for name, part in split_by_system(data, system_col)
+    ]
+
+
+def _run_systems(options: argparse.Namespace) -> int:
+    """``--system-col``: one perplexity per system of the long data file, in order of first appearance."""
+    from nlpeval.cli.io import emit
+    from nlpeval.cli.systems_output import render_systems
+    from nlpeval.core.errors import InputError
+
+    if options.hyp_col is None:
+        raise UsageError("--system-col needs --hyp-col (the column of the log-probabilities or texts)")
+    if options.logprobs and options.text:
+        raise UsageError("--text goes with --model, not --logprobs")
+    if options.model and not options.text:
+        raise UsageError("--model needs --text FILE")
+    source = options.logprobs or options.text
+    blocks = []
+    for name, values, where in _systems(
+        source, options.hyp_col, options.system_col, "numbers" if options.logprobs else "text"
+    ):
+        try:
+            if options.logprobs:
+                from nlpeval.lm.logprobs import perplexity
+
+                score = perplexity(values, base=_BASES[options.base], segments=options.segments)
+            else:
+                from nlpeval.lm.causal import model_perplexity
+
+                score = model_perplexity(
+                    options.model,
+                    values,
+                    batch_size=options.batch_size,
+                    device=options.device,
+                    max_length=options.max_length,
+                    stride=options.stride,
+                    segments=options.segments,
+                )
+        except InputError as exc:
+            if exc.segment is None:
+                raise
+            raise UsageError(f"{where[exc.segment]}: {exc.message}") from None
+        blocks.append((name, _render(score, options.format, options.segments)))
+    emit(render_systems(blocks, options.format), options.output)
+    return 0
+
+
 def run(options: argparse.Namespace) -> int:
     from nlpeval.cli.io import emit, read_all
     from nlpeval.core.errors import InputError
 
+    if options.system_col is not None:
+        return _run_systems(options)
     where: list[str] | None = None
     try:
         if options.logprobs:
