@@ -108,9 +108,7 @@ def _zero_division(text: str) -> Any:
 
 
 def run(options: argparse.Namespace) -> int:
-    import numpy as np
 
-    from nlpeval.classification.report import report
     from nlpeval.cli.io import emit
     from nlpeval.core.errors import InputError
 
@@ -139,9 +137,7 @@ def run(options: argparse.Namespace) -> int:
         raise UsageError(
             f"line counts differ: {_name(options.gold)} has {len(gold)}, {_name(options.pred)} has {len(pred)} lines"
         )
-    scores = None if scores_from_data is None else np.array(scores_from_data, dtype=np.float64)
-    if scores is not None and scores.shape[1] == 1:
-        scores = scores[:, 0]
+    scores = None if scores_from_data is None else _score_array(scores_from_data)
     if options.scores:
         rows = _scores(options.scores)
         if len(rows) != len(gold):
@@ -149,19 +145,9 @@ def run(options: argparse.Namespace) -> int:
                 f"line counts differ: {_name(options.gold)} has {len(gold)}, "
                 f"{_name(options.scores)} has {len(rows)} lines"
             )
-        scores = np.array(rows, dtype=np.float64)
-        if scores.shape[1] == 1:
-            scores = scores[:, 0]
-    labels = [label.strip() for label in options.labels.split(",")] if options.labels else None
+        scores = _score_array(rows)
     try:
-        rep = report(
-            gold,
-            pred,
-            y_score=scores,
-            labels=labels,
-            pos_label=options.pos_label,
-            zero_division=_zero_division(options.zero_division),
-        )
+        rep = _report(gold, pred, scores, options)
     except InputError as exc:
         if exc.segment is None:
             raise
@@ -175,11 +161,31 @@ def run(options: argparse.Namespace) -> int:
     return 0
 
 
-def _run_systems(options: argparse.Namespace) -> int:
-    """``--system-col``: one report per system of the long ``--pred`` data file, in order of first appearance."""
+def _score_array(rows: Any) -> Any:
+    """Score rows as a float array; a single column (scores of the positive class) becomes a vector."""
     import numpy as np
 
+    scores = np.array(rows, dtype=np.float64)
+    return scores[:, 0] if scores.shape[1] == 1 else scores
+
+
+def _report(gold: list[str], pred: list[str], scores: Any, options: argparse.Namespace) -> Any:
+    """The classification report with the command's --labels, --pos-label and --zero-division."""
     from nlpeval.classification.report import report
+
+    labels = [label.strip() for label in options.labels.split(",")] if options.labels else None
+    return report(
+        gold,
+        pred,
+        y_score=scores,
+        labels=labels,
+        pos_label=options.pos_label,
+        zero_division=_zero_division(options.zero_division),
+    )
+
+
+def _run_systems(options: argparse.Namespace) -> int:
+    """``--system-col``: one report per system of the long ``--pred`` data file, in order of first appearance."""
     from nlpeval.cli.datafiles import read_data_file, split_by_system
     from nlpeval.cli.io import emit
     from nlpeval.cli.systems_output import render_systems
@@ -195,22 +201,11 @@ def _run_systems(options: argparse.Namespace) -> int:
     data.require(options.hyp_col, *options.ref_col, options.score_col, options.system_col)
     if not data.records:
         raise UsageError(f"{data.name} has no rows: there is nothing to score")
-    labels = [label.strip() for label in options.labels.split(",")] if options.labels else None
     blocks = []
     for name, part in split_by_system(data, options.system_col):
         gold, pred, scores, where = _from_data_file(options, part)
-        y_score = None if scores is None else np.array(scores, dtype=np.float64)
-        if y_score is not None and y_score.shape[1] == 1:
-            y_score = y_score[:, 0]
         try:
-            rep = report(
-                gold,
-                pred,
-                y_score=y_score,
-                labels=labels,
-                pos_label=options.pos_label,
-                zero_division=_zero_division(options.zero_division),
-            )
+            rep = _report(gold, pred, None if scores is None else _score_array(scores), options)
         except InputError as exc:
             if exc.segment is None:
                 raise

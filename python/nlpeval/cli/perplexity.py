@@ -159,22 +159,7 @@ def _run_systems(options: argparse.Namespace) -> int:
         source, options.hyp_col, options.system_col, "numbers" if options.logprobs else "text"
     ):
         try:
-            if options.logprobs:
-                from nlpeval.lm.logprobs import perplexity
-
-                score = perplexity(values, base=_BASES[options.base], segments=options.segments)
-            else:
-                from nlpeval.lm.causal import model_perplexity
-
-                score = model_perplexity(
-                    options.model,
-                    values,
-                    batch_size=options.batch_size,
-                    device=options.device,
-                    max_length=options.max_length,
-                    stride=options.stride,
-                    segments=options.segments,
-                )
+            score = _score(options, values)
         except InputError as exc:
             if exc.segment is None:
                 raise
@@ -182,6 +167,25 @@ def _run_systems(options: argparse.Namespace) -> int:
         blocks.append((name, _render(score, options.format, options.segments)))
     emit(render_systems(blocks, options.format), options.output)
     return 0
+
+
+def _score(options: argparse.Namespace, values: Any) -> Any:
+    """Perplexity of ``values``: log-probability sequences (``--logprobs``) or texts scored by ``--model``."""
+    if options.logprobs:
+        from nlpeval.lm.logprobs import perplexity
+
+        return perplexity(values, base=_BASES[options.base], segments=options.segments)
+    from nlpeval.lm.causal import model_perplexity
+
+    return model_perplexity(
+        options.model,
+        values,
+        batch_size=options.batch_size,
+        device=options.device,
+        max_length=options.max_length,
+        stride=options.stride,
+        segments=options.segments,
+    )
 
 
 def run(options: argparse.Namespace) -> int:
@@ -195,29 +199,17 @@ def run(options: argparse.Namespace) -> int:
         if options.logprobs:
             if options.text:
                 raise UsageError("--text goes with --model, not --logprobs")
-            from nlpeval.lm.logprobs import perplexity
-
             source = options.logprobs
             sequences, where = _read_data(source, options.hyp_col, "numbers", _read_logprobs)
-            score = perplexity(sequences, base=_BASES[options.base], segments=options.segments)
+            score = _score(options, sequences)
         else:
             if not options.text:
                 raise UsageError("--model needs --text FILE")
-            from nlpeval.lm.causal import model_perplexity
-
             source = options.text
             texts, where = _read_data(source, options.hyp_col, "text", read_all)
             if not texts:
                 raise UsageError(f"{source} is empty: there is nothing to score")
-            score = model_perplexity(
-                options.model,
-                texts,
-                batch_size=options.batch_size,
-                device=options.device,
-                max_length=options.max_length,
-                stride=options.stride,
-                segments=options.segments,
-            )
+            score = _score(options, texts)
     except InputError as exc:
         if exc.segment is None:
             raise
