@@ -106,19 +106,6 @@ fn bleu_stats_tokens<'py>(
     to_array2(py, flat, n, ngram::row_width(max_order))
 }
 
-/// BLEU statistics of segments given as integer token ids.
-#[pyfunction]
-fn bleu_stats_ids<'py>(
-    py: Python<'py>,
-    hyps: Vec<Vec<i64>>,
-    refs: Vec<Vec<Vec<i64>>>,
-    max_order: usize,
-) -> PyResult<Bound<'py, PyArray2<i64>>> {
-    let n = hyps.len();
-    let flat = py.detach(|| ngram::batch_stats::<i64, _, _>(&hyps, &refs, max_order));
-    to_array2(py, flat, n, ngram::row_width(max_order))
-}
-
 /// Profiling helper: receives text segments as the statistics kernels do (one
 /// `String` per segment) and returns their byte count, so the conversion cost
 /// can be told apart from the work (benchmarks/profile_metrics.py).
@@ -1073,7 +1060,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tokenize, m)?)?;
     m.add_function(wrap_pyfunction!(bleu_stats, m)?)?;
     m.add_function(wrap_pyfunction!(bleu_stats_tokens, m)?)?;
-    m.add_function(wrap_pyfunction!(bleu_stats_ids, m)?)?;
     m.add_function(wrap_pyfunction!(bleu_stats_flat, m)?)?;
     m.add_function(wrap_pyfunction!(flatten_id_lists, m)?)?;
     m.add_function(wrap_pyfunction!(flatten_reference_lists, m)?)?;

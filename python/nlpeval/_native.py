@@ -17,7 +17,6 @@ except ImportError as exc:  # pragma: no cover - only without a build
 tokenize = _core.tokenize
 bleu_stats = _core.bleu_stats
 bleu_stats_tokens = _core.bleu_stats_tokens
-bleu_stats_ids = _core.bleu_stats_ids
 bleu_stats_flat = _core.bleu_stats_flat
 flatten_id_lists = _core.flatten_id_lists
 flatten_reference_lists = _core.flatten_reference_lists
