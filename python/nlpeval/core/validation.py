@@ -153,7 +153,7 @@ def validate_text(hypotheses: Sequence[str], references: Sequence[ReferenceItem]
 
 def reference_counts(references: list[list[Any]]) -> np.ndarray:
     """Number of references of each segment."""
-    return np.fromiter((len(r) for r in references), dtype=np.int64, count=len(references))
+    return np.fromiter(map(len, references), dtype=np.int64, count=len(references))
 
 
 def check_unicode(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -140,6 +141,12 @@ def make_bleu(
     raise ValueError(f"unknown BLEU flavor {flavor!r}; choose one of {', '.join(FLAVORS)}")
 
 
+@functools.lru_cache(maxsize=64, typed=True)
+def _configured(**options: Any) -> CorpusMetric:
+    """:func:`make_bleu`, kept for the last option sets (the metric objects are frozen)."""
+    return make_bleu(**options)
+
+
 def bleu(
     hypotheses: Sequence[Any],
     references: Sequence[Any],
@@ -233,21 +240,32 @@ def bleu(
     >>> hf.to_dict()["precisions"], hf.to_dict()["brevity_penalty"]
     ([0.8333333333333334, 0.6], 1.0)
     """
-    metric = make_bleu(
-        flavor=flavor,
-        tokenize=tokenize,
-        lowercase=lowercase,
-        smooth=smooth,
-        smooth_value=smooth_value,
-        max_order=max_order,
-        effective_order=effective_order,
-        weights=weights,
-        auto_reweigh=auto_reweigh,
-        token_ids=is_token_id_input(hypotheses),
-        pad_id=pad_id,
-        eos_id=eos_id,
-        spm_model=spm_model,
-    )
+    options = {
+        "flavor": flavor,
+        "tokenize": tokenize,
+        "lowercase": lowercase,
+        "smooth": smooth,
+        "smooth_value": smooth_value,
+        "max_order": max_order,
+        "effective_order": effective_order,
+        "weights": weights if weights is None else tuple(weights),
+        "auto_reweigh": auto_reweigh,
+        "token_ids": is_token_id_input(hypotheses),
+        "pad_id": pad_id,
+        "eos_id": eos_id,
+        "spm_model": spm_model,
+    }
+    try:
+        # the same options give an equal metric object: reuse it (with its resolved tokenizer and
+        # cached signatures), as a training loop calls with the same options every step; an spm
+        # model is a file that may change, so it is loaded afresh; weights may mix ints and floats,
+        # which a cache key would not tell apart
+        uncached = spm_model is not None or weights is not None
+        metric = make_bleu(**options) if uncached else _configured(**options)
+    except TypeError as error:
+        if "unhashable" not in str(error):
+            raise
+        metric = make_bleu(**options)
     stats = metric.segment_stats(hypotheses, references)
     return metric.score_from_stats(stats, segments=segments, n_bootstrap=n_bootstrap, seed=seed)
 

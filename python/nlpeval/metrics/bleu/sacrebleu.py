@@ -10,6 +10,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from nlpeval.core.metric import CorpusMetric
+from nlpeval.core.score import Score
 from nlpeval.core.signature import Signature, nrefs_field
 from nlpeval.core.stats import Stats, StatsSchema
 from nlpeval.metrics.bleu.extract import bleu_schema, id_rows, text_rows
@@ -142,6 +143,192 @@ def _scalar_values(
     return np.float64(score), np.array(precisions), np.float64(bp)
 
 
+#: Up to this many rows, :func:`sentence_scores` uses Python floats (two NumPy calls in all) rather
+#: than ~60 array operations whose fixed cost dominates small batches.
+FEW_ROWS = 256
+
+
+def sentence_scores(
+    rows: np.ndarray,
+    *,
+    max_order: int,
+    smooth: str,
+    smooth_value: float | None,
+    effective_order: bool,
+    ref_len_column: int = 1,
+) -> np.ndarray:
+    """The BLEU (0–100) of each statistics row: ``sacrebleu_values(rows, ...)[0]``, bit for bit.
+
+    A small batch of integer rows (a training loop's, up to :data:`FEW_ROWS`) takes Python floats
+    for the arithmetic (the same IEEE operations in the same order as the array path) and one
+    batched NumPy ``log`` and ``exp`` (the same functions, so the same bits); larger or float
+    batches take the array path.
+
+    Examples
+    --------
+    >>> rows = np.array([[4, 4, 4, 3, 2, 1, 0, 4, 3, 2, 1], [0, 3, 3, 0, 0, 0, 0, 0, 0, 0, 0]])
+    >>> sentence_scores(rows, max_order=4, smooth="exp", smooth_value=None, effective_order=True).tolist()
+    [56.23413251903491, 0.0]
+    """
+    rows = np.asarray(rows)
+    options = {"max_order": max_order, "smooth": smooth, "smooth_value": smooth_value}
+    if rows.ndim != 2 or rows.shape[0] > FEW_ROWS or max_order >= 8 or rows.dtype.kind not in "iu":
+        values = sacrebleu_values(rows, **options, effective_order=effective_order, ref_len_column=ref_len_column)
+        return values[0]
+    return _few_rows_scores(rows.tolist(), **options, effective_order=effective_order, ref_len_column=ref_len_column)
+
+
+def _few_rows_scores(
+    rows: list[list[int]],
+    *,
+    max_order: int,
+    smooth: str,
+    smooth_value: float | None,
+    effective_order: bool,
+    ref_len_column: int,
+) -> np.ndarray:
+    """:func:`sentence_scores` of integer rows in Python numbers; see :func:`_scalar_values` for the
+    correspondence with the array path (integers below 2**53 are exact in float64, so the quotients
+    and products of Python ints round as those of the array's floats; the array path's sum of fewer
+    than 8 logs is sequential, as here)."""
+    if smooth == "exp" and effective_order:
+        fast = _exp_effective_scores(rows, max_order, ref_len_column)
+        if fast is not None:
+            return fast
+    value = SMOOTH_DEFAULTS[smooth] if smooth_value is None else smooth_value
+    add_k, exp_smooth, floor = smooth == "add-k", smooth == "exp", smooth == "floor"
+    first_correct, first_total = 3, 3 + max_order
+    # per row: (logged precisions: True for a positive one, False for the log floor), 1 / eff_order
+    # as the divisor, the brevity penalty's exponent (None: 1.0), and whether the score is nonzero
+    plans = []
+    to_log: list[float] = []
+    for row in rows:
+        sys_len, ref_len = row[0], row[ref_len_column]
+        eff_order = max_order
+        smooth_mteval = 1.0
+        positive: list[bool] = []
+        any_correct = False
+        alive = True
+        for n in range(max_order):
+            c = row[first_correct + n]
+            t = row[first_total + n]
+            if c != 0:
+                any_correct = True
+            if add_k and n > 0:
+                c += value
+                t += value
+            if alive and t != 0:
+                if c == 0:
+                    if exp_smooth:
+                        smooth_mteval = smooth_mteval * 2
+                        p = 100.0 / (smooth_mteval * t)
+                    elif floor:
+                        p = 100.0 * value / t
+                    else:
+                        p = 0.0
+                else:
+                    p = 100.0 * c / t
+            else:
+                if alive and effective_order and n > 0:
+                    eff_order = n  # the orders alive so far (none alive: sacreBLEU keeps max_order)
+                alive = False
+                p = 0.0
+            if p > 0:
+                to_log.append(p)
+                positive.append(True)
+            else:
+                positive.append(False)
+        bp_arg = None
+        nonzero = any_correct
+        if sys_len < ref_len:
+            if sys_len > 0:
+                bp_arg = 1.0 - ref_len / sys_len
+            else:
+                nonzero = False  # a zero brevity penalty (and then no n-gram matched anyway)
+        plans.append((positive[:eff_order], float(eff_order), bp_arg, nonzero))
+    logs = np.log(to_log).tolist() if to_log else []
+    at = 0
+    to_exp: list[float] = []
+    for positive, eff_order, bp_arg, _ in plans:
+        mean_log = 0.0
+        for is_positive in positive:
+            if is_positive:
+                mean_log += logs[at]
+                at += 1
+            else:
+                mean_log += _LOG_ZERO
+        to_exp.append(mean_log / eff_order)
+        if bp_arg is not None:
+            to_exp.append(bp_arg)
+    exps = np.exp(to_exp).tolist()
+    scores = []
+    at = 0
+    for _, _, bp_arg, nonzero in plans:
+        geo = exps[at]
+        if bp_arg is not None:
+            at += 1
+            scores.append(exps[at] * geo if nonzero else 0.0)
+        else:
+            scores.append(geo if nonzero else 0.0)
+        at += 1
+    return np.array(scores, dtype=np.float64)
+
+
+def _exp_effective_scores(rows: list[list[int]], max_order: int, ref_len_column: int) -> np.ndarray | None:
+    """:func:`_few_rows_scores` for sentence BLEU's defaults (``exp`` smoothing, effective order),
+    where every order alive has a positive precision and exactly those orders are averaged. None
+    when a row has no order alive (the general loop handles it)."""
+    first_total, end = 3 + max_order, 3 + 2 * max_order
+    to_log: list[float] = []
+    plans: list[tuple[int, float | None, bool]] = []
+    for row in rows:
+        mteval = 1.0
+        used = 0
+        for c, t in zip(row[3:first_total], row[first_total:end]):
+            if not t:
+                break
+            if c:
+                to_log.append(100.0 * c / t)
+            else:
+                mteval = mteval * 2
+                to_log.append(100.0 / (mteval * t))
+            used += 1
+        if not used:
+            return None
+        sys_len, ref_len = row[0], row[ref_len_column]
+        nonzero = any(row[3:first_total])
+        bp_arg = None
+        if sys_len < ref_len:
+            if sys_len > 0:
+                bp_arg = 1.0 - ref_len / sys_len
+            else:
+                nonzero = False
+        plans.append((used, bp_arg, nonzero))
+    logs = np.log(to_log).tolist()
+    to_exp: list[float] = []
+    at = 0
+    for used, bp_arg, _ in plans:
+        mean_log = 0.0
+        for log in logs[at : at + used]:
+            mean_log += log
+        at += used
+        to_exp.append(mean_log / used)
+        if bp_arg is not None:
+            to_exp.append(bp_arg)
+    exps = np.exp(to_exp).tolist()
+    scores = []
+    at = 0
+    for _, bp_arg, nonzero in plans:
+        geo = exps[at]
+        at += 1
+        if bp_arg is not None:
+            scores.append(exps[at] * geo if nonzero else 0.0)
+            at += 1
+        else:
+            scores.append(geo if nonzero else 0.0)
+    return np.array(scores, dtype=np.float64)
+
+
 @dataclass(frozen=True)
 class BLEU(CorpusMetric):
     """BLEU exactly as sacreBLEU 2.x computes it.
@@ -220,10 +407,32 @@ class BLEU(CorpusMetric):
 
     def segment_values(self, stats: Stats) -> np.ndarray:
         """Sentence BLEU of each segment, as ``sacrebleu.sentence_bleu`` (effective order on)."""
-        return self._values(stats.rows, effective_order=True)[0] / 100.0
+        scores = sentence_scores(
+            stats.rows,
+            max_order=self.max_order,
+            smooth=self.smooth,
+            smooth_value=self.smooth_value,
+            effective_order=True,
+        )
+        return scores / 100.0
 
     def components(self, totals: np.ndarray) -> dict[str, Any]:
         _, precisions, bp = self._values(totals, effective_order=self.effective_order)
+        return self._components(totals, precisions, bp)
+
+    def score_from_totals(self, totals: np.ndarray, *, signature: Signature | None = None) -> Score:
+        """The corpus :class:`Score` of merged statistics (the formula evaluated once for the
+        value and the components)."""
+        totals = np.asarray(totals)
+        value, precisions, bp = self._values(totals, effective_order=self.effective_order)
+        return Score(
+            name=self.name,
+            score=float(value / 100.0),
+            signature=str(signature if signature is not None else self.signature(totals)),
+            components=self._components(totals, precisions, bp),
+        )
+
+    def _components(self, totals: np.ndarray, precisions: np.ndarray, bp: np.ndarray) -> dict[str, Any]:
         hyp_len, ref_len = int(totals[0]), int(totals[1])
         n = self.max_order
         return {
@@ -244,15 +453,26 @@ class BLEU(CorpusMetric):
         return f"{self.smooth}[{value:.2f}]"
 
     def signature(self, totals: np.ndarray) -> Signature:
-        schema = self.schema
-        return Signature.build(
-            nrefs=nrefs_field(int(totals[schema.index("nrefs_min")]), int(totals[schema.index("nrefs_max")])),
-            case="lc" if self.lowercase else "mixed",
-            eff=self.effective_order,
-            tok=self._tokenizer.signature if self._uses_text else "ids",
-            smooth=self._smooth_field(),
-            flavor=self.flavor,
-        )
+        width = 3 + 2 * self.max_order  # the nrefs_min, nrefs_max columns follow (see bleu_schema)
+        return self._signature(int(totals[width]), int(totals[width + 1]))
+
+    def _signature(self, nrefs_min: int, nrefs_max: int) -> Signature:
+        """The signature of these reference counts (kept per metric object: a training loop asks
+        for the same one every call)."""
+        cache = self.__dict__.setdefault("_signatures", {})
+        signature = cache.get((nrefs_min, nrefs_max))
+        if signature is None:
+            signature = Signature.build(
+                nrefs=nrefs_field(nrefs_min, nrefs_max),
+                case="lc" if self.lowercase else "mixed",
+                eff=self.effective_order,
+                tok=self._tokenizer.signature if self._uses_text else "ids",
+                smooth=self._smooth_field(),
+                flavor=self.flavor,
+            )
+            if len(cache) < 64:
+                cache[(nrefs_min, nrefs_max)] = signature
+        return signature
 
     _uses_text: ClassVar[bool] = True
 
@@ -284,4 +504,4 @@ class TokenIdBLEU(BLEU):
         return Stats(self.schema, rows)
 
 
-__all__ = ["BLEU", "SMOOTH_DEFAULTS", "TokenIdBLEU", "sacrebleu_values"]
+__all__ = ["BLEU", "SMOOTH_DEFAULTS", "TokenIdBLEU", "sacrebleu_values", "sentence_scores"]

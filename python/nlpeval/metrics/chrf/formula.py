@@ -126,3 +126,63 @@ def _scalar_parts(t: list[float], *, orders: int, factor: float, eps_smoothing: 
     return ChrfParts(
         np.float64(value), np.float64(avg_prec), np.float64(avg_rec), np.array(precisions), np.array(recalls)
     )
+
+
+#: Up to this many rows, :func:`sentence_scores` uses Python floats rather than ~25 array operations
+#: whose fixed cost dominates small batches.
+FEW_ROWS = 256
+
+
+def sentence_scores(rows: np.ndarray, *, orders: int, factor: float, eps_smoothing: bool) -> np.ndarray:
+    """chrF (0–100) of each statistics row: ``chrf_parts(rows, ...).score``, bit for bit.
+
+    A small batch of integer rows (a training loop's, up to :data:`FEW_ROWS`) is scored with
+    Python floats: the same IEEE operations in the same order as the array path (integers below
+    2**53 are exact in float64). Larger or float batches take the array path.
+
+    Examples
+    --------
+    >>> sentence_scores(np.array([[2, 1, 1], [0, 3, 0]]), orders=1, factor=4, eps_smoothing=False).tolist()
+    [83.33333333333334, 0.0]
+    """
+    rows = np.asarray(rows)
+    plain = type(factor) in (int, float)  # a NumPy scalar would change the types of the arithmetic
+    if plain and rows.ndim == 2 and rows.shape[0] <= FEW_ROWS and rows.dtype.kind in "iu":
+        scores = _few_rows_scores(rows.tolist(), orders=orders, factor=factor, eps_smoothing=eps_smoothing)
+        if scores is not None:
+            return np.array(scores, dtype=np.float64)
+    return chrf_parts(rows, orders=orders, factor=factor, eps_smoothing=eps_smoothing).score
+
+
+def _few_rows_scores(rows: list[list[int]], *, orders: int, factor: float, eps_smoothing: bool) -> list[float] | None:
+    """The loop of :func:`_scalar_parts` over rows, keeping only the score; None where a ratio is
+    undefined (the array path then gives its inf/nan exactly)."""
+    scores: list[float] = []
+    scale = 1 + factor
+    end = 3 * orders
+    try:
+        for row in rows:
+            score = sum_prec = sum_rec = effective = 0.0
+            for i in range(0, end, 3):
+                n_hyp, n_ref, n_match = row[i], row[i + 1], row[i + 2]
+                prec = n_match / n_hyp if n_hyp > 0 else EPS
+                rec = n_match / n_ref if n_ref > 0 else EPS
+                denom = factor * prec + rec
+                score = score + (scale * prec * rec / denom if denom > 0 else EPS)
+                if n_hyp > 0 and n_ref > 0:
+                    sum_prec = sum_prec + prec
+                    sum_rec = sum_rec + rec
+                    effective = effective + 1.0
+            if eps_smoothing:
+                scores.append(100 * score / orders)
+                continue
+            avg_prec = sum_prec / effective if effective > 0 else 0.0
+            avg_rec = sum_rec / effective if effective > 0 else 0.0
+            if avg_prec + avg_rec != 0:
+                f = scale * avg_prec * avg_rec
+                scores.append(100 * (f / (factor * avg_prec + avg_rec)))
+            else:
+                scores.append(0.0)
+    except ZeroDivisionError:
+        return None
+    return scores

@@ -12,10 +12,11 @@ import numpy as np
 
 from nlpeval import _native
 from nlpeval.core.metric import CorpusMetric
+from nlpeval.core.score import Score
 from nlpeval.core.signature import Signature, nrefs_field
 from nlpeval.core.stats import Stats, StatsSchema
 from nlpeval.core.validation import reference_counts, unicode_checked, validate_text
-from nlpeval.metrics.chrf.formula import ChrfParts, chrf_parts
+from nlpeval.metrics.chrf.formula import ChrfParts, chrf_parts, sentence_scores
 
 #: chrF's default beta (recall weighted twice as much as precision).
 DEFAULT_BETA = 2
@@ -157,8 +158,27 @@ class CHRF(CorpusMetric):
     def corpus_values(self, totals: np.ndarray) -> np.ndarray:
         return self.parts(totals).score / 100.0
 
-    def components(self, totals: np.ndarray) -> dict[str, Any]:
+    def segment_values(self, stats: Stats) -> np.ndarray:
+        """Sentence chrF of each segment (``sacrebleu.sentence_chrf`` / 100)."""
+        scores = sentence_scores(stats.rows, orders=self.orders, factor=self.factor, eps_smoothing=self.eps_smoothing)
+        return scores / 100.0
+
+    def score_from_totals(self, totals: np.ndarray, *, signature: Signature | None = None) -> Score:
+        """The corpus :class:`Score` of merged statistics (the formula evaluated once for the
+        value and the components)."""
+        totals = np.asarray(totals)
         parts = self.parts(totals)
+        return Score(
+            name=self.name,
+            score=float(parts.score / 100.0),
+            signature=str(signature if signature is not None else self.signature(totals)),
+            components=self._components(parts),
+        )
+
+    def components(self, totals: np.ndarray) -> dict[str, Any]:
+        return self._components(self.parts(totals))
+
+    def _components(self, parts: ChrfParts) -> dict[str, Any]:
         c = self.char_order
         precisions = [float(p) for p in parts.precisions]
         recalls = [float(r) for r in parts.recalls]
@@ -175,17 +195,28 @@ class CHRF(CorpusMetric):
         }
 
     def signature(self, totals: np.ndarray) -> Signature:
-        schema = self.schema
-        return Signature.build(
-            nrefs=nrefs_field(int(totals[schema.index("nrefs_min")]), int(totals[schema.index("nrefs_max")])),
-            case="lc" if self.lowercase else "mixed",
-            eff=not self.eps_smoothing,
-            nc=self.char_order,
-            nw=self.word_order,
-            space=self.whitespace,
-            beta=None if self.beta == DEFAULT_BETA else self.beta,
-            flavor=self.flavor,
-        )
+        width = 3 * self.orders  # the nrefs_min, nrefs_max columns follow (see chrf_schema)
+        return self._signature(int(totals[width]), int(totals[width + 1]))
+
+    def _signature(self, nrefs_min: int, nrefs_max: int) -> Signature:
+        """The signature of these reference counts (kept per metric object: a training loop asks
+        for the same one every call)."""
+        cache = self.__dict__.setdefault("_signatures", {})
+        signature = cache.get((nrefs_min, nrefs_max))
+        if signature is None:
+            signature = Signature.build(
+                nrefs=nrefs_field(nrefs_min, nrefs_max),
+                case="lc" if self.lowercase else "mixed",
+                eff=not self.eps_smoothing,
+                nc=self.char_order,
+                nw=self.word_order,
+                space=self.whitespace,
+                beta=None if self.beta == DEFAULT_BETA else self.beta,
+                flavor=self.flavor,
+            )
+            if len(cache) < 64:
+                cache[(nrefs_min, nrefs_max)] = signature
+        return signature
 
 
 __all__ = ["CHRF", "DEFAULT_BETA", "check_options", "chrf_schema"]
