@@ -284,7 +284,7 @@ def _exp_effective_scores(rows: list[list[int]], max_order: int, ref_len_column:
     for row in rows:
         mteval = 1.0
         used = 0
-        for c, t in zip(row[3:first_total], row[first_total:end]):
+        for c, t in zip(row[3:first_total], row[first_total:end], strict=True):
             if not t:
                 break
             if c:
