@@ -280,53 +280,56 @@ def _exp_effective_scores(rows: list[list[int]], max_order: int, ref_len_column:
     when a row has no order alive (the general loop handles it)."""
     first_total, end = 3 + max_order, 3 + 2 * max_order
     to_log: list[float] = []
-    plans: list[tuple[int, float | None, bool]] = []
-    for row in rows:
+    log_later = to_log.append
+    used_orders: list[int] = []
+    bp_rows: list[int] = []
+    bp_args: list[float] = []
+    zero_rows: list[int] = []
+    for index, row in enumerate(rows):
         mteval = 1.0
         used = 0
+        matched = False
         for c, t in zip(row[3:first_total], row[first_total:end], strict=True):
             if not t:
                 break
             if c:
-                to_log.append(100.0 * c / t)
+                log_later(100.0 * c / t)
+                matched = True
             else:
                 mteval = mteval * 2
-                to_log.append(100.0 / (mteval * t))
+                log_later(100.0 / (mteval * t))
             used += 1
         if not used:
             return None
         sys_len, ref_len = row[0], row[ref_len_column]
-        nonzero = any(row[3:first_total])
-        bp_arg = None
+        zero_bp = False
         if sys_len < ref_len:
             if sys_len > 0:
-                bp_arg = 1.0 - ref_len / sys_len
+                bp_rows.append(index)
+                bp_args.append(1.0 - ref_len / sys_len)
             else:
-                nonzero = False
-        plans.append((used, bp_arg, nonzero))
+                zero_bp = True  # 0.0 * exp(mean_log) in the array path
+        if zero_bp or not (matched or any(row[3 + used : first_total])):
+            zero_rows.append(index)
+        used_orders.append(used)
     logs = np.log(to_log).tolist()
-    to_exp: list[float] = []
+    means: list[float] = []
     at = 0
-    for used, bp_arg, _ in plans:
+    for used in used_orders:
         mean_log = 0.0
         for log in logs[at : at + used]:
             mean_log += log
         at += used
-        to_exp.append(mean_log / used)
-        if bp_arg is not None:
-            to_exp.append(bp_arg)
-    exps = np.exp(to_exp).tolist()
-    scores = []
-    at = 0
-    for _, bp_arg, nonzero in plans:
-        geo = exps[at]
-        at += 1
-        if bp_arg is not None:
-            scores.append(exps[at] * geo if nonzero else 0.0)
-            at += 1
-        else:
-            scores.append(geo if nonzero else 0.0)
-    return np.array(scores, dtype=np.float64)
+        means.append(mean_log / used)
+    scores = np.exp(means + bp_args)
+    n = len(means)
+    if bp_rows:
+        # bp * exp(mean_log), as the array path multiplies them (elsewhere bp is 1.0)
+        scores[bp_rows] = scores[n:] * scores[bp_rows]
+    scores = scores[:n]
+    if zero_rows:
+        scores[zero_rows] = 0.0
+    return scores
 
 
 @dataclass(frozen=True)
