@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import nlpeval
+from nlpeval.metrics.bleu import TokenIdBLEU
 from nlpeval.metrics.bleu.extract import bleu_schema
 from nlpeval.metrics.bleu.sacrebleu import sacrebleu_values, sentence_scores
 from nlpeval.metrics.chrf.formula import chrf_parts
@@ -59,7 +60,7 @@ def test_bleu_token_ids_and_the_public_call(wmt17: dict[str, list[str]]) -> None
     hyps[3] = 0  # an empty hypothesis after padding
     hyps[4, 2:] = 0
     score = nlpeval.bleu(hyps, refs, pad_id=0, segments=True)
-    metric = nlpeval.metrics.bleu.TokenIdBLEU(pad_id=0)
+    metric = TokenIdBLEU(pad_id=0)
     rows = metric.segment_stats(hyps, refs).rows
     array = sacrebleu_values(rows, max_order=4, smooth="exp", smooth_value=None, effective_order=True)[0] / 100.0
     _same_bits(np.asarray(score.segments), array)

@@ -436,16 +436,17 @@ class BLEU(CorpusMetric):
         )
 
     def _components(self, totals: np.ndarray, precisions: np.ndarray, bp: np.ndarray) -> dict[str, Any]:
-        hyp_len, ref_len = int(totals[0]), int(totals[1])
+        values = np.asarray(totals).tolist()  # Python numbers: one conversion, not one per element
+        hyp_len, ref_len = int(values[0]), int(values[1])
         n = self.max_order
         return {
-            "precisions": [float(p) / 100.0 for p in precisions],
+            "precisions": [p / 100.0 for p in np.asarray(precisions, dtype=np.float64).tolist()],
             "brevity_penalty": float(bp),
             "length_ratio": hyp_len / ref_len if ref_len else 0.0,
             "hyp_len": hyp_len,
             "ref_len": ref_len,
-            "counts": [int(c) for c in totals[3 : 3 + n]],
-            "totals": [int(t) for t in totals[3 + n : 3 + 2 * n]],
+            "counts": [int(c) for c in values[3 : 3 + n]],
+            "totals": [int(t) for t in values[3 + n : 3 + 2 * n]],
         }
 
     def _smooth_field(self) -> str:

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
 from nlpeval.core.score import Score
 from nlpeval.metrics.chrf.sacrebleu import CHRF, DEFAULT_BETA
+
+
+@functools.lru_cache(maxsize=64, typed=True)
+def _configured(**options: Any) -> CHRF:
+    """``CHRF(**options)``, kept for the last option sets (the metric objects are frozen)."""
+    return CHRF(**options)
 
 
 def chrf(
@@ -74,14 +81,22 @@ def chrf(
     >>> round(nlpeval.chrf(["the cat sat on the mat"], ["the cat sat on a mat"], word_order=2).score, 4)
     0.7203
     """
-    metric = CHRF(
-        char_order=char_order,
-        word_order=word_order,
-        beta=beta,
-        lowercase=lowercase,
-        whitespace=whitespace,
-        eps_smoothing=eps_smoothing,
-    )
+    options = {
+        "char_order": char_order,
+        "word_order": word_order,
+        "beta": beta,
+        "lowercase": lowercase,
+        "whitespace": whitespace,
+        "eps_smoothing": eps_smoothing,
+    }
+    try:
+        # the same options give an equal metric object: reuse it (and its cached signatures), as a
+        # training loop calls with the same options every step
+        metric = _configured(**options)
+    except TypeError as error:
+        if "unhashable" not in str(error):
+            raise
+        metric = CHRF(**options)
     stats = metric.segment_stats(hypotheses, references)
     return metric.score_from_stats(stats, segments=segments, n_bootstrap=n_bootstrap, seed=seed)
 
