@@ -168,7 +168,7 @@ def sentence_scores(
     --------
     >>> rows = np.array([[4, 4, 4, 3, 2, 1, 0, 4, 3, 2, 1], [0, 3, 3, 0, 0, 0, 0, 0, 0, 0, 0]])
     >>> sentence_scores(rows, max_order=4, smooth="exp", smooth_value=None, effective_order=True).tolist()
-    [56.23413251903491, 0.0]
+    [59.460355750136046, 0.0]
     """
     rows = np.asarray(rows)
     options = {"max_order": max_order, "smooth": smooth, "smooth_value": smooth_value}
