@@ -4,14 +4,36 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import Any
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
 from nlpeval.core.metric import CorpusMetric
 from nlpeval.core.score import Score
 from nlpeval.core.token_ids import is_token_id_input
-from nlpeval.metrics.bleu.hf import HfBLEU, HfTokenIdBLEU
-from nlpeval.metrics.bleu.nltk import NltkBLEU, NltkTokenIdBLEU
 from nlpeval.metrics.bleu.sacrebleu import BLEU, TokenIdBLEU
+
+if TYPE_CHECKING:
+    from nlpeval.metrics.bleu.hf import HfBLEU, HfTokenIdBLEU
+    from nlpeval.metrics.bleu.nltk import NltkBLEU, NltkTokenIdBLEU
+
+#: The other flavors' classes, imported on first use (a fresh ``nlpeval score -m bleu`` needs
+#: only sacreBLEU's).
+_FLAVOR_MODULES = {
+    "HfBLEU": "nlpeval.metrics.bleu.hf",
+    "HfTokenIdBLEU": "nlpeval.metrics.bleu.hf",
+    "NltkBLEU": "nlpeval.metrics.bleu.nltk",
+    "NltkTokenIdBLEU": "nlpeval.metrics.bleu.nltk",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _FLAVOR_MODULES.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 FLAVORS = ("sacrebleu", "nltk", "hf")
 
@@ -122,6 +144,8 @@ def make_bleu(
             "smooth_value": smooth_value,
             "auto_reweigh": auto_reweigh,
         }
+        from nlpeval.metrics.bleu.nltk import NltkBLEU, NltkTokenIdBLEU
+
         if token_ids:
             return NltkTokenIdBLEU(**options, pad_id=pad_id, eos_id=eos_id)
         return NltkBLEU(**options)
@@ -135,6 +159,8 @@ def make_bleu(
             spm_model=spm_model,
         )
         on = _hf_smooth(smooth, smooth_value)
+        from nlpeval.metrics.bleu.hf import HfBLEU, HfTokenIdBLEU
+
         if token_ids:
             return HfTokenIdBLEU(max_order=max_order, smooth=on, pad_id=pad_id, eos_id=eos_id)
         return HfBLEU(tokenize=tokenize, max_order=max_order, smooth=on)
