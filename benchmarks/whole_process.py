@@ -68,6 +68,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--before", metavar="PYTHONPATH", help="also time an older nlpeval tree (PYTHONPATH to use)")
     parser.add_argument("--skip", type=int, default=0, help="skip the first N rows")
+    parser.add_argument("--only", metavar="TEXT", help="run only the rows whose name contains TEXT")
     parser.add_argument("--nltk", nargs=3, metavar=("HYP", "REF", "WORDNET_DIR"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.nltk:
@@ -110,6 +111,8 @@ def main() -> None:
     else:
         print("| whole process | reference tool | nlpeval | ratio |\n|---|---|---|---|")
     for name, theirs, mine in rows[args.skip :]:
+        if args.only and args.only not in name:
+            continue
         commands = [" ".join(map(str, c)) for c in (theirs, mine)]
         if args.before:
             commands.append(f"env PYTHONPATH={args.before} {commands[1]}")
