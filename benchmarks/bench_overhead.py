@@ -3,10 +3,16 @@ segments and sentence-level calls on 16, for text and token ids.
 
 The reference side calls the native kernels alone on the same batches (the work itself); the
 nlpeval side makes the public calls. The row reports the difference per call.
+
+Run as a script (``PYTHONPATH=<tree>/python python benchmarks/bench_overhead.py``), it prints the
+same differences in CPU time (``time.process_time``, the best of ``--repeat`` alternating rounds),
+which is steadier than wall time on a loaded machine; running it for two trees compares them.
 """
 
 from __future__ import annotations
 
+import argparse
+import time
 from pathlib import Path
 
 import numpy as np
@@ -120,3 +126,27 @@ def cases(data: Path) -> list[Case]:
             calls=len(ids16),
         ),
     ]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="per-call overhead in CPU time")
+    parser.add_argument("--repeat", type=int, default=15)
+    args = parser.parse_args()
+    import nlpeval
+
+    rows = cases(Path("."))
+    best = [[float("inf"), float("inf")] for _ in rows]
+    for _ in range(args.repeat):
+        for i, case in enumerate(rows):
+            for side, run in enumerate((case.run_reference, case.run_nlpeval)):
+                start = time.process_time()
+                run()
+                best[i][side] = min(best[i][side], time.process_time() - start)
+    print(f"nlpeval from {Path(nlpeval.__file__).parent}; CPU time, best of {args.repeat}")
+    for case, (kernels, ours) in zip(rows, best, strict=True):
+        extra = (ours - kernels) / case.calls * 1e6
+        print(f"| {case.name} | {kernels:.4f} s | {ours:.4f} s | +{extra:.0f} us/call |")
+
+
+if __name__ == "__main__":
+    main()
