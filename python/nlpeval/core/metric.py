@@ -102,7 +102,11 @@ class CorpusMetric(ABC):
             signature = signature.with_fields(bs=n_bootstrap, rs=seed)
         score = self.score_from_totals(totals, signature=signature)
         if segments or ci is not None:
-            score = replace(score, segments=self.segment_values(stats) if segments else None, ci=ci)
+            values = self.segment_values(stats) if segments else None
+            if type(score) is Score:  # built directly: dataclasses.replace inspects the fields each call
+                score = Score(score.name, score.score, score.signature, score.components, values, ci)
+            else:
+                score = replace(score, segments=values, ci=ci)
         return score
 
     def __call__(self, hypotheses: Sequence[Any], references: Sequence[Any], *, segments: bool = False) -> Score:
