@@ -426,6 +426,9 @@ class BLEU(CorpusMetric):
     def score_from_totals(self, totals: np.ndarray, *, signature: Signature | None = None) -> Score:
         """The corpus :class:`Score` of merged statistics (the formula evaluated once for the
         value and the components)."""
+        kind = type(self)
+        if kind.corpus_values is not BLEU.corpus_values or kind.components is not BLEU.components:
+            return super().score_from_totals(totals, signature=signature)  # a subclass's own formula
         totals = np.asarray(totals)
         value, precisions, bp = self._values(totals, effective_order=self.effective_order)
         return Score(

@@ -166,6 +166,9 @@ class CHRF(CorpusMetric):
     def score_from_totals(self, totals: np.ndarray, *, signature: Signature | None = None) -> Score:
         """The corpus :class:`Score` of merged statistics (the formula evaluated once for the
         value and the components)."""
+        kind = type(self)
+        if kind.corpus_values is not CHRF.corpus_values or kind.components is not CHRF.components:
+            return super().score_from_totals(totals, signature=signature)  # a subclass's own formula
         totals = np.asarray(totals)
         parts = self.parts(totals)
         return Score(
