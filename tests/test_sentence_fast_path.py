@@ -9,6 +9,8 @@ segments and every smoothing method.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -124,3 +126,20 @@ def test_chrf_generated_rows(data: st.DataObject, orders: int, factor: float, ep
     with np.errstate(all="ignore"):
         array = chrf_parts(rows, **options).score
     _same_bits(chrf_sentence_scores(rows, **options), array)
+
+
+def test_reused_metric_objects_keep_validation_and_subclass_formulas() -> None:
+    hyps, refs = ["the cat sat on the mat"], ["the cat sat on a mat"]
+    first = nlpeval.bleu(hyps, refs, max_order=4)
+    assert nlpeval.bleu(hyps, refs, max_order=4) == first
+    # an equal but invalid option (4.0 == 4) is not served from the cache of valid ones
+    with pytest.raises(ValueError, match="max_order must be a positive int"):
+        nlpeval.bleu(hyps, refs, max_order=4.0)
+    assert nlpeval.chrf(hyps, refs, beta=2).score == nlpeval.CHRF(beta=2)(hyps, refs).score
+
+    @dataclass(frozen=True)
+    class HalfBLEU(nlpeval.BLEU):
+        def corpus_values(self, totals: np.ndarray) -> np.ndarray:
+            return super().corpus_values(totals) / 2
+
+    assert HalfBLEU()(hyps, refs).score == first.score / 2
