@@ -81,7 +81,7 @@ def test_sign_test_matches_statsmodels(model):
 def test_json_numbers_equal_the_api_and_output_is_deterministic(model):
     text = render(model, "json")
     data = json.loads(text)
-    assert data["schema_version"] == "1.0"
+    assert data["schema_version"] == "1.1"
     cells = {(c["system"], c["metric"]): c["estimate"]["value"] for c in data["leaderboard"]["cells"]}
     assert cells == {(c.system, c.metric): c.estimate.value for c in model.leaderboard.cells}
     assert data == json.loads(json.dumps(model.to_dict()))

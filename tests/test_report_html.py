@@ -533,6 +533,17 @@ def test_bucket_filter_agrees_with_the_bucket_tables(browser, demo_page, demo_mo
         if table.statistic == "count":
             want = int(next(c.estimate.value for c in row.cells if c.system == demo_model.systems[0]))
         assert _matching(browser) == want, (table.id, row.label)
+        listed = browser.js(
+            "return Array.from(document.querySelectorAll('#ex-list .ex-card')).map(c => +c.id.slice(3))"
+        )
+        members = table.segment_buckets or table.segment_buckets_by_system[demo_model.systems[0]]
+        assert listed == [i for i, b in enumerate(members) if b == r], (table.id, row.label)
+        if table.by == "ref-length":  # independently: compare-mt's reference length and cutoffs
+            lengths = [len(e.references[0].strip().split(" ")) for e in demo_model.examples.examples]
+            low, high = row.lower, row.upper
+            assert listed == [
+                i for i, n in enumerate(lengths) if (low is None or n >= low) and (high is None or n < high)
+            ]
         checked.add(table.by.split(":")[0])
     assert {"ref-length", "length-diff", "sentence-score"} <= checked
     browser.js("var s = document.getElementById('ex-bucket'); s.value = ''; s.dispatchEvent(new Event('change'))")
@@ -570,50 +581,71 @@ def test_max_examples_and_print_styles(browser, tmp_path):
     _clean(browser, load)
 
 
-def _expected_marks(hyp: str, other: str, refs: list[str]) -> list[tuple[str, str]]:
-    """(word, class) of the words the browser marks in ``hyp`` against ``other`` (salient n-grams aside)."""
-    best: dict[str, int] = {}
-    for ref in refs:
-        counts: dict[str, int] = {}
-        for w in ref.split():
-            counts[w] = counts.get(w, 0) + 1
-        for w, c in counts.items():
-            best[w] = max(best.get(w, 0), c)
+def _expected_matched(hyp: str, ref: str) -> list[int]:
+    """compare-mt's clipped word matching, written out: a word occurring k times in the (first) reference
+    matches its first k occurrences in the output (positions among the output's words)."""
+    left: dict[str, int] = {}
+    for w in ref.strip().split(" "):
+        left[w] = left.get(w, 0) + 1
+    out = []
+    for k, w in enumerate(hyp.split()):
+        if left.get(w, 0) > 0:
+            left[w] -= 1
+            out.append(k)
+    return out
 
-    def matched(words: list[str]) -> list[bool]:
-        left = dict(best)
-        flags = []
-        for w in words:
-            flags.append(left.get(w, 0) > 0)
-            if flags[-1]:
-                left[w] -= 1
-        return flags
 
-    words, theirs = hyp.split(), other.split()
-    their_matched: dict[str, int] = {}
-    for w, m in zip(theirs, matched(theirs), strict=True):
-        if m:
-            their_matched[w] = their_matched.get(w, 0) + 1
-    used: dict[str, int] = {}
-    marks = []
-    for w, m in zip(words, matched(words), strict=True):
-        if m:
-            used[w] = used.get(w, 0) + 1
-            marks.append((w, "hl-only" if used[w] > their_matched.get(w, 0) else "hl-m"))
-        elif w not in theirs:
-            marks.append((w, "hl-bad"))
+def _expected_ngram_marks(hyp: str, mine: list[str], theirs: list[str]) -> dict[int, set[str]]:
+    """Token position -> classes: every occurrence of a salient n-gram (``mine``: in this system's favour)."""
+    toks = hyp.split()
+    marks: dict[int, set[str]] = {}
+    for grams, cls in ((mine, "hl-up"), (theirs, "hl-down")):
+        for gram in grams:
+            words = gram.split(" ")
+            for k in range(len(toks) - len(words) + 1):
+                if toks[k : k + len(words)] == words:
+                    for t in range(k, k + len(words)):
+                        marks.setdefault(t, set()).add(cls)
     return marks
 
 
-def test_highlighting_of_matched_and_differing_words(browser, demo_page, demo_model):
-    marks = browser.js(
-        "return Array.from(document.querySelectorAll('.ex-card')).slice(0, 8).map(c => "
-        "Array.from(c.querySelectorAll('.ex-row.hyp')[0].querySelectorAll('.ex-text span')).map("
-        "s => [s.textContent, s.className.split(' ').filter(k => k !== 'hl-ng')[0] || '']).filter(p => p[1]))"
+def test_highlights_are_the_models(browser, demo_page, demo_model):
+    """Matched words and salient n-grams shown for A and B equal the model's (``Example.matched``,
+    ``NgramComparison.spans``) and an independent computation of each."""
+    shown = browser.js(
+        "return Array.from(document.querySelectorAll('.ex-card')).slice(0, 10).map(c => "
+        "Array.from(c.querySelectorAll('.ex-row.hyp')).map(r => Array.from(r.querySelectorAll('.ex-text span')).map("
+        "s => [+s.getAttribute('data-t'), s.textContent, s.className])))"
     )
-    for example, shown in zip(demo_model.examples.examples[:8], marks, strict=True):
-        a, b = example.hypotheses
-        assert [tuple(p) for p in shown] == _expected_marks(a, b, list(example.references)), example.id
+    comparison = demo_model.ngrams[0]
+    assert (comparison.system, comparison.other) == demo_model.systems
+    better = [e.ngram for e in comparison.system_better]
+    worse = [e.ngram for e in comparison.other_better]
+    n_marked = 0
+    for example, rows in zip(demo_model.examples.examples[:10], shown, strict=True):
+        for side, spans in enumerate(rows):
+            hyp = example.hypotheses[side]
+            words = hyp.split()
+            matched = [t for t, _, cls in spans if "hl-m" in cls.split()]
+            assert matched == list(example.matched[side]) == _expected_matched(hyp, example.references[0])
+            assert all(words[t] == text for t, text, _ in spans)
+            mine, theirs = (better, worse) if side == 0 else (worse, better)
+            want = _expected_ngram_marks(hyp, mine, theirs)
+            got = {t: {c for c in cls.split() if c in ("hl-up", "hl-down")} for t, _, cls in spans}
+            got = {t: c for t, c in got.items() if c}
+            assert set(got) == set(want), (example.id, side)
+            for t, classes in want.items():
+                if len(classes) == 1:
+                    assert got[t] == classes, (example.id, side, t)
+            model_spans = {
+                (start + k)
+                for seg, sd, start, entry in comparison.spans
+                if seg == example.id and sd == side
+                for k in range(len((better + worse)[entry].split(" ")))
+            }
+            assert model_spans == set(want)
+            n_marked += len(got)
+    assert n_marked > 0
     _clean(browser, demo_page)
 
 

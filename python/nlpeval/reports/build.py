@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -166,7 +167,7 @@ def report(
     from nlpeval._version import __version__
     from nlpeval.reports.analyses import comparemt as cm
     from nlpeval.reports.analyses import ngram_codes as nc
-    from nlpeval.reports.analyses.buckets import count_table, metric_table, word_tables
+    from nlpeval.reports.analyses.buckets import count_table, metric_table, sentence_metric_tables, word_tables
     from nlpeval.reports.analyses.leaderboard import leaderboard
     from nlpeval.reports.analyses.sanity import length_section
     from nlpeval.reports.analyses.sentences import sentence_section
@@ -351,22 +352,26 @@ def report(
         )
     )
     if preset is None:
-        decile = tuple(x / 10.0 for x in range(1, 10))
-        for name in metric_objects:
-            values = segment_scores[name]
-            if all(np.all((v >= 0) & (v <= 1)) for v in values.values()):
-                tables.append(
-                    count_table(
-                        id=f"count-by-sentence-{name}",
-                        title=f"segments by sentence {built[name][1]}",
-                        by=f"sentence-score:{name}",
-                        assignments={s: cm.bucket_of(values[s], decile) for s in systems},
-                        labels=cm.bucket_labels(decile, integer=False),
-                        bounds=_bounds(decile),
-                        systems=systems,
-                        min_segments=min_segments,
-                    )
+        for name, metric in metric_objects.items():
+            tables.extend(
+                sentence_metric_tables(
+                    name=name,
+                    label=built[name][1],
+                    metric=metric,
+                    stats=stats[name],
+                    segment_scores=segment_scores[name],
+                    ref_lengths=ref_len,
+                    length_edges=cm.LENGTH_EDGES,
+                    systems=systems,
+                    baseline=baseline,
+                    n_bootstrap=n_bootstrap,
+                    seed=seed,
+                    alpha=alpha,
+                    level=confidence,
+                    higher_is_better=higher[name],
+                    min_segments=min_segments,
                 )
+            )
         extra: list[tuple[str, str, str, np.ndarray, list[str], list[tuple]]] = []
         if buckets == "quantile":
             assignment, q_labels, q_bounds = _quantile_assignment(ref_len.astype(np.float64), 4)
@@ -419,6 +424,16 @@ def report(
     step("examples")
     example_metric = "sentbleu" if "sentbleu" in segment_scores else next(iter(segment_scores))
     shown = n_segments if max_examples is None else min(max_examples, n_segments)
+    matched = {s: nc.matched_positions(corpus, s, shown) for s in systems}
+    ngrams = tuple(
+        dataclasses.replace(
+            c,
+            spans=nc.occurrence_spans(
+                corpus, c.system, c.other, [e.ngram.split(" ") for e in c.system_better + c.other_better], shown
+            ),
+        )
+        for c in ngrams
+    )
     examples = tuple(
         Example(
             id=i,
@@ -427,6 +442,7 @@ def report(
             hypotheses=tuple(hypotheses_by_system[s][i] for s in systems),
             scores={m: tuple(_finite(by[s][i]) for s in systems) for m, by in segment_scores.items()},
             label=labels[i] if labels is not None else None,
+            matched=tuple(matched[s][i] for s in systems),
         )
         for i in range(shown)
     )
