@@ -6,7 +6,7 @@ Counts per segment come from sorting ``segment * M + code`` keys, so a whole cor
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -25,6 +25,7 @@ class Corpus:
     words: list[str]
     sides: dict[str, tuple[np.ndarray, np.ndarray]]  # name -> (flat ids, segment offsets)
     _levels: list[tuple[np.ndarray, np.ndarray, int]] | None = None  # per order: (code per position, pairs, offset)
+    _starts_cache: dict[tuple, tuple[np.ndarray, ...]] = field(default_factory=dict)
 
     @classmethod
     def encode(cls, sides: dict[str, Sequence[Tokens]]) -> Corpus:
@@ -248,9 +249,19 @@ def matched_flags(corpus: Corpus, system: str) -> np.ndarray:
 
 def ngram_starts(corpus: Corpus, name: str, min_order: int, max_order: int) -> tuple[np.ndarray, ...]:
     """``(segment, start, code)`` of every n-gram of side ``name``: like :meth:`Corpus.ngrams` with the
-    position of the n-gram's first token in its segment."""
+    position of the n-gram's first token in its segment (kept on the corpus: each side is a party to
+    several comparisons)."""
     if corpus._levels is None or len(corpus._levels) < max_order:
         corpus._build(max_order)
+    key = (name, min_order, max_order, len(corpus._levels))
+    cached = corpus._starts_cache.get(key)
+    if cached is None:
+        cached = corpus._starts_cache[key] = _ngram_starts(corpus, name, min_order, max_order)
+    return cached
+
+
+def _ngram_starts(corpus: Corpus, name: str, min_order: int, max_order: int) -> tuple[np.ndarray, ...]:
+    assert corpus._levels is not None
     assert corpus._levels is not None
     flat, offsets = corpus.sides[name]
     first = int(corpus._starts[name])
@@ -328,4 +339,8 @@ def matched_positions(corpus: Corpus, system: str, n_segments: int) -> list[tupl
     (:func:`matched_flags`)."""
     flags = matched_flags(corpus, system)
     offsets = corpus.sides[system][1]
-    return [tuple(np.flatnonzero(flags[offsets[i] : offsets[i + 1]]).tolist()) for i in range(n_segments)]
+    segment_of = np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
+    where = np.flatnonzero(flags)
+    positions = (where - offsets[segment_of[where]]).tolist()
+    bounds = np.searchsorted(where, offsets[: n_segments + 1]).tolist()
+    return [tuple(positions[bounds[i] : bounds[i + 1]]) for i in range(n_segments)]
