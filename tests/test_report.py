@@ -85,10 +85,11 @@ def test_json_numbers_equal_the_api_and_output_is_deterministic(model):
     cells = {(c["system"], c["metric"]): c["estimate"]["value"] for c in data["leaderboard"]["cells"]}
     assert cells == {(c.system, c.metric): c.estimate.value for c in model.leaderboard.cells}
     assert data == json.loads(json.dumps(model.to_dict()))
+    assert len({t["id"] for t in data["buckets"]}) == len(data["buckets"])  # ids are anchors of the page
     # the 1.1 fields: per-segment buckets, matched words, n-gram occurrences
-    chrf = next(t for t in data["buckets"] if t["id"] == "chrf-by-ref-length")
+    chrf = next(t for t in data["buckets"] if t["id"] == "by-ref-length-chrf")
     assert chrf["segment_buckets"] == list(
-        next(t for t in model.buckets if t.id == "chrf-by-ref-length").segment_buckets
+        next(t for t in model.buckets if t.id == "by-ref-length-chrf").segment_buckets
     )
     diff = next(t for t in model.buckets if t.id == "count-by-length-diff")
     assert {
@@ -233,7 +234,7 @@ def test_every_sentence_metric_by_reference_length_and_sentence_score(model):
         ("chrf", nlpeval.CHRF(), lambda h, r: sacrebleu.corpus_chrf(h, [r]).score / 100),
         ("ter", nlpeval.TER(), lambda h, r: sacrebleu.corpus_ter(h, [r]).score / 100),
     ):
-        table = next(t for t in model.buckets if t.id == f"{name}-by-ref-length")
+        table = next(t for t in model.buckets if t.id == f"by-ref-length-{name}")
         assert table.by == "ref-length" and table.statistic == name and not table.depends_on_hypothesis
         tested = []
         for b, row in enumerate(table.rows):

@@ -146,6 +146,11 @@ def test_demo_page_renders_every_section(browser, demo_page, demo_model, tmp_pat
         scores = {c.system: c.estimate.value for c in board.cells if c.metric == metric}
         best.append((min if metric == "ter" else max)(scores, key=scores.get))
     assert cards == best
+    # the scatter plots' points come from the embedded sentence scores (not drawn twice in the page)
+    drawn = browser.js(
+        "return Array.from(document.querySelectorAll('g.scatter-points')).map(g => +g.getAttribute('data-drawn'))"
+    )
+    assert drawn == [demo_model.examples.total] * len(demo_model.sentences.metrics)
     # the example browser ran: one card per segment (20 demo segments fit one page)
     assert _cards(browser) == len(demo_model.examples.examples) == 20
     assert browser.js("return document.getElementById('ex-page').textContent") == "page 1 of 1"

@@ -229,7 +229,7 @@ def sentence_metric_tables(
     from nlpeval.reports.analyses.comparemt import bucket_labels, bucket_of
 
     by_length = metric_table(
-        id=f"{name}-by-ref-length",
+        id=f"by-ref-length-{name}",
         title=f"{label} by reference length",
         by="ref-length",
         statistic=name,
