@@ -283,3 +283,20 @@ def test_every_sentence_metric_by_reference_length_and_sentence_score(model):
         assert list(table.segment_buckets_by_system[s]) == expected
         counts = [next(c for c in row.cells if c.system == s).estimate.n for row in table.rows]
         assert counts == [expected.count(b) for b in range(len(table.rows))]
+
+
+def test_summarization_shows_how_rougelsum_split_the_sentences():
+    refs = ["It rained. We stayed in.", "Sunny"]
+    systems = {"A": ["It rained.", "Sunny day. Warm. Dry!"], "B": ["Rain", "Sun"]}
+    options = {"sentence_splitter": "simple"}
+    model = nlpeval.report(systems, refs, metrics=("rougeLsum",), metric_options=options, n_bootstrap=10)
+    section = model.summarization
+    assert section.lsum_sentence_splitter == "simple"
+    assert [(s.side, s.segments, s.sentences, s.multi_sentence) for s in section.lsum_splits] == [
+        ("reference", 2, 3, 1),
+        ("A", 2, 4, 1),
+        ("B", 2, 2, 0),
+    ]
+    assert (section.lsum_example, section.lsum_example_id) == (("It rained.", "We stayed in."), 0)
+    newline = nlpeval.report(systems, refs, metrics=("rougeLsum",), n_bootstrap=10).summarization
+    assert [s.multi_sentence for s in newline.lsum_splits] == [0, 0, 0] and newline.lsum_example == (refs[0],)

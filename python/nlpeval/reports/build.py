@@ -485,6 +485,13 @@ def report(
         summarization = SummarizationSection(
             rouge_names, tuple(c for c in board.cells if c.metric in rouge_names), splitter
         )
+        if splitter is not None:
+            from nlpeval.reports.analyses.sentences import lsum_sentences
+
+            splits, example, at = lsum_sentences(splitter, [g[0] for g in refs], hypotheses_by_system)
+            summarization = dataclasses.replace(
+                summarization, lsum_splits=splits, lsum_example=example, lsum_example_id=at
+            )
 
     # ------------------------------------------------------------------ provenance
     if inputs is None:

@@ -463,12 +463,28 @@ class ClassificationSection(_Record):
 
 
 @dataclass(frozen=True)
+class SentenceSplit(_Record):
+    """How ``rougeLsum``'s splitter cut one side's summaries (``side``: ``reference``, the first
+    reference of each segment, or a system): sentences in all, and segments with more than one."""
+
+    side: str
+    segments: int
+    sentences: int
+    multi_sentence: int
+
+
+@dataclass(frozen=True)
 class SummarizationSection(_Record):
-    """ROUGE family scores (cells as in the leaderboard) and how ``rougeLsum`` split sentences."""
+    """ROUGE family scores (cells as in the leaderboard) and how ``rougeLsum`` split sentences:
+    per side the sentence counts, and the sentences of one reference (the first one the splitter
+    cuts in several, else the first) as an example."""
 
     metrics: tuple[str, ...]
     cells: tuple[LeaderboardCell, ...]
     lsum_sentence_splitter: str | None
+    lsum_splits: tuple[SentenceSplit, ...] = ()
+    lsum_example: tuple[str, ...] = ()
+    lsum_example_id: int | None = None
 
 
 # ---------------------------------------------------------------------------- the report

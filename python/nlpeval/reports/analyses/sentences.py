@@ -9,7 +9,7 @@ from itertools import combinations
 import numpy as np
 
 from nlpeval.reports.analyses.sanity import histogram
-from nlpeval.reports.model import SentenceScores, SentenceSection, WinTieLoss
+from nlpeval.reports.model import SentenceScores, SentenceSection, SentenceSplit, WinTieLoss
 
 
 def sign_test(wins: int, losses: int) -> float | None:
@@ -91,3 +91,35 @@ def sentence_section(
             ties = len(delta) - wins - losses
             pairs.append(WinTieLoss(metric, b, a, wins, ties, losses, sign_test(wins, losses)))
     return SentenceSection(tuple(segment_scores), tuple(scores), tuple(pairs))
+
+
+def lsum_sentences(
+    splitter: str, references: Sequence[str], hypotheses_by_system: Mapping[str, Sequence[str]]
+) -> tuple[tuple[SentenceSplit, ...], tuple[str, ...], int | None]:
+    """How ``rougeLsum`` splits the summaries with ``splitter`` (``newline``, ``simple``, ``nltk``): per
+    side the sentence counts, and the sentences of the first reference cut in several (else the first).
+
+    Examples
+    --------
+    >>> splits, example, at = lsum_sentences("simple", ["One. Two.", "Three"], {"A": ["One two.", ""]})
+    >>> [(s.side, s.sentences, s.multi_sentence) for s in splits], example, at
+    ([('reference', 3, 1), ('A', 1, 0)], ('One.', 'Two.'), 0)
+    """
+    from nlpeval.metrics.rouge.splitters import resolve_splitter
+
+    split = resolve_splitter(splitter) or (lambda text: text.split("\n"))
+
+    def sentences(text: str) -> list[str]:
+        return [piece for piece in split(text) if piece.strip()]
+
+    ref_sentences = [sentences(r) for r in references]
+    splits = [
+        SentenceSplit(
+            "reference", len(references), sum(map(len, ref_sentences)), sum(len(x) > 1 for x in ref_sentences)
+        )
+    ]
+    for system, hyps in hypotheses_by_system.items():
+        counts = [len(sentences(h)) for h in hyps]
+        splits.append(SentenceSplit(system, len(hyps), sum(counts), sum(c > 1 for c in counts)))
+    at = next((i for i, x in enumerate(ref_sentences) if len(x) > 1), 0 if references else None)
+    return tuple(splits), tuple(ref_sentences[at]) if at is not None else (), at

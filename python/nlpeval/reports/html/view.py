@@ -638,6 +638,9 @@ def summarization(report: Dict, infos: Mapping[str, Dict]) -> dict[str, Any] | N
         ],
         "rows": rows,
         "splitter": section.get("lsum_sentence_splitter"),
+        "splits": section.get("lsum_splits") or [],
+        "example": section.get("lsum_example") or [],
+        "example_id": section.get("lsum_example_id"),
     }
 
 
