@@ -671,25 +671,42 @@ def test_edge_reports_render_cleanly(browser, tmp_path, systems, references, met
     texts = browser.js("return Array.from(document.querySelectorAll('.ex-row.hyp .ex-text')).map(t => t.textContent)")
     assert texts == [h for i in range(len(references)) for h in (hyps[i] for hyps in systems.values())]
     browser.js("document.getElementById('ex-align').click()")
-    assert browser.js("return document.querySelectorAll('.align').length") == len(texts)
+    aligned = "wer" in metrics  # the alignment is jiwer's, offered with a WER-family metric
+    assert browser.js("return document.getElementById('ex-align').parentNode.hidden") is not aligned
+    assert browser.js("return document.querySelectorAll('.align').length") == (len(texts) if aligned else 0)
     _clean(browser, load)
 
 
-def test_word_alignment_edit_counts_match_jiwer(browser, demo_page, demo_model):
+def test_word_alignment_is_jiwers(browser, tmp_path):
+    """With WER in the report, the browser shows jiwer's own alignment (operations, words, counts)."""
     import jiwer  # a test dependency (the WER reference)
 
+    from nlpeval.reports.demo import demo_lines
+
+    refs = demo_lines("ref.en")
+    systems = {"a": demo_lines("system-a.en"), "b": demo_lines("system-b.en")}
+    model = report(systems, refs, metrics=("wer",), n_bootstrap=10, n_randomization=10)
+    path = tmp_path / "wer.html"
+    path.write_text(render_html(model), encoding="utf-8")
+    load = browser.open(path)
     browser.js("document.getElementById('ex-align').click()")
-    summaries = browser.js(
-        "return Array.from(document.querySelectorAll('.ex-card')).map(c => "
-        "Array.from(c.querySelectorAll('.align > span.muted')).map(s => s.textContent))"
+    shown = browser.js(
+        "return Array.from(document.querySelectorAll('.ex-card')).map(c => Array.from(c.querySelectorAll('.align'))"
+        ".map(a => Array.from(a.querySelectorAll('.col')).map(col => Array.from(col.children).map(x => x.textContent))))"
     )
-    for example, shown in zip(demo_model.examples.examples, summaries, strict=True):
-        for hyp, text in zip(example.hypotheses, shown, strict=True):
-            s, d, i = (int(v) for v in re.match(r"S=(\d+) D=(\d+) I=(\d+)", text).groups())
-            out = jiwer.process_words(example.references[0], hyp)
-            assert s + d + i == out.substitutions + out.deletions + out.insertions, (example.id, hyp)
-            assert d - i == out.deletions - out.insertions  # both follow from the lengths
-    _clean(browser, demo_page)
+    names = {"equal": "", "substitute": "S", "delete": "D", "insert": "I"}
+    for i, cards in enumerate(shown):
+        for s, cols in enumerate(cards):
+            out = jiwer.process_words(refs[i], list(systems.values())[s][i])
+            ref_words, hyp_words = out.references[0], out.hypotheses[0]
+            want = []
+            for chunk in out.alignments[0]:
+                for k in range(max(chunk.ref_end_idx - chunk.ref_start_idx, chunk.hyp_end_idx - chunk.hyp_start_idx)):
+                    r = ref_words[chunk.ref_start_idx + k] if chunk.type != "insert" else "\u2205"
+                    h = hyp_words[chunk.hyp_start_idx + k] if chunk.type != "delete" else "\u2205"
+                    want.append([r, h, names[chunk.type]])
+            assert cols == want, (i, s)
+    _clean(browser, load)
 
 
 def test_real_classification_report(browser, tmp_path):

@@ -425,6 +425,7 @@ def report(
     example_metric = "sentbleu" if "sentbleu" in segment_scores else next(iter(segment_scores))
     shown = n_segments if max_examples is None else min(max_examples, n_segments)
     matched = {s: nc.matched_positions(corpus, s, shown) for s in systems}
+    aligned = _word_alignments(metric_objects, hypotheses_by_system, refs, shown)
     ngrams = tuple(
         dataclasses.replace(
             c,
@@ -443,6 +444,8 @@ def report(
             scores={m: tuple(_finite(by[s][i]) for s in systems) for m, by in segment_scores.items()},
             label=labels[i] if labels is not None else None,
             matched=tuple(matched[s][i] for s in systems),
+            alignments=tuple(aligned[s][i][0] for s in systems) if aligned else (),
+            alignment_references=tuple(aligned[s][i][1] for s in systems) if aligned else (),
         )
         for i in range(shown)
     )
@@ -546,6 +549,19 @@ def report(
         summarization=summarization,
         warnings=tuple(warnings),
     )
+
+
+def _word_alignments(
+    metrics: Mapping[str, Any], hypotheses_by_system: Mapping[str, Sequence[str]], refs: list[list[str]], shown: int
+) -> dict[str, list[tuple[str, int]]] | None:
+    """The example browser's word alignments, when a word edit-rate metric (WER family) is reported."""
+    from nlpeval.metrics.wer.metric import EditRate
+    from nlpeval.reports.analyses.sentences import word_alignments
+
+    metric = next((m for m in metrics.values() if isinstance(m, EditRate) and m.unit == "word"), None)
+    if metric is None:
+        return None
+    return {s: word_alignments(metric, list(h[:shown]), refs[:shown]) for s, h in hypotheses_by_system.items()}
 
 
 def _finite(value: float) -> float | None:

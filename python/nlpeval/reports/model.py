@@ -381,7 +381,12 @@ class Example(_Record):
 
     ``matched[i]`` lists the positions (0-based whitespace tokens) of system ``i``'s words matched in the
     first reference, compare-mt's clipped word matching (a word occurring ``k`` times in the reference
-    matches its first ``k`` occurrences in the output), the counts behind the word F-measure tables."""
+    matches its first ``k`` occurrences in the output), the counts behind the word F-measure tables.
+
+    When the report has a word edit-rate metric (WER, MER, WIL, WIP), ``alignments[i]`` is system ``i``'s
+    jiwer alignment with the reference (the metric's normalisation), one character per aligned position:
+    ``=`` equal, ``S`` substitution, ``D`` deletion, ``I`` insertion; ``alignment_references[i]`` is the
+    reference it was aligned with (the one needing the fewest edits). Both empty otherwise."""
 
     id: int
     source: str | None
@@ -390,6 +395,8 @@ class Example(_Record):
     scores: Mapping[str, tuple[float | None, ...]]
     label: str | None = None
     matched: tuple[tuple[int, ...], ...] = ()
+    alignments: tuple[str, ...] = ()
+    alignment_references: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)

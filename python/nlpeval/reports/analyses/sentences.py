@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from itertools import combinations
+from typing import Any
 
 import numpy as np
 
@@ -123,3 +124,34 @@ def lsum_sentences(
         splits.append(SentenceSplit(system, len(hyps), sum(counts), sum(c > 1 for c in counts)))
     at = next((i for i, x in enumerate(ref_sentences) if len(x) > 1), 0 if references else None)
     return tuple(splits), tuple(ref_sentences[at]) if at is not None else (), at
+
+
+_OP_CODES = {"equal": "=", "substitute": "S", "delete": "D", "insert": "I"}
+
+
+def word_alignments(
+    metric: Any, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
+) -> list[tuple[str, int]]:
+    """jiwer's word alignment of each segment under ``metric``'s normalisation (an edit-rate metric
+    of the WER family), as ``(ops, reference index)`` with one character per aligned position
+    (``=`` equal, ``S`` substitution, ``D`` deletion, ``I`` insertion).
+
+    Examples
+    --------
+    >>> from nlpeval.metrics.wer.metric import make_edit_metric
+    >>> word_alignments(make_edit_metric("wer"), ["cat sat on a mat"], [["the cat sat on the"]])
+    [('D===IS', 0)]
+    """
+    from nlpeval.metrics.wer import edit_alignment
+
+    result = edit_alignment(
+        list(hypotheses),
+        [list(group) for group in references],
+        unit="word",
+        lowercase=metric.lowercase,
+        remove_punctuation=metric.remove_punctuation,
+        nfkc=metric.nfkc,
+        whitespace=metric.whitespace,
+        split_unspaced=metric.split_unspaced,
+    )
+    return [("".join(_OP_CODES[op] for op in segment.ops), segment.reference_index) for segment in result]

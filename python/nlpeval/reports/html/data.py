@@ -120,7 +120,9 @@ def examples_data(
     (per metric, per system, one score per *segment* of the test set, indexed by segment id,
     on the display scale: the example browser and the sentence scatter plots read the same
     array), ``labels``, ``total``, ``max_examples``, ``matched`` (per system, per example, one
-    ``"0"``/``"1"`` per whitespace token: matched in the reference), ``ngrams`` (salient n-grams per
+    ``"0"``/``"1"`` per whitespace token: matched in the reference), ``align`` and ``align_ref``
+    (per system, per example, the jiwer word alignment ``=SDI`` and the reference used; ``null``
+    without a WER-family metric), ``ngrams`` (salient n-grams per
     system pair with their occurrences) and ``buckets`` (sentence bucket tables with each example's
     bucket). Everything the page highlights or filters by comes from the model; the script
     only displays it.
@@ -179,6 +181,12 @@ def examples_data(
         for s in range(len(systems))
     ]
     data["ngrams"] = _ngrams(report.get("ngrams") or [], ids, systems, offsets)
+    if examples and all(len(example.get("alignments") or []) == len(systems) for example in examples):
+        data["align"] = [[example["alignments"][s] for example in examples] for s in range(len(systems))]
+        refs_used = [[int(example["alignment_references"][s]) for example in examples] for s in range(len(systems))]
+        data["align_ref"] = refs_used if any(any(r) for r in refs_used) else None
+    else:
+        data["align"] = data["align_ref"] = None
     data["buckets"] = _buckets(report.get("buckets") or [], systems, ids)
     data["strings"] = table.strings
     return data

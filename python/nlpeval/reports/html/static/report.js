@@ -164,6 +164,7 @@
   } else {
     $("ex-label-wrap").hidden = true;
   }
+  if (!D.align) $("ex-align").parentNode.hidden = true;
   $("ex-all-systems").checked = state.all;
   if (D.systems.length <= 2) $("ex-all-systems").parentNode.hidden = true;
 
@@ -291,42 +292,31 @@
     return box;
   }
 
-  // WER-style alignment (Levenshtein over words; ties prefer match/substitution, then deletion)
-  function alignment(ref, hyp) {
-    var n = ref.length, m = hyp.length, d = [], i, j;
-    for (i = 0; i <= n; i++) { d.push(new Int32Array(m + 1)); d[i][0] = i; }
-    for (j = 0; j <= m; j++) d[0][j] = j;
-    for (i = 1; i <= n; i++) for (j = 1; j <= m; j++) {
-      var sub = d[i - 1][j - 1] + (ref[i - 1] === hyp[j - 1] ? 0 : 1);
-      d[i][j] = Math.min(sub, d[i - 1][j] + 1, d[i][j - 1] + 1);
-    }
-    var ops = [];
-    i = n; j = m;
-    while (i > 0 || j > 0) {
-      if (i > 0 && j > 0 && d[i][j] === d[i - 1][j - 1] + (ref[i - 1] === hyp[j - 1] ? 0 : 1)) {
-        ops.push([ref[i - 1] === hyp[j - 1] ? "=" : "S", ref[i - 1], hyp[j - 1]]); i--; j--;
-      } else if (i > 0 && d[i][j] === d[i - 1][j] + 1) { ops.push(["D", ref[i - 1], ""]); i--; }
-      else { ops.push(["I", "", hyp[j - 1]]); j--; }
-    }
-    return ops.reverse();
-  }
+  // WER-style alignment: jiwer's operations from the model (one character each: = S D I)
   function alignmentView(i, sys) {
     var box = el("div", "align");
-    var ref = D.refs[i].length ? tokens(D.refs[i][0]) : [];
+    var ops = D.align[sys][i];
+    var k = D.align_ref ? D.align_ref[sys][i] : 0;
+    var ref = k < D.refs[i].length ? tokens(D.refs[i][k]) : [];
     var hyp = tokens(D.hyps[sys][i]);
-    if (ref.length * hyp.length > 250000) { box.appendChild(el("span", "muted", "(too long to align here)")); return box; }
-    var counts = { S: 0, D: 0, I: 0 };
-    alignment(ref, hyp).forEach(function (op) {
-      var col = el("span", "col" + (op[0] === "=" ? "" : " " + op[0]));
-      var r = el("span", null, op[1] || "\u2205"); r.dir = "auto";
-      var h = el("span", null, op[2] || "\u2205"); h.dir = "auto";
-      col.appendChild(r); col.appendChild(h);
-      col.appendChild(el("span", "op", op[0] === "=" ? "" : op[0]));
-      if (op[0] !== "=") counts[op[0]] += 1;
+    var nRef = 0, nHyp = 0, c;
+    for (c = 0; c < ops.length; c++) { if (ops[c] !== "I") nRef++; if (ops[c] !== "D") nHyp++; }
+    if (nRef !== ref.length || nHyp !== hyp.length) {
+      box.appendChild(el("span", "muted", "(the WER normalisation changed the words: see nlpeval align)"));
+      return box;
+    }
+    var counts = { S: 0, D: 0, I: 0 }, r = 0, h = 0;
+    for (c = 0; c < ops.length; c++) {
+      var op = ops[c];
+      var col = el("span", "col" + (op === "=" ? "" : " " + op));
+      var rs = el("span", null, op === "I" ? "\u2205" : ref[r++]); rs.dir = "auto";
+      var hs = el("span", null, op === "D" ? "\u2205" : hyp[h++]); hs.dir = "auto";
+      col.appendChild(rs); col.appendChild(hs);
+      col.appendChild(el("span", "op", op === "=" ? "" : op));
+      if (op !== "=") counts[op] += 1;
       box.appendChild(col);
-    });
-    var summary = el("span", "muted", "S=" + counts.S + " D=" + counts.D + " I=" + counts.I + " (reference " + ref.length + " words)");
-    box.appendChild(summary);
+    }
+    box.appendChild(el("span", "muted", "S=" + counts.S + " D=" + counts.D + " I=" + counts.I + " (reference " + ref.length + " words)"));
     return box;
   }
 
@@ -380,7 +370,7 @@
       var body = highlighted(text, s, other, i);
       var wrap = el("div");
       wrap.appendChild(body);
-      if (state.align) wrap.appendChild(alignmentView(i, s));
+      if (state.align && D.align) wrap.appendChild(alignmentView(i, s));
       var role = D.systems[s] + (s === state.a && state.a !== state.b ? " (A)" : s === state.b && state.a !== state.b ? " (B)" : "");
       c.appendChild(row("hyp", role, wrap, scoreLine(s, i, s === state.a && state.a !== state.b)));
     });
