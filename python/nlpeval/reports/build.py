@@ -167,6 +167,7 @@ def report(
     from nlpeval._version import __version__
     from nlpeval.reports.analyses import comparemt as cm
     from nlpeval.reports.analyses import ngram_codes as nc
+    from nlpeval.reports.analyses.buckets import bounds_of as _bounds
     from nlpeval.reports.analyses.buckets import count_table, metric_table, sentence_metric_tables, word_tables
     from nlpeval.reports.analyses.leaderboard import leaderboard
     from nlpeval.reports.analyses.sanity import length_section
@@ -567,12 +568,6 @@ def _word_alignments(
 def _finite(value: float) -> float | None:
     value = float(value)
     return value if np.isfinite(value) else None
-
-
-def _bounds(edges: Sequence[float]) -> list[tuple[float | None, float | None]]:
-    lows: list[float | None] = [None, *edges]
-    highs: list[float | None] = [*edges, None]
-    return list(zip(lows, highs, strict=True))
 
 
 def _sentbleu() -> Any:

@@ -235,7 +235,7 @@ def sentence_metric_tables(
         statistic=name,
         assignment=bucket_of(ref_lengths, length_edges),
         labels=bucket_labels(length_edges),
-        bounds=_bounds(length_edges),
+        bounds=bounds_of(length_edges),
         metric=metric,
         stats=stats,
         systems=systems,
@@ -255,7 +255,7 @@ def sentence_metric_tables(
         by=f"sentence-score:{name}",
         assignments={s: _score_buckets(segment_scores[s], edges) for s in systems},
         labels=bucket_labels(list(edges), integer=integer),
-        bounds=_bounds(edges),
+        bounds=bounds_of(edges),
         systems=systems,
         min_segments=min_segments,
     )
@@ -269,7 +269,14 @@ def _score_buckets(values: np.ndarray, edges: Sequence[float]) -> np.ndarray:
     return np.where(np.isfinite(values), bucket_of(values, edges), -1)
 
 
-def _bounds(edges: Sequence[float]) -> list[tuple[float | None, float | None]]:
+def bounds_of(edges: Sequence[float]) -> list[tuple[float | None, float | None]]:
+    """``(lower, upper)`` of the buckets cut at ``edges`` (compare-mt's: ``None`` for open ends).
+
+    Examples
+    --------
+    >>> bounds_of([10, 20])
+    [(None, 10), (10, 20), (20, None)]
+    """
     lows: list[float | None] = [None, *edges]
     highs: list[float | None] = [*edges, None]
     return list(zip(lows, highs, strict=True))
