@@ -313,6 +313,22 @@ def test_odd_text_is_shown_verbatim_and_nothing_executes(browser, odd_page, odd_
     )
     assert _matching(browser) == sum(1 for e in examples if e.label == "<label & co>")
     browser.js("var s = document.getElementById('ex-label'); s.value = ''; s.dispatchEvent(new Event('change'))")
+    # odd whitespace (tabs, double spaces, U+2028): the highlighted words are the model's matched words
+    marks = browser.js(
+        "return Array.from(document.querySelectorAll('.ex-card')).map(c => Array.from("
+        "c.querySelectorAll('.ex-row.hyp')[0].querySelectorAll('.ex-text span.hl-m')).map(s => "
+        "[+s.getAttribute('data-t'), s.textContent]))"
+    )
+    for example, shown in zip(examples, marks, strict=False):
+        words = example.hypotheses[0].strip().split(" ")
+        want = [w for p in example.matched[0] for w in words[p].split()]
+        assert [w for _, w in shown] == want, example.id
+        assert all(example.hypotheses[0].split()[t] == w for t, w in shown)
+    # scatter plots keyed by odd system names
+    drawn = browser.js(
+        "return Array.from(document.querySelectorAll('g.scatter-points')).map(g => g.getAttribute('data-drawn'))"
+    )
+    assert drawn and all(d == str(len(examples)) for d in drawn)
     browser.screenshot(path.with_suffix(".png"))
     _clean(browser, load)
 
