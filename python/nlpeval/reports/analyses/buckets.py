@@ -95,14 +95,16 @@ def metric_table(
         resamples = Resamples.draw(len(members), n_bootstrap, seed) if n_bootstrap >= 2 and len(members) >= 2 else None
         resampled = {}
         values = {}
+        subsets = {s: stats[s].take(members) for s in systems}
+        totals = _resampled_totals(resamples, subsets) if resamples is not None else {}
         for s in systems:
-            subset = stats[s].take(members)
+            subset = subsets[s]
             if len(members):
                 values[s] = scale * float(metric.corpus_values(subset.totals()))
             else:
                 values[s] = empty_value
             if resamples is not None:
-                resampled[s] = scale * np.asarray(metric.corpus_values(resamples.totals(subset)), dtype=np.float64)
+                resampled[s] = scale * np.asarray(metric.corpus_values(totals[s]), dtype=np.float64)
         cells = []
         for s in systems:
             low = high = None
@@ -121,6 +123,44 @@ def metric_table(
     return BucketTable(
         id, title, "sentence", by, statistic, rows, False, min_segments, segment_buckets=_membership(assignment, labels)
     )
+
+
+def _resampled_totals(resamples: Resamples, subsets: Mapping[str, Stats]) -> dict[str, np.ndarray]:
+    """Resampled totals of every system: one product with the resample counts for all systems when
+    their statistics are whole numbers (exact, the numbers of :meth:`Resamples.totals`, with the counts
+    read once instead of once per system), else system by system. Fields merged by min/max must be
+    constant (e.g. the number of references), as :func:`weighted_totals` keeps them."""
+    parts = list(subsets.values())
+    batched = bool(parts) and all(
+        _whole(p.rows)
+        and p.rows.dtype == parts[0].rows.dtype
+        and p.schema.merge == parts[0].schema.merge
+        and all(
+            rule == "sum" or len(p.rows) == 0 or np.all(p.rows[:, c] == p.rows[0, c])
+            for c, rule in enumerate(p.schema.merge)
+        )
+        for p in parts
+    )
+    if not batched or len(parts[0].rows) == 0:
+        return {s: resamples.totals(p) for s, p in subsets.items()}
+    summed = np.array([rule == "sum" for rule in parts[0].schema.merge])
+    product = np.rint(resamples.counts @ np.hstack([p.rows[:, summed] for p in parts]).astype(np.float64))
+    width = int(summed.sum())
+    out = {}
+    for k, (s, p) in enumerate(subsets.items()):
+        integer = np.issubdtype(p.rows.dtype, np.integer)
+        totals = np.empty((len(product), p.rows.shape[1]), dtype=np.int64 if integer else np.float64)
+        totals[:, summed] = product[:, k * width : (k + 1) * width]
+        totals[:, ~summed] = p.rows[0, ~summed]
+        out[s] = totals
+    return out
+
+
+def _whole(rows: np.ndarray) -> bool:
+    """Integers, or floats that are all whole numbers small enough for exact sums in float64."""
+    if np.issubdtype(rows.dtype, np.integer):
+        return True
+    return bool(np.all(np.isfinite(rows)) and np.all(rows == np.rint(rows)) and np.all(np.abs(rows) < 2.0**40))
 
 
 def _membership(assignment: np.ndarray, labels: Sequence[str]) -> tuple[int, ...]:
