@@ -425,7 +425,7 @@ def report(
     step("examples")
     example_metric = "sentbleu" if "sentbleu" in segment_scores else next(iter(segment_scores))
     shown = n_segments if max_examples is None else min(max_examples, n_segments)
-    matched = {s: nc.matched_positions(corpus, s, shown) for s in systems}
+    matched = {s: nc.matched_strings(corpus, s, shown) for s in systems}
     aligned = _word_alignments(metric_objects, hypotheses_by_system, refs, shown)
     ngrams = tuple(
         dataclasses.replace(

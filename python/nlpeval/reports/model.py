@@ -379,9 +379,10 @@ class Example(_Record):
     """One segment: source, references, each system's output (in ``Report.systems`` order) and
     sentence scores per metric (``scores[metric][i]`` for system ``i``). Raw text: renderers escape.
 
-    ``matched[i]`` lists the positions (0-based whitespace tokens) of system ``i``'s words matched in the
-    first reference, compare-mt's clipped word matching (a word occurring ``k`` times in the reference
-    matches its first ``k`` occurrences in the output), the counts behind the word F-measure tables.
+    ``matched[i]`` has one character per token of system ``i``'s output (compare-mt's tokens), ``"1"``
+    when the word is matched in the first reference, ``"0"`` if not: compare-mt's clipped word matching
+    (a word occurring ``k`` times in the reference matches its first ``k`` occurrences in the output),
+    the counts behind the word F-measure tables.
 
     When the report has a word edit-rate metric (WER, MER, WIL, WIP), ``alignments[i]`` is system ``i``'s
     jiwer alignment with the reference (the metric's normalisation), one character per aligned position:
@@ -394,7 +395,7 @@ class Example(_Record):
     hypotheses: tuple[str, ...]
     scores: Mapping[str, tuple[float | None, ...]]
     label: str | None = None
-    matched: tuple[tuple[int, ...], ...] = ()
+    matched: tuple[str, ...] = ()
     alignments: tuple[str, ...] = ()
     alignment_references: tuple[int, ...] = ()
 

@@ -334,13 +334,16 @@ def occurrence_spans(
     return tuple(sorted(rows))
 
 
-def matched_positions(corpus: Corpus, system: str, n_segments: int) -> list[tuple[int, ...]]:
-    """Per segment (the first ``n_segments``), the positions of ``system``'s matched words
-    (:func:`matched_flags`)."""
-    flags = matched_flags(corpus, system)
-    offsets = corpus.sides[system][1]
-    segment_of = np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
-    where = np.flatnonzero(flags)
-    positions = (where - offsets[segment_of[where]]).tolist()
-    bounds = np.searchsorted(where, offsets[: n_segments + 1]).tolist()
-    return [tuple(positions[bounds[i] : bounds[i + 1]]) for i in range(n_segments)]
+def matched_strings(corpus: Corpus, system: str, n_segments: int) -> list[str]:
+    """Per segment (the first ``n_segments``), one character per token of ``system``'s output:
+    ``"1"`` matched in the reference, ``"0"`` not (:func:`matched_flags`).
+
+    Examples
+    --------
+    >>> corpus = Corpus.encode({REF: [["a", "b"], ["x"]], "S": [["a", "c", "b"], []]})
+    >>> matched_strings(corpus, "S", 2)
+    ['101', '']
+    """
+    text = (matched_flags(corpus, system).astype(np.uint8) + ord("0")).tobytes().decode("ascii")
+    offsets = corpus.sides[system][1].tolist()
+    return [text[offsets[i] : offsets[i + 1]] for i in range(n_segments)]

@@ -82,7 +82,7 @@ def _code_string(indices: Sequence[int]) -> str:
     return "".join(chr(48 + int(i)) for i in indices)
 
 
-def display_offsets(text: str) -> list[int]:
+def display_offsets(text: str) -> Sequence[int]:
     """Where compare-mt's tokens of ``text`` (stripped, split at single spaces) fall among the page's
     tokens (``text.split()``, the script splits at the same whitespace): token ``j`` covers page tokens
     ``offsets[j]`` to ``offsets[j + 1]`` (an empty token covers none).
@@ -91,21 +91,31 @@ def display_offsets(text: str) -> list[int]:
     --------
     >>> display_offsets(" a  b\\u3000c ")
     [0, 1, 1, 3]
+    >>> display_offsets("a b")
+    range(0, 3)
     """
+    words = text.split()
+    if " ".join(words) == text.strip():  # single spaces only: one page token per compare-mt token
+        return range(len(words) + 1) if words else [0, 0]
     offsets = [0]
     for token in text.strip().split(" "):
         offsets.append(offsets[-1] + len(token.split()))
     return offsets
 
 
-def _flags(positions: Sequence[int], offsets: Sequence[int]) -> str:
-    """``"1"`` on the page tokens of the given compare-mt token positions, ``"0"`` elsewhere."""
-    out = ["0"] * offsets[-1]
-    for p in positions:
-        if 0 <= p < len(offsets) - 1:
-            for k in range(offsets[p], offsets[p + 1]):
-                out[k] = "1"
-    return "".join(out)
+def _flags(flags: str, offsets: Sequence[int]) -> str:
+    """The model's flags per compare-mt token carried over to the page's tokens.
+
+    Examples
+    --------
+    >>> _flags("101", [0, 1, 1, 3]), _flags("10", range(3))
+    ('111', '10')
+    """
+    if len(flags) != len(offsets) - 1:
+        return ""
+    if isinstance(offsets, range):  # one page token per compare-mt token
+        return flags
+    return "".join(flag * (offsets[j + 1] - offsets[j]) for j, flag in enumerate(flags))
 
 
 def examples_data(
@@ -175,7 +185,7 @@ def examples_data(
     ]
     data["matched"] = [
         [
-            _flags(matched[s] if s < len(matched) else (), offsets[i][s])
+            _flags(matched[s] if s < len(matched) else "", offsets[i][s])
             for i, matched in enumerate(example.get("matched") or [] for example in examples)
         ]
         for s in range(len(systems))
