@@ -81,10 +81,22 @@ def test_sign_test_matches_statsmodels(model):
 def test_json_numbers_equal_the_api_and_output_is_deterministic(model):
     text = render(model, "json")
     data = json.loads(text)
-    assert data["schema_version"] == "1.0"
+    assert data["schema_version"] == "1.1"
     cells = {(c["system"], c["metric"]): c["estimate"]["value"] for c in data["leaderboard"]["cells"]}
     assert cells == {(c.system, c.metric): c.estimate.value for c in model.leaderboard.cells}
     assert data == json.loads(json.dumps(model.to_dict()))
+    assert len({t["id"] for t in data["buckets"]}) == len(data["buckets"])  # ids are anchors of the page
+    # the 1.1 fields: per-segment buckets, matched words, n-gram occurrences
+    chrf = next(t for t in data["buckets"] if t["id"] == "by-ref-length-chrf")
+    assert chrf["segment_buckets"] == list(
+        next(t for t in model.buckets if t.id == "by-ref-length-chrf").segment_buckets
+    )
+    diff = next(t for t in model.buckets if t.id == "count-by-length-diff")
+    assert {
+        s: tuple(v) for s, v in data["buckets"][model.buckets.index(diff)]["segment_buckets_by_system"].items()
+    } == (dict(diff.segment_buckets_by_system))
+    assert [e["matched"] for e in data["examples"]["examples"]] == [list(e.matched) for e in model.examples.examples]
+    assert [[tuple(x) for x in c["spans"]] for c in data["ngrams"]] == [list(c.spans) for c in model.ngrams]
     again = nlpeval.report(SYSTEMS, REF, n_bootstrap=200, n_randomization=300, seed=7)
     for fmt in ("json", "text", "markdown", "latex"):
         assert render(again, fmt) == render(model, fmt)
@@ -206,3 +218,83 @@ def test_sign_test_matches_scipy_binomtest_for_large_counts():
         for k in range(0, n + 1, max(1, n // 37)):
             expected = binomtest(k, n, 0.5).pvalue
             assert sign_test(k, n - k) == pytest.approx(expected, rel=1e-9, abs=1e-300)
+
+
+def test_every_sentence_metric_by_reference_length_and_sentence_score(model):
+    """The compare-mt sentence analyses for chrF and TER: each bucket's value is sacreBLEU's corpus score on
+    exactly its segments, its interval and p-value the core bootstrap on that subset, BH per table."""
+    import sacrebleu
+
+    multitest = pytest.importorskip("statsmodels.stats.multitest")
+    lengths = [len(r.strip().split(" ")) for r in REF]
+    systems = list(SYSTEMS)
+    for name, metric, reference in (
+        ("chrf", nlpeval.CHRF(), lambda h, r: sacrebleu.corpus_chrf(h, [r]).score / 100),
+        ("ter", nlpeval.TER(), lambda h, r: sacrebleu.corpus_ter(h, [r]).score / 100),
+    ):
+        table = next(t for t in model.buckets if t.id == f"by-ref-length-{name}")
+        assert table.by == "ref-length" and table.statistic == name and not table.depends_on_hypothesis
+        tested = []
+        for b, row in enumerate(table.rows):
+            low, high = row.lower, row.upper
+            members = [i for i, n in enumerate(lengths) if (low is None or n >= low) and (high is None or n < high)]
+            assert [i for i, x in enumerate(table.segment_buckets) if x == b] == members
+            assert row.few == (len(members) < 10)
+            sub_ref = [REF[i] for i in members]
+            stats = {s: metric.segment_stats([SYSTEMS[s][i] for i in members], [[r] for r in sub_ref]) for s in systems}
+            for cell in row.cells:
+                assert cell.estimate.n == len(members)
+                if not members:
+                    assert cell.estimate.value is None
+                    continue
+                hyps = [SYSTEMS[cell.system][i] for i in members]
+                assert cell.estimate.value == pytest.approx(reference(hyps, sub_ref), abs=1e-12)
+                if len(members) >= 2:
+                    ci = bootstrap_interval(metric, stats[cell.system], n_resamples=200, seed=7)
+                    assert (cell.estimate.low, cell.estimate.high) == (ci.low, ci.high)
+                if cell.system != "A" and len(members) >= 2:
+                    boot = paired_bootstrap(metric, stats["A"], stats[cell.system], n_resamples=200, seed=7)
+                    assert cell.p_value == boot.p_value
+                    tested.append(cell)
+        assert tested
+        adjusted = multitest.multipletests([c.p_value for c in tested], method="fdr_bh")[1]
+        for cell, q in zip(tested, adjusted, strict=True):
+            assert cell.p_adjusted == pytest.approx(q, abs=1e-15)
+            assert cell.marker in ("", "+", "-") and (cell.marker != "") == (q < 0.05)
+    # counts by sentence TER (not bounded by 1: tenths and one bucket >= 1), membership per system
+    from fractions import Fraction
+
+    table = next(t for t in model.buckets if t.id == "count-by-sentence-ter")
+    assert table.depends_on_hypothesis
+    ter = sacrebleu.metrics.TER()
+    values = {}
+    for s in systems:
+        values[s] = []
+        for h, r in zip(SYSTEMS[s], REF, strict=True):
+            score = ter.sentence_score(h, [r])
+            values[s].append(Fraction(round(score.num_edits), round(score.ref_length)))
+    above_one = max(max(v) for v in values.values()) > 1
+    edges = [Fraction(k, 10) for k in range(1, 11 if above_one else 10)]
+    assert [r.label for r in table.rows][-1] == (">=1.0" if above_one else ">=0.9")
+    for s in systems:
+        expected = [sum(1 for e in edges if v >= e) for v in values[s]]
+        assert list(table.segment_buckets_by_system[s]) == expected
+        counts = [next(c for c in row.cells if c.system == s).estimate.n for row in table.rows]
+        assert counts == [expected.count(b) for b in range(len(table.rows))]
+
+
+def test_summarization_shows_how_rougelsum_split_the_sentences():
+    refs = ["It rained. We stayed in.", "Sunny"]
+    systems = {"A": ["It rained.", "Sunny day. Warm. Dry!"], "B": ["Rain", "Sun"]}
+    options = {"sentence_splitter": "simple"}
+    model = nlpeval.report(systems, refs, metrics=("rougeLsum",), metric_options=options, n_bootstrap=10)
+    section = model.summarization
+    assert section.lsum_sentence_splitter == "simple"
+    assert [(s.side, s.segments, s.sentences, s.multi_sentence) for s in section.lsum_splits] == [
+        ("reference", 2, 3, 1),
+        ("A", 2, 4, 1),
+        ("B", 2, 2, 0),
+    ]
+    assert (section.lsum_example, section.lsum_example_id) == (("It rained.", "We stayed in."), 0)
+    newline = nlpeval.report(systems, refs, metrics=("rougeLsum",), n_bootstrap=10).summarization
+    assert [s.multi_sentence for s in newline.lsum_splits] == [0, 0, 0] and newline.lsum_example == (refs[0],)

@@ -146,6 +146,11 @@ def test_demo_page_renders_every_section(browser, demo_page, demo_model, tmp_pat
         scores = {c.system: c.estimate.value for c in board.cells if c.metric == metric}
         best.append((min if metric == "ter" else max)(scores, key=scores.get))
     assert cards == best
+    # the scatter plots' points come from the embedded sentence scores (not drawn twice in the page)
+    drawn = browser.js(
+        "return Array.from(document.querySelectorAll('g.scatter-points')).map(g => +g.getAttribute('data-drawn'))"
+    )
+    assert drawn == [demo_model.examples.total] * len(demo_model.sentences.metrics)
     # the example browser ran: one card per segment (20 demo segments fit one page)
     assert _cards(browser) == len(demo_model.examples.examples) == 20
     assert browser.js("return document.getElementById('ex-page').textContent") == "page 1 of 1"
@@ -308,6 +313,22 @@ def test_odd_text_is_shown_verbatim_and_nothing_executes(browser, odd_page, odd_
     )
     assert _matching(browser) == sum(1 for e in examples if e.label == "<label & co>")
     browser.js("var s = document.getElementById('ex-label'); s.value = ''; s.dispatchEvent(new Event('change'))")
+    # odd whitespace (tabs, double spaces, U+2028): the highlighted words are the model's matched words
+    marks = browser.js(
+        "return Array.from(document.querySelectorAll('.ex-card')).map(c => Array.from("
+        "c.querySelectorAll('.ex-row.hyp')[0].querySelectorAll('.ex-text span.hl-m')).map(s => "
+        "[+s.getAttribute('data-t'), s.textContent]))"
+    )
+    for example, shown in zip(examples, marks, strict=False):
+        words = example.hypotheses[0].strip().split(" ")
+        want = [w for p, flag in enumerate(example.matched[0]) if flag == "1" for w in words[p].split()]
+        assert [w for _, w in shown] == want, example.id
+        assert all(example.hypotheses[0].split()[t] == w for t, w in shown)
+    # scatter plots keyed by odd system names
+    drawn = browser.js(
+        "return Array.from(document.querySelectorAll('g.scatter-points')).map(g => g.getAttribute('data-drawn'))"
+    )
+    assert drawn and all(d == str(len(examples)) for d in drawn)
     browser.screenshot(path.with_suffix(".png"))
     _clean(browser, load)
 
@@ -533,6 +554,17 @@ def test_bucket_filter_agrees_with_the_bucket_tables(browser, demo_page, demo_mo
         if table.statistic == "count":
             want = int(next(c.estimate.value for c in row.cells if c.system == demo_model.systems[0]))
         assert _matching(browser) == want, (table.id, row.label)
+        listed = browser.js(
+            "return Array.from(document.querySelectorAll('#ex-list .ex-card')).map(c => +c.id.slice(3))"
+        )
+        members = table.segment_buckets or table.segment_buckets_by_system[demo_model.systems[0]]
+        assert listed == [i for i, b in enumerate(members) if b == r], (table.id, row.label)
+        if table.by == "ref-length":  # independently: compare-mt's reference length and cutoffs
+            lengths = [len(e.references[0].strip().split(" ")) for e in demo_model.examples.examples]
+            low, high = row.lower, row.upper
+            assert listed == [
+                i for i, n in enumerate(lengths) if (low is None or n >= low) and (high is None or n < high)
+            ]
         checked.add(table.by.split(":")[0])
     assert {"ref-length", "length-diff", "sentence-score"} <= checked
     browser.js("var s = document.getElementById('ex-bucket'); s.value = ''; s.dispatchEvent(new Event('change'))")
@@ -570,50 +602,72 @@ def test_max_examples_and_print_styles(browser, tmp_path):
     _clean(browser, load)
 
 
-def _expected_marks(hyp: str, other: str, refs: list[str]) -> list[tuple[str, str]]:
-    """(word, class) of the words the browser marks in ``hyp`` against ``other`` (salient n-grams aside)."""
-    best: dict[str, int] = {}
-    for ref in refs:
-        counts: dict[str, int] = {}
-        for w in ref.split():
-            counts[w] = counts.get(w, 0) + 1
-        for w, c in counts.items():
-            best[w] = max(best.get(w, 0), c)
+def _expected_matched(hyp: str, ref: str) -> list[int]:
+    """compare-mt's clipped word matching, written out: a word occurring k times in the (first) reference
+    matches its first k occurrences in the output (positions among the output's words)."""
+    left: dict[str, int] = {}
+    for w in ref.strip().split(" "):
+        left[w] = left.get(w, 0) + 1
+    out = []
+    for k, w in enumerate(hyp.split()):
+        if left.get(w, 0) > 0:
+            left[w] -= 1
+            out.append(k)
+    return out
 
-    def matched(words: list[str]) -> list[bool]:
-        left = dict(best)
-        flags = []
-        for w in words:
-            flags.append(left.get(w, 0) > 0)
-            if flags[-1]:
-                left[w] -= 1
-        return flags
 
-    words, theirs = hyp.split(), other.split()
-    their_matched: dict[str, int] = {}
-    for w, m in zip(theirs, matched(theirs), strict=True):
-        if m:
-            their_matched[w] = their_matched.get(w, 0) + 1
-    used: dict[str, int] = {}
-    marks = []
-    for w, m in zip(words, matched(words), strict=True):
-        if m:
-            used[w] = used.get(w, 0) + 1
-            marks.append((w, "hl-only" if used[w] > their_matched.get(w, 0) else "hl-m"))
-        elif w not in theirs:
-            marks.append((w, "hl-bad"))
+def _expected_ngram_marks(hyp: str, mine: list[str], theirs: list[str]) -> dict[int, set[str]]:
+    """Token position -> classes: every occurrence of a salient n-gram (``mine``: in this system's favour)."""
+    toks = hyp.split()
+    marks: dict[int, set[str]] = {}
+    for grams, cls in ((mine, "hl-up"), (theirs, "hl-down")):
+        for gram in grams:
+            words = gram.split(" ")
+            for k in range(len(toks) - len(words) + 1):
+                if toks[k : k + len(words)] == words:
+                    for t in range(k, k + len(words)):
+                        marks.setdefault(t, set()).add(cls)
     return marks
 
 
-def test_highlighting_of_matched_and_differing_words(browser, demo_page, demo_model):
-    marks = browser.js(
-        "return Array.from(document.querySelectorAll('.ex-card')).slice(0, 8).map(c => "
-        "Array.from(c.querySelectorAll('.ex-row.hyp')[0].querySelectorAll('.ex-text span')).map("
-        "s => [s.textContent, s.className.split(' ').filter(k => k !== 'hl-ng')[0] || '']).filter(p => p[1]))"
+def test_highlights_are_the_models(browser, demo_page, demo_model):
+    """Matched words and salient n-grams shown for A and B equal the model's (``Example.matched``,
+    ``NgramComparison.spans``) and an independent computation of each."""
+    shown = browser.js(
+        "return Array.from(document.querySelectorAll('.ex-card')).slice(0, 10).map(c => "
+        "Array.from(c.querySelectorAll('.ex-row.hyp')).map(r => Array.from(r.querySelectorAll('.ex-text span')).map("
+        "s => [+s.getAttribute('data-t'), s.textContent, s.className])))"
     )
-    for example, shown in zip(demo_model.examples.examples[:8], marks, strict=True):
-        a, b = example.hypotheses
-        assert [tuple(p) for p in shown] == _expected_marks(a, b, list(example.references)), example.id
+    comparison = demo_model.ngrams[0]
+    assert (comparison.system, comparison.other) == demo_model.systems
+    better = [e.ngram for e in comparison.system_better]
+    worse = [e.ngram for e in comparison.other_better]
+    n_marked = 0
+    for example, rows in zip(demo_model.examples.examples[:10], shown, strict=True):
+        for side, spans in enumerate(rows):
+            hyp = example.hypotheses[side]
+            words = hyp.split()
+            matched = [t for t, _, cls in spans if "hl-m" in cls.split()]
+            positions = [k for k, flag in enumerate(example.matched[side]) if flag == "1"]
+            assert matched == positions == _expected_matched(hyp, example.references[0])
+            assert all(words[t] == text for t, text, _ in spans)
+            mine, theirs = (better, worse) if side == 0 else (worse, better)
+            want = _expected_ngram_marks(hyp, mine, theirs)
+            got = {t: {c for c in cls.split() if c in ("hl-up", "hl-down")} for t, _, cls in spans}
+            got = {t: c for t, c in got.items() if c}
+            assert set(got) == set(want), (example.id, side)
+            for t, classes in want.items():
+                if len(classes) == 1:
+                    assert got[t] == classes, (example.id, side, t)
+            model_spans = {
+                (start + k)
+                for seg, sd, start, entry in comparison.spans
+                if seg == example.id and sd == side
+                for k in range(len((better + worse)[entry].split(" ")))
+            }
+            assert model_spans == set(want)
+            n_marked += len(got)
+    assert n_marked > 0
     _clean(browser, demo_page)
 
 
@@ -634,25 +688,42 @@ def test_edge_reports_render_cleanly(browser, tmp_path, systems, references, met
     texts = browser.js("return Array.from(document.querySelectorAll('.ex-row.hyp .ex-text')).map(t => t.textContent)")
     assert texts == [h for i in range(len(references)) for h in (hyps[i] for hyps in systems.values())]
     browser.js("document.getElementById('ex-align').click()")
-    assert browser.js("return document.querySelectorAll('.align').length") == len(texts)
+    aligned = "wer" in metrics  # the alignment is jiwer's, offered with a WER-family metric
+    assert browser.js("return document.getElementById('ex-align').parentNode.hidden") is not aligned
+    assert browser.js("return document.querySelectorAll('.align').length") == (len(texts) if aligned else 0)
     _clean(browser, load)
 
 
-def test_word_alignment_edit_counts_match_jiwer(browser, demo_page, demo_model):
+def test_word_alignment_is_jiwers(browser, tmp_path):
+    """With WER in the report, the browser shows jiwer's own alignment (operations, words, counts)."""
     import jiwer  # a test dependency (the WER reference)
 
+    from nlpeval.reports.demo import demo_lines
+
+    refs = demo_lines("ref.en")
+    systems = {"a": demo_lines("system-a.en"), "b": demo_lines("system-b.en")}
+    model = report(systems, refs, metrics=("wer",), n_bootstrap=10, n_randomization=10)
+    path = tmp_path / "wer.html"
+    path.write_text(render_html(model), encoding="utf-8")
+    load = browser.open(path)
     browser.js("document.getElementById('ex-align').click()")
-    summaries = browser.js(
-        "return Array.from(document.querySelectorAll('.ex-card')).map(c => "
-        "Array.from(c.querySelectorAll('.align > span.muted')).map(s => s.textContent))"
+    shown = browser.js(
+        "return Array.from(document.querySelectorAll('.ex-card')).map(c => Array.from(c.querySelectorAll('.align'))"
+        ".map(a => Array.from(a.querySelectorAll('.col')).map(col => Array.from(col.children).map(x => x.textContent))))"
     )
-    for example, shown in zip(demo_model.examples.examples, summaries, strict=True):
-        for hyp, text in zip(example.hypotheses, shown, strict=True):
-            s, d, i = (int(v) for v in re.match(r"S=(\d+) D=(\d+) I=(\d+)", text).groups())
-            out = jiwer.process_words(example.references[0], hyp)
-            assert s + d + i == out.substitutions + out.deletions + out.insertions, (example.id, hyp)
-            assert d - i == out.deletions - out.insertions  # both follow from the lengths
-    _clean(browser, demo_page)
+    names = {"equal": "", "substitute": "S", "delete": "D", "insert": "I"}
+    for i, cards in enumerate(shown):
+        for s, cols in enumerate(cards):
+            out = jiwer.process_words(refs[i], list(systems.values())[s][i])
+            ref_words, hyp_words = out.references[0], out.hypotheses[0]
+            want = []
+            for chunk in out.alignments[0]:
+                for k in range(max(chunk.ref_end_idx - chunk.ref_start_idx, chunk.hyp_end_idx - chunk.hyp_start_idx)):
+                    r = ref_words[chunk.ref_start_idx + k] if chunk.type != "insert" else "\u2205"
+                    h = hyp_words[chunk.hyp_start_idx + k] if chunk.type != "delete" else "\u2205"
+                    want.append([r, h, names[chunk.type]])
+            assert cols == want, (i, s)
+    _clean(browser, load)
 
 
 def test_real_classification_report(browser, tmp_path):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -166,7 +167,8 @@ def report(
     from nlpeval._version import __version__
     from nlpeval.reports.analyses import comparemt as cm
     from nlpeval.reports.analyses import ngram_codes as nc
-    from nlpeval.reports.analyses.buckets import count_table, metric_table, word_tables
+    from nlpeval.reports.analyses.buckets import bounds_of as _bounds
+    from nlpeval.reports.analyses.buckets import count_table, metric_table, sentence_metric_tables, word_tables
     from nlpeval.reports.analyses.leaderboard import leaderboard
     from nlpeval.reports.analyses.sanity import length_section
     from nlpeval.reports.analyses.sentences import sentence_section
@@ -351,22 +353,26 @@ def report(
         )
     )
     if preset is None:
-        decile = tuple(x / 10.0 for x in range(1, 10))
-        for name in metric_objects:
-            values = segment_scores[name]
-            if all(np.all((v >= 0) & (v <= 1)) for v in values.values()):
-                tables.append(
-                    count_table(
-                        id=f"count-by-sentence-{name}",
-                        title=f"segments by sentence {built[name][1]}",
-                        by=f"sentence-score:{name}",
-                        assignments={s: cm.bucket_of(values[s], decile) for s in systems},
-                        labels=cm.bucket_labels(decile, integer=False),
-                        bounds=_bounds(decile),
-                        systems=systems,
-                        min_segments=min_segments,
-                    )
+        for name, metric in metric_objects.items():
+            tables.extend(
+                sentence_metric_tables(
+                    name=name,
+                    label=built[name][1],
+                    metric=metric,
+                    stats=stats[name],
+                    segment_scores=segment_scores[name],
+                    ref_lengths=ref_len,
+                    length_edges=cm.LENGTH_EDGES,
+                    systems=systems,
+                    baseline=baseline,
+                    n_bootstrap=n_bootstrap,
+                    seed=seed,
+                    alpha=alpha,
+                    level=confidence,
+                    higher_is_better=higher[name],
+                    min_segments=min_segments,
                 )
+            )
         extra: list[tuple[str, str, str, np.ndarray, list[str], list[tuple]]] = []
         if buckets == "quantile":
             assignment, q_labels, q_bounds = _quantile_assignment(ref_len.astype(np.float64), 4)
@@ -419,6 +425,17 @@ def report(
     step("examples")
     example_metric = "sentbleu" if "sentbleu" in segment_scores else next(iter(segment_scores))
     shown = n_segments if max_examples is None else min(max_examples, n_segments)
+    matched = {s: nc.matched_strings(corpus, s, shown) for s in systems}
+    aligned = _word_alignments(metric_objects, hypotheses_by_system, refs, shown)
+    ngrams = tuple(
+        dataclasses.replace(
+            c,
+            spans=nc.occurrence_spans(
+                corpus, c.system, c.other, [e.ngram.split(" ") for e in c.system_better + c.other_better], shown
+            ),
+        )
+        for c in ngrams
+    )
     examples = tuple(
         Example(
             id=i,
@@ -427,6 +444,9 @@ def report(
             hypotheses=tuple(hypotheses_by_system[s][i] for s in systems),
             scores={m: tuple(_finite(by[s][i]) for s in systems) for m, by in segment_scores.items()},
             label=labels[i] if labels is not None else None,
+            matched=tuple(matched[s][i] for s in systems),
+            alignments=tuple(aligned[s][i][0] for s in systems) if aligned else (),
+            alignment_references=tuple(aligned[s][i][1] for s in systems) if aligned else (),
         )
         for i in range(shown)
     )
@@ -469,6 +489,13 @@ def report(
         summarization = SummarizationSection(
             rouge_names, tuple(c for c in board.cells if c.metric in rouge_names), splitter
         )
+        if splitter is not None:
+            from nlpeval.reports.analyses.sentences import lsum_sentences
+
+            splits, example, at = lsum_sentences(splitter, [g[0] for g in refs], hypotheses_by_system)
+            summarization = dataclasses.replace(
+                summarization, lsum_splits=splits, lsum_example=example, lsum_example_id=at
+            )
 
     # ------------------------------------------------------------------ provenance
     if inputs is None:
@@ -525,15 +552,22 @@ def report(
     )
 
 
+def _word_alignments(
+    metrics: Mapping[str, Any], hypotheses_by_system: Mapping[str, Sequence[str]], refs: list[list[str]], shown: int
+) -> dict[str, list[tuple[str, int]]] | None:
+    """The example browser's word alignments, when a word edit-rate metric (WER family) is reported."""
+    from nlpeval.metrics.wer.metric import EditRate
+    from nlpeval.reports.analyses.sentences import word_alignments
+
+    metric = next((m for m in metrics.values() if isinstance(m, EditRate) and m.unit == "word"), None)
+    if metric is None:
+        return None
+    return {s: word_alignments(metric, list(h[:shown]), refs[:shown]) for s, h in hypotheses_by_system.items()}
+
+
 def _finite(value: float) -> float | None:
     value = float(value)
     return value if np.isfinite(value) else None
-
-
-def _bounds(edges: Sequence[float]) -> list[tuple[float | None, float | None]]:
-    lows: list[float | None] = [None, *edges]
-    highs: list[float | None] = [*edges, None]
-    return list(zip(lows, highs, strict=True))
 
 
 def _sentbleu() -> Any:

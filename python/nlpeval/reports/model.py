@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 #: version of the JSON layout (major.minor)
-SCHEMA_VERSION = "1.0"
+SCHEMA_VERSION = "1.1"
 
 
 def plain(value: Any) -> Any:
@@ -313,7 +313,9 @@ class BucketTable(_Record):
     ``length-diff``, ``sentence-score:<metric>``, ``label``, ``quantile:<...>``);
     ``statistic`` what a cell shows (``fmeas``, ``prec``, ``rec``, ``count`` or a
     metric name); ``depends_on_hypothesis`` says whether bucket membership
-    differs between systems.
+    differs between systems. Sentence tables give each segment's bucket (row index,
+    ``-1`` for none): ``segment_buckets`` when membership is the same for every system,
+    ``segment_buckets_by_system`` when it depends on the output; both ``None`` for word tables.
     """
 
     id: str
@@ -325,6 +327,8 @@ class BucketTable(_Record):
     depends_on_hypothesis: bool = False
     min_segments: int = 0
     note: str | None = None
+    segment_buckets: tuple[int, ...] | None = None
+    segment_buckets_by_system: Mapping[str, tuple[int, ...]] | None = None
 
 
 # ---------------------------------------------------------------------------- 6. n-grams
@@ -347,7 +351,13 @@ class NgramEntry(_Record):
 
 @dataclass(frozen=True)
 class NgramComparison(_Record):
-    """Salient n-grams of ``system`` vs ``other`` (``compare_type`` match/over/under, as compare-mt)."""
+    """Salient n-grams of ``system`` vs ``other`` (``compare_type`` match/over/under, as compare-mt).
+
+    ``spans`` lists every occurrence of a listed n-gram in the two outputs of the example browser's
+    segments as ``(segment, side, start, entry)``: ``side`` 0 is ``system``'s output, 1 ``other``'s;
+    ``start`` the 0-based position of its first whitespace token; ``entry`` indexes ``system_better``
+    then ``other_better`` (``entry - len(system_better)``).
+    """
 
     system: str
     other: str
@@ -358,6 +368,7 @@ class NgramComparison(_Record):
     top_k: int
     system_better: tuple[NgramEntry, ...]
     other_better: tuple[NgramEntry, ...]
+    spans: tuple[tuple[int, int, int, int], ...] = ()
 
 
 # ---------------------------------------------------------------------------- 7. examples
@@ -366,7 +377,17 @@ class NgramComparison(_Record):
 @dataclass(frozen=True)
 class Example(_Record):
     """One segment: source, references, each system's output (in ``Report.systems`` order) and
-    sentence scores per metric (``scores[metric][i]`` for system ``i``). Raw text: renderers escape."""
+    sentence scores per metric (``scores[metric][i]`` for system ``i``). Raw text: renderers escape.
+
+    ``matched[i]`` has one character per token of system ``i``'s output (compare-mt's tokens), ``"1"``
+    when the word is matched in the first reference, ``"0"`` if not: compare-mt's clipped word matching
+    (a word occurring ``k`` times in the reference matches its first ``k`` occurrences in the output),
+    the counts behind the word F-measure tables.
+
+    When the report has a word edit-rate metric (WER, MER, WIL, WIP), ``alignments[i]`` is system ``i``'s
+    jiwer alignment with the reference (the metric's normalisation), one character per aligned position:
+    ``=`` equal, ``S`` substitution, ``D`` deletion, ``I`` insertion; ``alignment_references[i]`` is the
+    reference it was aligned with (the one needing the fewest edits). Both empty otherwise."""
 
     id: int
     source: str | None
@@ -374,6 +395,9 @@ class Example(_Record):
     hypotheses: tuple[str, ...]
     scores: Mapping[str, tuple[float | None, ...]]
     label: str | None = None
+    matched: tuple[str, ...] = ()
+    alignments: tuple[str, ...] = ()
+    alignment_references: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -447,12 +471,28 @@ class ClassificationSection(_Record):
 
 
 @dataclass(frozen=True)
+class SentenceSplit(_Record):
+    """How ``rougeLsum``'s splitter cut one side's summaries (``side``: ``reference``, the first
+    reference of each segment, or a system): sentences in all, and segments with more than one."""
+
+    side: str
+    segments: int
+    sentences: int
+    multi_sentence: int
+
+
+@dataclass(frozen=True)
 class SummarizationSection(_Record):
-    """ROUGE family scores (cells as in the leaderboard) and how ``rougeLsum`` split sentences."""
+    """ROUGE family scores (cells as in the leaderboard) and how ``rougeLsum`` split sentences:
+    per side the sentence counts, and the sentences of one reference (the first one the splitter
+    cuts in several, else the first) as an example."""
 
     metrics: tuple[str, ...]
     cells: tuple[LeaderboardCell, ...]
     lsum_sentence_splitter: str | None
+    lsum_splits: tuple[SentenceSplit, ...] = ()
+    lsum_example: tuple[str, ...] = ()
+    lsum_example_id: int | None = None
 
 
 # ---------------------------------------------------------------------------- the report

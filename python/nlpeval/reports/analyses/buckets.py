@@ -95,14 +95,16 @@ def metric_table(
         resamples = Resamples.draw(len(members), n_bootstrap, seed) if n_bootstrap >= 2 and len(members) >= 2 else None
         resampled = {}
         values = {}
+        subsets = {s: stats[s].take(members) for s in systems}
+        totals = _resampled_totals(resamples, subsets) if resamples is not None else {}
         for s in systems:
-            subset = stats[s].take(members)
+            subset = subsets[s]
             if len(members):
                 values[s] = scale * float(metric.corpus_values(subset.totals()))
             else:
                 values[s] = empty_value
             if resamples is not None:
-                resampled[s] = scale * np.asarray(metric.corpus_values(resamples.totals(subset)), dtype=np.float64)
+                resampled[s] = scale * np.asarray(metric.corpus_values(totals[s]), dtype=np.float64)
         cells = []
         for s in systems:
             low = high = None
@@ -118,7 +120,53 @@ def metric_table(
             cells.append((s, Estimate(values[s], len(members), low, high), p, difference))
         raw.append((label, lower, upper, cells))
     rows = _assemble(raw, baseline, alpha, higher_is_better, min_segments, sizes)
-    return BucketTable(id, title, "sentence", by, statistic, rows, False, min_segments)
+    return BucketTable(
+        id, title, "sentence", by, statistic, rows, False, min_segments, segment_buckets=_membership(assignment, labels)
+    )
+
+
+def _resampled_totals(resamples: Resamples, subsets: Mapping[str, Stats]) -> dict[str, np.ndarray]:
+    """Resampled totals of every system: one product with the resample counts for all systems when
+    their statistics are whole numbers (exact, the numbers of :meth:`Resamples.totals`, with the counts
+    read once instead of once per system), else system by system. Fields merged by min/max must be
+    constant (e.g. the number of references), as :func:`weighted_totals` keeps them."""
+    parts = list(subsets.values())
+    batched = bool(parts) and all(
+        _whole(p.rows)
+        and p.rows.dtype == parts[0].rows.dtype
+        and p.schema.merge == parts[0].schema.merge
+        and all(
+            rule == "sum" or len(p.rows) == 0 or np.all(p.rows[:, c] == p.rows[0, c])
+            for c, rule in enumerate(p.schema.merge)
+        )
+        for p in parts
+    )
+    if not batched or len(parts[0].rows) == 0:
+        return {s: resamples.totals(p) for s, p in subsets.items()}
+    summed = np.array([rule == "sum" for rule in parts[0].schema.merge])
+    product = np.rint(resamples.counts @ np.hstack([p.rows[:, summed] for p in parts]).astype(np.float64))
+    width = int(summed.sum())
+    out = {}
+    for k, (s, p) in enumerate(subsets.items()):
+        integer = np.issubdtype(p.rows.dtype, np.integer)
+        totals = np.empty((len(product), p.rows.shape[1]), dtype=np.int64 if integer else np.float64)
+        totals[:, summed] = product[:, k * width : (k + 1) * width]
+        totals[:, ~summed] = p.rows[0, ~summed]
+        out[s] = totals
+    return out
+
+
+def _whole(rows: np.ndarray) -> bool:
+    """Integers, or floats that are all whole numbers small enough for exact sums in float64."""
+    if np.issubdtype(rows.dtype, np.integer):
+        return True
+    return bool(np.all(np.isfinite(rows)) and np.all(rows == np.rint(rows)) and np.all(np.abs(rows) < 2.0**40))
+
+
+def _membership(assignment: np.ndarray, labels: Sequence[str]) -> tuple[int, ...]:
+    """Bucket index per segment, ``-1`` outside every bucket."""
+    index = np.asarray(assignment, dtype=np.int64)
+    return tuple(np.where((index >= 0) & (index < len(labels)), index, -1).tolist())
 
 
 def count_table(
@@ -142,7 +190,136 @@ def count_table(
         )
         few = min(cell.estimate.n for cell in cells) < min_segments
         rows.append(BucketRow(label, bounds[b][0], bounds[b][1], cells, few))
-    return BucketTable(id, title, "sentence", by, "count", tuple(rows), depends_on_hypothesis, min_segments)
+    members = {s: _membership(assignments[s], labels) for s in systems}
+    shared = not depends_on_hypothesis and len({members[s] for s in systems}) == 1
+    return BucketTable(
+        id,
+        title,
+        "sentence",
+        by,
+        "count",
+        tuple(rows),
+        depends_on_hypothesis,
+        min_segments,
+        segment_buckets=members[systems[0]] if shared else None,
+        segment_buckets_by_system=None if shared else members,
+    )
+
+
+#: compare-mt's reference-length cutoffs (``bucketers.py``), reused for every sentence-level metric
+SCORE_DECILES = tuple(x / 10.0 for x in range(1, 10))
+
+
+def score_edges(values: Mapping[str, np.ndarray]) -> tuple[float, ...]:
+    """Bucket edges of sentence scores: deciles of the scale for scores in [0, 1]; tenths up to 1
+    and one bucket ``>= 1`` for non-negative scores that can exceed 1 (TER, WER); else the deciles
+    of the pooled observed scores.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> score_edges({"A": np.array([0.0, 1.0])})[:3], score_edges({"A": np.array([0.2, 1.5])})[-1]
+    ((0.1, 0.2, 0.3), 1.0)
+    """
+    pooled = np.concatenate([np.asarray(v, dtype=np.float64) for v in values.values()])
+    finite = pooled[np.isfinite(pooled)]
+    if finite.size == 0 or (finite.min() >= 0 and finite.max() <= 1):
+        return SCORE_DECILES
+    if finite.min() >= 0:
+        return (*SCORE_DECILES, 1.0)
+    return tuple(float(x) for x in np.unique(np.quantile(finite, np.linspace(0.1, 0.9, 9))))
+
+
+def sentence_metric_tables(
+    *,
+    name: str,
+    label: str,
+    metric: CorpusMetric,
+    stats: Mapping[str, Stats],
+    segment_scores: Mapping[str, np.ndarray],
+    ref_lengths: np.ndarray,
+    length_edges: Sequence[float],
+    systems: Sequence[str],
+    baseline: str,
+    n_bootstrap: int,
+    seed: int | None,
+    alpha: float = 0.05,
+    level: float = 0.95,
+    higher_is_better: bool = True,
+    min_segments: int = 10,
+) -> tuple[BucketTable, BucketTable]:
+    """compare-mt's two sentence analyses for any sentence-level metric: the metric (its corpus value on
+    each bucket's segments, with interval and BH-marked paired test) by reference length (compare-mt's
+    cutoffs ``length_edges``), and segment counts by sentence score (:func:`score_edges`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from nlpeval.reports.metrics import build_metrics
+    >>> chrf = build_metrics(("chrf",))["chrf"][0]
+    >>> hyps = {"A": ["a b c", "d e"], "B": ["a b", "d e f"]}
+    >>> stats = {s: chrf.segment_stats(h, [["a b c"], ["d e f"]]) for s, h in hyps.items()}
+    >>> scores = {s: chrf.segment_values(stats[s]) for s in hyps}
+    >>> by_length, counts = sentence_metric_tables(name="chrf", label="chrF", metric=chrf, stats=stats,
+    ...     segment_scores=scores, ref_lengths=np.array([3, 3]), length_edges=[2, 5], systems=["A", "B"],
+    ...     baseline="A", n_bootstrap=0, seed=1)
+    >>> [row.label for row in by_length.rows], by_length.rows[1].cells[0].estimate.n, by_length.segment_buckets
+    (['<2', '[2,5)', '>=5'], 2, (1, 1))
+    """
+    from nlpeval.reports.analyses.comparemt import bucket_labels, bucket_of
+
+    by_length = metric_table(
+        id=f"by-ref-length-{name}",
+        title=f"{label} by reference length",
+        by="ref-length",
+        statistic=name,
+        assignment=bucket_of(ref_lengths, length_edges),
+        labels=bucket_labels(length_edges),
+        bounds=bounds_of(length_edges),
+        metric=metric,
+        stats=stats,
+        systems=systems,
+        baseline=baseline,
+        n_bootstrap=n_bootstrap,
+        seed=seed,
+        alpha=alpha,
+        level=level,
+        higher_is_better=higher_is_better,
+        min_segments=min_segments,
+    )
+    edges = score_edges(segment_scores)
+    integer = all(float(e).is_integer() for e in edges)
+    counts = count_table(
+        id=f"count-by-sentence-{name}",
+        title=f"segments by sentence {label}",
+        by=f"sentence-score:{name}",
+        assignments={s: _score_buckets(segment_scores[s], edges) for s in systems},
+        labels=bucket_labels(list(edges), integer=integer),
+        bounds=bounds_of(edges),
+        systems=systems,
+        min_segments=min_segments,
+    )
+    return by_length, counts
+
+
+def _score_buckets(values: np.ndarray, edges: Sequence[float]) -> np.ndarray:
+    from nlpeval.reports.analyses.comparemt import bucket_of
+
+    values = np.asarray(values, dtype=np.float64)
+    return np.where(np.isfinite(values), bucket_of(values, edges), -1)
+
+
+def bounds_of(edges: Sequence[float]) -> list[tuple[float | None, float | None]]:
+    """``(lower, upper)`` of the buckets cut at ``edges`` (compare-mt's: ``None`` for open ends).
+
+    Examples
+    --------
+    >>> bounds_of([10, 20])
+    [(None, 10), (10, 20), (20, None)]
+    """
+    lows: list[float | None] = [None, *edges]
+    highs: list[float | None] = [*edges, None]
+    return list(zip(lows, highs, strict=True))
 
 
 def word_tables(

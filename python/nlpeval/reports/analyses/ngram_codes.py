@@ -5,8 +5,8 @@ Counts per segment come from sorting ``segment * M + code`` keys, so a whole cor
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -25,6 +25,7 @@ class Corpus:
     words: list[str]
     sides: dict[str, tuple[np.ndarray, np.ndarray]]  # name -> (flat ids, segment offsets)
     _levels: list[tuple[np.ndarray, np.ndarray, int]] | None = None  # per order: (code per position, pairs, offset)
+    _starts_cache: dict[tuple, tuple[np.ndarray, ...]] = field(default_factory=dict)
 
     @classmethod
     def encode(cls, sides: dict[str, Sequence[Tokens]]) -> Corpus:
@@ -213,3 +214,136 @@ def salient(
     decoded.sort(key=lambda item: (item[0][4], item[0][5], item[1]))
     picked = decoded + ties[: top - len(decoded)]
     return [(row[0], gram, row[1], row[2], row[3]) for row, gram in picked]
+
+
+def matched_flags(corpus: Corpus, system: str) -> np.ndarray:
+    """Per output token (flat, in ``corpus.sides[system]`` order) whether it is matched in the reference:
+    a word occurring ``k`` times in the segment's reference matches its first ``k`` occurrences in the
+    output (compare-mt's clipped word matching; per word, the flags sum to :func:`word_rows`' matches).
+
+    Examples
+    --------
+    >>> corpus = Corpus.encode({REF: [["a", "b", "a"]], "S": [["a", "a", "a", "c", "b"]]})
+    >>> matched_flags(corpus, "S").tolist()
+    [True, True, False, False, True]
+    """
+    width = len(corpus.words) + 1
+    flats = {}
+    for side in (REF, system):
+        flat, offsets = corpus.sides[side]
+        segment_of = np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
+        flats[side] = segment_of * width + flat
+    ref_keys, ref_counts = np.unique(flats[REF], return_counts=True)
+    keys = flats[system]
+    # occurrence rank of each token among the same word of its segment (stable: left to right)
+    order = np.argsort(keys, kind="stable")
+    ordered = keys[order]
+    first = np.r_[True, ordered[1:] != ordered[:-1]] if len(ordered) else np.zeros(0, dtype=bool)
+    starts = np.flatnonzero(first)
+    group_start = starts[np.cumsum(first) - 1] if len(ordered) else np.zeros(0, dtype=np.int64)
+    rank = np.empty(len(keys), dtype=np.int64)
+    rank[order] = np.arange(len(keys)) - group_start
+    available = clipped(keys, np.full(len(keys), np.iinfo(np.int64).max), ref_keys, ref_counts)
+    return rank < available
+
+
+def ngram_starts(corpus: Corpus, name: str, min_order: int, max_order: int) -> tuple[np.ndarray, ...]:
+    """``(segment, start, code)`` of every n-gram of side ``name``: like :meth:`Corpus.ngrams` with the
+    position of the n-gram's first token in its segment (kept on the corpus: each side is a party to
+    several comparisons)."""
+    if corpus._levels is None or len(corpus._levels) < max_order:
+        corpus._build(max_order)
+    key = (name, min_order, max_order, len(corpus._levels))
+    cached = corpus._starts_cache.get(key)
+    if cached is None:
+        cached = corpus._starts_cache[key] = _ngram_starts(corpus, name, min_order, max_order)
+    return cached
+
+
+def _ngram_starts(corpus: Corpus, name: str, min_order: int, max_order: int) -> tuple[np.ndarray, ...]:
+    assert corpus._levels is not None
+    assert corpus._levels is not None
+    flat, offsets = corpus.sides[name]
+    first = int(corpus._starts[name])
+    local = np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
+    out: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    for n in range(min_order, max_order + 1):
+        if n > len(corpus._levels) or len(flat) < n:
+            continue
+        level, _, offset = corpus._levels[n - 1]
+        start = np.arange(first, first + len(flat) - n + 1)
+        start = start[corpus._segment[start] == corpus._segment[start + n - 1]]
+        segment = local[start - first]
+        out.append((segment, start - first - offsets[segment], level[start] + offset))
+    if not out:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, empty
+    return tuple(np.concatenate(parts) for parts in zip(*out, strict=True))
+
+
+def ngram_code(corpus: Corpus, words: Sequence[str], vocab: Mapping[str, int]) -> int | None:
+    """The code of an n-gram (``None`` when it occurs nowhere in the corpus); the inverse of
+    :meth:`Corpus.decode` (``vocab`` maps a word to its id in ``corpus.words``)."""
+    ids = {w: vocab.get(w, 0) for w in words}
+    assert corpus._levels is not None
+    if not words or len(words) > len(corpus._levels) or any(ids[w] == 0 for w in words):
+        return None
+    base = len(corpus.words) + 1
+    local = ids[words[0]]
+    for k in range(2, len(words) + 1):
+        _, unique, _ = corpus._levels[k - 1]
+        pair = local * base + ids[words[k - 1]]
+        at = int(np.searchsorted(unique, pair))
+        if at >= len(unique) or unique[at] != pair:
+            return None
+        local = at
+    return int(local + corpus._levels[len(words) - 1][2])
+
+
+def occurrence_spans(
+    corpus: Corpus, system: str, other: str, ngrams: Sequence[Sequence[str]], n_segments: int
+) -> tuple[tuple[int, int, int, int], ...]:
+    """Every occurrence of ``ngrams`` (entry ``k`` is ``ngrams[k]``) in ``system``'s (side 0) and
+    ``other``'s (side 1) outputs of the first ``n_segments`` segments, as sorted
+    ``(segment, side, start, entry)``.
+
+    Examples
+    --------
+    >>> corpus = Corpus.encode({REF: [["a", "b"]], "S": [["a", "b", "a", "b"]], "T": [["b", "a"]]})
+    >>> occurrence_spans(corpus, "S", "T", [("a", "b"), ("b",)], 1)
+    ((0, 0, 0, 0), (0, 0, 1, 1), (0, 0, 2, 0), (0, 0, 3, 1), (0, 1, 0, 1))
+    """
+    max_order = max((len(g) for g in ngrams), default=1)
+    if corpus._levels is None or len(corpus._levels) < max_order:
+        corpus._build(max_order)
+    entry_of: dict[int, int] = {}
+    vocab = {w: i for i, w in enumerate(corpus.words) if i}
+    for k, gram in enumerate(ngrams):
+        code = ngram_code(corpus, list(gram), vocab)
+        if code is not None:
+            entry_of.setdefault(code, k)
+    if not entry_of:
+        return ()
+    codes = np.fromiter(entry_of, dtype=np.int64, count=len(entry_of))
+    rows = []
+    for side, name in enumerate((system, other)):
+        segment, start, code = ngram_starts(corpus, name, 1, max_order)
+        keep = (segment < n_segments) & np.isin(code, codes)
+        for seg, st, c in zip(segment[keep].tolist(), start[keep].tolist(), code[keep].tolist(), strict=True):
+            rows.append((seg, side, st, entry_of[c]))
+    return tuple(sorted(rows))
+
+
+def matched_strings(corpus: Corpus, system: str, n_segments: int) -> list[str]:
+    """Per segment (the first ``n_segments``), one character per token of ``system``'s output:
+    ``"1"`` matched in the reference, ``"0"`` not (:func:`matched_flags`).
+
+    Examples
+    --------
+    >>> corpus = Corpus.encode({REF: [["a", "b"], ["x"]], "S": [["a", "c", "b"], []]})
+    >>> matched_strings(corpus, "S", 2)
+    ['101', '']
+    """
+    text = (matched_flags(corpus, system).astype(np.uint8) + ord("0")).tobytes().decode("ascii")
+    offsets = corpus.sides[system][1].tolist()
+    return [text[offsets[i] : offsets[i + 1]] for i in range(n_segments)]

@@ -5,11 +5,12 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from itertools import combinations
+from typing import Any
 
 import numpy as np
 
 from nlpeval.reports.analyses.sanity import histogram
-from nlpeval.reports.model import SentenceScores, SentenceSection, WinTieLoss
+from nlpeval.reports.model import SentenceScores, SentenceSection, SentenceSplit, WinTieLoss
 
 
 def sign_test(wins: int, losses: int) -> float | None:
@@ -91,3 +92,66 @@ def sentence_section(
             ties = len(delta) - wins - losses
             pairs.append(WinTieLoss(metric, b, a, wins, ties, losses, sign_test(wins, losses)))
     return SentenceSection(tuple(segment_scores), tuple(scores), tuple(pairs))
+
+
+def lsum_sentences(
+    splitter: str, references: Sequence[str], hypotheses_by_system: Mapping[str, Sequence[str]]
+) -> tuple[tuple[SentenceSplit, ...], tuple[str, ...], int | None]:
+    """How ``rougeLsum`` splits the summaries with ``splitter`` (``newline``, ``simple``, ``nltk``): per
+    side the sentence counts, and the sentences of the first reference cut in several (else the first).
+
+    Examples
+    --------
+    >>> splits, example, at = lsum_sentences("simple", ["One. Two.", "Three"], {"A": ["One two.", ""]})
+    >>> [(s.side, s.sentences, s.multi_sentence) for s in splits], example, at
+    ([('reference', 3, 1), ('A', 1, 0)], ('One.', 'Two.'), 0)
+    """
+    from nlpeval.metrics.rouge.splitters import resolve_splitter
+
+    split = resolve_splitter(splitter) or (lambda text: text.split("\n"))
+
+    def sentences(text: str) -> list[str]:
+        return [piece for piece in split(text) if piece.strip()]
+
+    ref_sentences = [sentences(r) for r in references]
+    splits = [
+        SentenceSplit(
+            "reference", len(references), sum(map(len, ref_sentences)), sum(len(x) > 1 for x in ref_sentences)
+        )
+    ]
+    for system, hyps in hypotheses_by_system.items():
+        counts = [len(sentences(h)) for h in hyps]
+        splits.append(SentenceSplit(system, len(hyps), sum(counts), sum(c > 1 for c in counts)))
+    at = next((i for i, x in enumerate(ref_sentences) if len(x) > 1), 0 if references else None)
+    return tuple(splits), tuple(ref_sentences[at]) if at is not None else (), at
+
+
+_OP_CODES = {"equal": "=", "substitute": "S", "delete": "D", "insert": "I"}
+
+
+def word_alignments(
+    metric: Any, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
+) -> list[tuple[str, int]]:
+    """jiwer's word alignment of each segment under ``metric``'s normalisation (an edit-rate metric
+    of the WER family), as ``(ops, reference index)`` with one character per aligned position
+    (``=`` equal, ``S`` substitution, ``D`` deletion, ``I`` insertion).
+
+    Examples
+    --------
+    >>> from nlpeval.metrics.wer.metric import make_edit_metric
+    >>> word_alignments(make_edit_metric("wer"), ["cat sat on a mat"], [["the cat sat on the"]])
+    [('D===IS', 0)]
+    """
+    from nlpeval.metrics.wer import edit_alignment
+
+    result = edit_alignment(
+        list(hypotheses),
+        [list(group) for group in references],
+        unit="word",
+        lowercase=metric.lowercase,
+        remove_punctuation=metric.remove_punctuation,
+        nfkc=metric.nfkc,
+        whitespace=metric.whitespace,
+        split_unspaced=metric.split_unspaced,
+    )
+    return [("".join(_OP_CODES[op] for op in segment.ops), segment.reference_index) for segment in result]

@@ -71,6 +71,53 @@ def _score(value: Any, scale: float) -> float | None:
     return int(rounded) if rounded == int(rounded) else rounded
 
 
+def _code_string(indices: Sequence[int]) -> str:
+    """Small non-negative integers (and -1) as one character each: ``chr(48 + i)``.
+
+    Examples
+    --------
+    >>> _code_string([0, 3, -1, 12])
+    '03/<'
+    """
+    return "".join(chr(48 + int(i)) for i in indices)
+
+
+def display_offsets(text: str) -> Sequence[int]:
+    """Where compare-mt's tokens of ``text`` (stripped, split at single spaces) fall among the page's
+    tokens (``text.split()``, the script splits at the same whitespace): token ``j`` covers page tokens
+    ``offsets[j]`` to ``offsets[j + 1]`` (an empty token covers none).
+
+    Examples
+    --------
+    >>> display_offsets(" a  b\\u3000c ")
+    [0, 1, 1, 3]
+    >>> display_offsets("a b")
+    range(0, 3)
+    """
+    words = text.split()
+    if " ".join(words) == text.strip():  # single spaces only: one page token per compare-mt token
+        return range(len(words) + 1) if words else [0, 0]
+    offsets = [0]
+    for token in text.strip().split(" "):
+        offsets.append(offsets[-1] + len(token.split()))
+    return offsets
+
+
+def _flags(flags: str, offsets: Sequence[int]) -> str:
+    """The model's flags per compare-mt token carried over to the page's tokens.
+
+    Examples
+    --------
+    >>> _flags("101", [0, 1, 1, 3]), _flags("10", range(3))
+    ('111', '10')
+    """
+    if len(flags) != len(offsets) - 1:
+        return ""
+    if isinstance(offsets, range):  # one page token per compare-mt token
+        return flags
+    return "".join(flag * (offsets[j + 1] - offsets[j]) for j, flag in enumerate(flags))
+
+
 def examples_data(
     report: Mapping[str, Any],
     metric_infos: Mapping[str, Mapping[str, Any]],
@@ -80,9 +127,15 @@ def examples_data(
     Keys: ``systems``, ``metrics`` (name, label, scale, higher-is-better), ``strings``,
     ``ids`` (segment ids), ``src`` (string indices or ``null``), ``refs`` (per example,
     a list of string indices), ``hyps`` (per system, string indices), ``scores``
-    (per metric, per system, scores on the display scale), ``labels``, ``total``,
-    ``max_examples``, ``ngrams`` (salient n-grams per system pair) and ``buckets``
-    (sentence bucket tables the browser can filter by).
+    (per metric, per system, one score per *segment* of the test set, indexed by segment id,
+    on the display scale: the example browser and the sentence scatter plots read the same
+    array), ``labels``, ``total``, ``max_examples``, ``matched`` (per system, per example, one
+    ``"0"``/``"1"`` per whitespace token: matched in the reference), ``align`` and ``align_ref``
+    (per system, per example, the jiwer word alignment ``=SDI`` and the reference used; ``null``
+    without a WER-family metric), ``ngrams`` (salient n-grams per
+    system pair with their occurrences) and ``buckets`` (sentence bucket tables with each example's
+    bucket). Everything the page highlights or filters by comes from the model; the script
+    only displays it.
     """
     systems = list(report.get("systems") or [])
     section = report.get("examples") or {}
@@ -106,13 +159,14 @@ def examples_data(
         )
     has_src = any(example.get("source") is not None for example in examples)
     has_labels = any(example.get("label") is not None for example in examples)
+    ids = [int(example.get("id", i)) for i, example in enumerate(examples)]
     data: dict[str, Any] = {
         "systems": systems,
         "metrics": metrics,
         "total": section.get("total", len(examples)),
         "max_examples": section.get("max_examples"),
         "sort_metric": section.get("metric"),
-        "ids": [int(example.get("id", i)) for i, example in enumerate(examples)],
+        "ids": ids,
         "src": [table.add(example.get("source") or "") for example in examples] if has_src else None,
         "refs": [[table.add(ref) for ref in example.get("references") or []] for example in examples],
         "hyps": [
@@ -124,63 +178,119 @@ def examples_data(
         ],
         "labels": [example.get("label") for example in examples] if has_labels else None,
     }
-    scores: dict[str, list[list[float | None]]] = {}
-    for metric in metrics:
-        scale = float(metric["scale"])
-        per_system: list[list[float | None]] = [[] for _ in systems]
-        for example in examples:
-            values = (example.get("scores") or {}).get(metric["name"]) or []
-            for s in range(len(systems)):
-                per_system[s].append(_score(values[s], scale) if s < len(values) else None)
-        scores[metric["name"]] = per_system
-    data["scores"] = scores
-    data["ngrams"] = _ngrams(report.get("ngrams") or [])
-    data["buckets"] = _buckets(report.get("buckets") or [], metric_infos, metric_names)
+    data["scores"] = _scores(report, examples, metrics, systems)
+    offsets = [
+        [display_offsets(hyps[s] if s < len(hyps) else "") for s in range(len(systems))]
+        for hyps in (example.get("hypotheses") or [] for example in examples)
+    ]
+    data["matched"] = [
+        [
+            _flags(matched[s] if s < len(matched) else "", offsets[i][s])
+            for i, matched in enumerate(example.get("matched") or [] for example in examples)
+        ]
+        for s in range(len(systems))
+    ]
+    data["ngrams"] = _ngrams(report.get("ngrams") or [], ids, systems, offsets)
+    if examples and all(len(example.get("alignments") or []) == len(systems) for example in examples):
+        data["align"] = [[example["alignments"][s] for example in examples] for s in range(len(systems))]
+        refs_used = [[int(example["alignment_references"][s]) for example in examples] for s in range(len(systems))]
+        data["align_ref"] = refs_used if any(any(r) for r in refs_used) else None
+    else:
+        data["align"] = data["align_ref"] = None
+    data["buckets"] = _buckets(report.get("buckets") or [], systems, ids)
     data["strings"] = table.strings
     return data
 
 
-def _ngrams(comparisons: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def _scores(
+    report: Mapping[str, Any],
+    examples: Sequence[Mapping[str, Any]],
+    metrics: Sequence[Mapping[str, Any]],
+    systems: Sequence[str],
+) -> dict[str, list[list[float | None]]]:
+    """Per metric and system, the sentence scores of every segment (from the sentence section when
+    the report has one, else the examples' scores at their segment ids)."""
+    by_pair = {
+        (item.get("metric"), item.get("system")): item.get("values") or []
+        for item in (report.get("sentences") or {}).get("scores") or []
+    }
+    total = int((report.get("examples") or {}).get("total") or 0)
+    total = max([total, *(int(e.get("id", 0)) + 1 for e in examples)]) if examples else total
+    scores: dict[str, list[list[float | None]]] = {}
+    for metric in metrics:
+        scale = float(metric["scale"])
+        per_system: list[list[float | None]] = []
+        for s, system in enumerate(systems):
+            values = by_pair.get((metric["name"], system))
+            if values is None:
+                values = [None] * total
+                for example in examples:
+                    row = (example.get("scores") or {}).get(metric["name"]) or []
+                    values[int(example.get("id", 0))] = row[s] if s < len(row) else None
+            per_system.append([_score(v, scale) for v in values])
+        scores[metric["name"]] = per_system
+    return scores
+
+
+def _ngrams(
+    comparisons: Sequence[Mapping[str, Any]],
+    ids: Sequence[int],
+    systems: Sequence[str],
+    offsets: Sequence[Sequence[Sequence[int]]],
+) -> list[dict[str, Any]]:
+    """Per comparison: its n-grams (``better`` then ``worse`` form the entry index) and ``spans``, flat
+    ``[example, side, start, length, entry, ...]`` in page tokens (``side`` 0: ``system``'s output,
+    1: ``other``'s)."""
+    index = {segment: i for i, segment in enumerate(ids)}
     out = []
     for comparison in comparisons:
+        entries = list(comparison.get("system_better") or []) + list(comparison.get("other_better") or [])
+        orders = [int(e.get("order") or len(str(e.get("ngram", "")).split(" "))) for e in entries]
+        sides = [systems.index(comparison.get("system")), systems.index(comparison.get("other"))]
+        spans: list[int] = []
+        for segment, side, start, entry in comparison.get("spans") or []:
+            i = index.get(segment)
+            if i is None or entry >= len(orders):
+                continue
+            where = offsets[i][sides[side]]
+            stop = min(start + orders[entry], len(where) - 1)
+            if start < stop and where[start] < where[stop]:
+                spans.extend((i, side, where[start], where[stop] - where[start], entry))
         out.append(
             {
                 "system": comparison.get("system"),
                 "other": comparison.get("other"),
                 "better": [entry.get("ngram", "") for entry in comparison.get("system_better") or []],
                 "worse": [entry.get("ngram", "") for entry in comparison.get("other_better") or []],
+                "spans": spans,
             }
         )
     return out
 
 
-def _buckets(
-    tables: Sequence[Mapping[str, Any]], metric_infos: Mapping[str, Mapping[str, Any]], metrics: Sequence[str]
-) -> list[dict[str, Any]]:
-    """Sentence bucket tables the browser can recompute membership for (reference length,
-    length difference, a sentence score embedded in the page, label); word-level tables are
-    not segment filters. Membership is ``lower <= value < upper`` (as compare-mt's cutoffs)."""
+def _buckets(tables: Sequence[Mapping[str, Any]], systems: Sequence[str], ids: Sequence[int]) -> list[dict[str, Any]]:
+    """Sentence bucket tables with each example's bucket (word-level tables are not segment filters):
+    ``seg`` one character per example (``chr(48 + row)``, ``/`` for none) when membership is the same
+    for every system, else ``sys``, one such string per system."""
     out = []
     for table in tables:
-        by = str(table.get("by") or "")
         if table.get("kind") != "sentence":
             continue
-        base = by.split(":", 1)[0]
-        if base not in ("ref-length", "length-diff", "sentence-score", "label"):
+        shared = table.get("segment_buckets")
+        by_system = table.get("segment_buckets_by_system")
+        if shared is None and not by_system:
             continue
-        metric = by.split(":", 1)[1] if base == "sentence-score" and ":" in by else None
-        if base == "sentence-score" and metric not in metrics:
-            continue
-        scale = float(metric_infos.get(metric, {}).get("scale", 1.0)) if metric else 1.0
-        rows = []
-        for row in table.get("rows") or []:
-            lower, upper = row.get("lower"), row.get("upper")
-            rows.append(
-                {
-                    "label": row.get("label", ""),
-                    "lo": None if lower is None else _score(lower, scale),
-                    "hi": None if upper is None else _score(upper, scale),
-                }
-            )
-        out.append({"id": table.get("id"), "title": table.get("title"), "by": base, "metric": metric, "rows": rows})
+        entry: dict[str, Any] = {
+            "id": table.get("id"),
+            "title": table.get("title"),
+            "rows": [row.get("label", "") for row in table.get("rows") or []],
+        }
+        if shared is not None:
+            entry["seg"] = _code_string([shared[i] if i < len(shared) else -1 for i in ids])
+        else:
+            entry["sys"] = [
+                _code_string([(by_system.get(s) or [])[i] if i < len(by_system.get(s) or []) else -1 for i in ids])
+                for s in systems
+            ]
+        out.append(entry)
     return out

@@ -21,7 +21,7 @@ Examples
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 #: tags a chart may contain (the template renders nothing else)
@@ -426,11 +426,16 @@ def scatter(
     bounds: tuple[float, float] | None = None,
     diagonal: bool = True,
     size: int = 300,
+    points_from: Mapping[str, str] | None = None,
 ) -> Chart:
     """Points ``(x[i], y[i])`` in a square plot with shared axes and the ``y = x`` diagonal.
 
     All points are one ``<path>`` of zero-length round-capped segments (compact for thousands of
-    points); points above the diagonal, on it and below it are coloured apart.
+    points); points above the diagonal, on it and below it are coloured apart. With ``points_from``
+    (``{"metric": ..., "x": system, "y": system}``) the chart has no points but an empty
+    ``<g class="scatter-points">`` carrying those names and the data-to-pixel map
+    (``px = ax + bx * value``): the page's script draws the points from the sentence scores
+    embedded once in the page (``x``/``y`` still set the axes).
     """
     pairs = [
         (a, b)
@@ -458,6 +463,23 @@ def scatter(
                 stroke_dasharray="4 3",
             )
         )
+    if points_from is not None:
+        bx = (scale_x(1.0) - scale_x(0.0)) if ticks[-1] != ticks[0] else 0.0
+        by = (scale_y(1.0) - scale_y(0.0)) if ticks[-1] != ticks[0] else 0.0
+        out.append(
+            el(
+                "g",
+                class_="scatter-points",
+                data_metric=points_from.get("metric", ""),
+                data_x=points_from.get("x", ""),
+                data_y=points_from.get("y", ""),
+                data_ax=repr(scale_x(0.0)),
+                data_bx=repr(bx),
+                data_ay=repr(scale_y(0.0)),
+                data_by=repr(by),
+            )
+        )
+        pairs = []
     groups: dict[str, list[str]] = {"above": [], "on": [], "below": []}
     for a, b in pairs:
         key = "above" if b > a else "below" if b < a else "on"

@@ -391,6 +391,7 @@ def sentences(report: Dict, infos: Mapping[str, Dict]) -> dict[str, Any] | None:
                         x_label=f"{p['other']} ({label})",
                         y_label=f"{p['system']} ({label})",
                         label=f"Sentence {label}: {p['system']} against {p['other']}",
+                        points_from={"metric": metric, "x": p["other"], "y": p["system"]},
                     ),
                     "wins": p.get("wins", 0),
                     "ties": p.get("ties", 0),
@@ -637,6 +638,9 @@ def summarization(report: Dict, infos: Mapping[str, Dict]) -> dict[str, Any] | N
         ],
         "rows": rows,
         "splitter": section.get("lsum_sentence_splitter"),
+        "splits": section.get("lsum_splits") or [],
+        "example": section.get("lsum_example") or [],
+        "example_id": section.get("lsum_example_id"),
     }
 
 

@@ -14,6 +14,6 @@ def render_json(model: Report) -> str:
     --------
     >>> from nlpeval.reports.demo import demo_report
     >>> json.loads(render_json(demo_report(n_bootstrap=20)))["schema_version"]
-    '1.0'
+    '1.1'
     """
     return json.dumps(model.to_dict(), ensure_ascii=False, allow_nan=False, separators=(",", ":")) + "\n"

@@ -53,6 +53,42 @@
   var dataNode = document.getElementById("report-data");
   if (!dataNode) return;
   var D = JSON.parse(dataNode.textContent);
+
+  // ------------------------------------------------------------------ sentence scatter plots
+  // the axes come with the page; the points are the sentence scores embedded once in the data
+  var SVGNS = "http://www.w3.org/2000/svg";
+  Array.prototype.forEach.call(document.querySelectorAll("g.scatter-points"), function (g) {
+    var metric = g.getAttribute("data-metric");
+    var xs = (D.scores[metric] || [])[D.systems.indexOf(g.getAttribute("data-x"))];
+    var ys = (D.scores[metric] || [])[D.systems.indexOf(g.getAttribute("data-y"))];
+    if (!xs || !ys) return;
+    var ax = +g.getAttribute("data-ax"), bx = +g.getAttribute("data-bx");
+    var ay = +g.getAttribute("data-ay"), by = +g.getAttribute("data-by");
+    var groups = { above: [], on: [], below: [] };
+    for (var i = 0; i < xs.length; i++) {
+      var a = xs[i], b = ys[i];
+      if (a === null || b === null) continue;
+      var key = b > a ? "above" : b < a ? "below" : "on";
+      groups[key].push("M" + (ax + bx * a).toFixed(1) + " " + (ay + by * b).toFixed(1) + "h0");
+    }
+    var fills = { above: "#d55e00", on: "#6b7280", below: "#0072b2" };
+    ["on", "below", "above"].forEach(function (key) {
+      if (!groups[key].length) return;
+      var path = document.createElementNS(SVGNS, "path");
+      var title = document.createElementNS(SVGNS, "title");
+      title.textContent = groups[key].length + " segments " + key + " the diagonal";
+      path.appendChild(title);
+      path.setAttribute("d", groups[key].join(""));
+      path.setAttribute("stroke", fills[key]);
+      path.setAttribute("stroke-opacity", "0.55");
+      path.setAttribute("stroke-width", "4");
+      path.setAttribute("stroke-linecap", "round");
+      path.setAttribute("fill", "none");
+      path.setAttribute("class", "points-" + key);
+      g.appendChild(path);
+    });
+    g.setAttribute("data-drawn", String(groups.above.length + groups.on.length + groups.below.length));
+  });
   var $ = function (id) { return document.getElementById(id); };
   var N = D.ids.length;
   var PAGE = 20;
@@ -60,6 +96,9 @@
   var state = { a: 0, b: D.systems.length > 1 ? 1 : 0, metric: 0, sort: "id", re: null, beats: null,
     bucket: "", label: "", ngram: null, seg: null, page: 0, all: D.systems.length <= 4, align: false };
   var tokenCache = {};
+  // the whitespace of Python's str.split(): the model's token positions count these tokens
+  var WS = "[\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+";
+  var WS_SPLIT = new RegExp("(" + WS + ")"), WS_ONLY = new RegExp("^" + WS + "$"), WS_ANY = new RegExp(WS);
 
   function el(tag, cls, text) {
     var e = document.createElement(tag);
@@ -74,14 +113,14 @@
   }
   function tokens(si) {
     var t = tokenCache[si];
-    if (!t) { t = S[si].split(/\s+/).filter(function (w) { return w.length > 0; }); tokenCache[si] = t; }
+    if (!t) { t = S[si].split(WS_ANY).filter(function (w) { return w.length > 0; }); tokenCache[si] = t; }
     return t;
   }
   function metricInfo() { return D.metrics[state.metric] || null; }
   function score(sys, i) {
     var m = metricInfo();
     if (!m) return null;
-    var v = D.scores[m.name][sys][i];
+    var v = D.scores[m.name][sys][D.ids[i]];
     return v === undefined ? null : v;
   }
   function advantage(i) {
@@ -106,9 +145,9 @@
   if (!D.metrics.length) { selM.disabled = true; $("ex-beats").disabled = true; }
   D.buckets.forEach(function (t, ti) {
     var group = el("optgroup");
-    group.label = t.title + (t.by === "length-diff" || t.by === "sentence-score" ? " (system A)" : "");
+    group.label = t.title + (t.sys ? " (system A)" : "");
     t.rows.forEach(function (r, ri) {
-      var o = el("option", null, r.label);
+      var o = el("option", null, r);
       o.value = ti + ":" + ri;
       group.appendChild(o);
     });
@@ -125,37 +164,37 @@
   } else {
     $("ex-label-wrap").hidden = true;
   }
+  if (!D.align) $("ex-align").parentNode.hidden = true;
   $("ex-all-systems").checked = state.all;
   if (D.systems.length <= 2) $("ex-all-systems").parentNode.hidden = true;
 
-  function bucketValue(t, i) {
-    var refs = D.refs[i];
-    var refLen = refs.length ? tokens(refs[0]).length : 0;
-    if (t.by === "ref-length") return refLen;
-    if (t.by === "length-diff") return tokens(D.hyps[state.a][i]).length - refLen;
-    if (t.by === "sentence-score") {
-      var k = -1;
-      D.metrics.forEach(function (m, mi) { if (m.name === t.metric) k = mi; });
-      return k < 0 ? null : D.scores[D.metrics[k].name][state.a][i];
-    }
-    return null;
+  // bucket of example i in table t (the model's membership; system A's when it depends on the output)
+  function bucketOf(t, i) {
+    var codes = t.seg !== undefined ? t.seg : t.sys[state.a];
+    return codes.charCodeAt(i) - 48;
   }
   function inBucket(i) {
     if (!state.bucket) return true;
     var parts = state.bucket.split(":");
-    var t = D.buckets[+parts[0]], r = t.rows[+parts[1]];
-    if (t.by === "label") return D.labels !== null && D.labels[i] === r.label;
-    var v = bucketValue(t, i);
-    if (v === null) return false;
-    return (r.lo === null || v >= r.lo) && (r.hi === null || v < r.hi);
+    return bucketOf(D.buckets[+parts[0]], i) === +parts[1];
   }
-  function containsSeq(hay, needle) {
-    if (!needle.length) return false;
-    outer: for (var k = 0; k + needle.length <= hay.length; k++) {
-      for (var j = 0; j < needle.length; j++) if (hay[k + j] !== needle[j]) continue outer;
-      return true;
+  // n-gram occurrences of comparison c, per example: [[side, start, length, entry], ...]
+  var spanCache = {};
+  function spansOf(c) {
+    var by = spanCache[c];
+    if (by) return by;
+    by = spanCache[c] = {};
+    var f = D.ngrams[c].spans;
+    for (var k = 0; k + 4 < f.length; k += 5) (by[f[k]] = by[f[k]] || []).push([f[k + 1], f[k + 2], f[k + 3], f[k + 4]]);
+    return by;
+  }
+  function comparisonOf(sys, other) {
+    var a = D.systems[sys], b = D.systems[other];
+    for (var c = 0; c < D.ngrams.length; c++) {
+      var g = D.ngrams[c];
+      if ((g.system === a && g.other === b) || (g.system === b && g.other === a)) return c;
     }
-    return false;
+    return -1;
   }
   function matches(i) {
     if (state.seg !== null && D.ids[i] !== state.seg) return false;
@@ -166,8 +205,8 @@
       if (adv === null || adv < state.beats) return false;
     }
     if (state.ngram) {
-      var ng = state.ngram.tokens, sys = state.ngram.systems;
-      var hit = sys.some(function (s) { return containsSeq(tokens(D.hyps[s][i]), ng); });
+      var entry = state.ngram.entry;
+      var hit = (spansOf(state.ngram.pair)[i] || []).some(function (sp) { return sp[3] === entry; });
       if (!hit) return false;
     }
     if (state.re) {
@@ -205,74 +244,39 @@
     return idx;
   }
 
-  // highlighting
-  function refCounts(i) {
-    var best = {};
-    D.refs[i].forEach(function (r) {
-      var c = {};
-      tokens(r).forEach(function (w) { c[w] = (c[w] || 0) + 1; });
-      Object.keys(c).forEach(function (w) { if (!best[w] || c[w] > best[w]) best[w] = c[w]; });
-    });
-    return best;
-  }
-  function matchedFlags(toks, counts) {
-    var left = {}; Object.keys(counts).forEach(function (w) { left[w] = counts[w]; });
-    return toks.map(function (w) {
-      if (left[w] > 0) { left[w] -= 1; return true; }
-      return false;
-    });
-  }
-  function salient(sys, other) {
-    var out = [];
-    D.ngrams.forEach(function (c) {
-      var sysName = D.systems[sys], otherName = D.systems[other];
-      if (c.system === sysName && c.other === otherName) out = out.concat(c.better);
-      else if (c.system === otherName && c.other === sysName) out = out.concat(c.worse);
-    });
-    return out.map(function (g) { return g.split(/\s+/).filter(function (w) { return w.length; }); });
-  }
-  function highlighted(text, sys, other, i, counts) {
+  // highlighting: matched words and salient n-grams as the model gives them
+  function highlighted(text, sys, other, i) {
     var box = el("div", "ex-text");
     box.dir = "auto";
     if (text === "") { box.classList.add("empty"); return box; }
     var toks = tokens(D.hyps[sys][i]);
-    var mine = matchedFlags(toks, counts);
-    var theirs = {}, theirWords = {};
-    var paired = other !== null && other !== sys;
-    if (paired) {
-      var ot = tokens(D.hyps[other][i]);
-      ot.forEach(function (w) { theirWords[w] = true; });
-      matchedFlags(ot, counts).forEach(function (m, k) { if (m) theirs[ot[k]] = (theirs[ot[k]] || 0) + 1; });
-    }
+    var flags = D.matched[sys][i];
+    if (flags.length !== toks.length) flags = "";
     var ng = new Array(toks.length);
     if (other !== null && other !== sys) {
-      salient(sys, other).forEach(function (g) {
-        if (!g.length) return;
-        for (var k = 0; k + g.length <= toks.length; k++) {
-          var ok = true;
-          for (var j = 0; j < g.length; j++) if (toks[k + j] !== g[j]) { ok = false; break; }
-          if (ok) for (j = 0; j < g.length; j++) ng[k + j] = g.join(" ");
-        }
-      });
+      var c = comparisonOf(sys, other);
+      if (c >= 0) {
+        var g = D.ngrams[c], mySide = g.system === D.systems[sys] ? 0 : 1, k = g.better.length;
+        (spansOf(c)[i] || []).forEach(function (sp) {
+          if (sp[0] !== mySide) return;
+          var favours = sp[3] < k ? 0 : 1;
+          var text = sp[3] < k ? g.better[sp[3]] : g.worse[sp[3] - k];
+          for (var t = sp[1]; t < sp[1] + sp[2] && t < toks.length; t++) ng[t] = [favours === mySide ? "hl-up" : "hl-down", text];
+        });
+      }
     }
-    var used = {};
-    var parts = text.split(/(\s+)/);
+    var parts = text.split(WS_SPLIT);
     var t = 0;
     parts.forEach(function (part) {
       if (part === "") return;
-      if (/^\s+$/.test(part)) { box.appendChild(document.createTextNode(part)); return; }
+      if (WS_ONLY.test(part)) { box.appendChild(document.createTextNode(part)); return; }
       var cls = [];
-      var w = toks[t];
-      if (mine[t]) {
-        used[w] = (used[w] || 0) + 1;
-        cls.push(paired && used[w] > (theirs[w] || 0) ? "hl-only" : "hl-m");
-      } else if (paired && !theirWords[w]) {
-        cls.push("hl-bad");
-      }
-      if (ng[t]) cls.push("hl-ng");
+      if (flags.charAt(t) === "1") cls.push("hl-m");
+      if (ng[t]) cls.push(ng[t][0]);
       if (cls.length) {
         var span = el("span", cls.join(" "), part);
-        if (ng[t]) span.title = "salient n-gram: " + ng[t];
+        span.setAttribute("data-t", String(t));
+        if (ng[t]) span.title = (ng[t][0] === "hl-up" ? "salient n-gram of this system: " : "salient n-gram of the other system: ") + ng[t][1];
         box.appendChild(span);
       } else {
         box.appendChild(document.createTextNode(part));
@@ -288,49 +292,38 @@
     return box;
   }
 
-  // WER-style alignment (Levenshtein over words; ties prefer match/substitution, then deletion)
-  function alignment(ref, hyp) {
-    var n = ref.length, m = hyp.length, d = [], i, j;
-    for (i = 0; i <= n; i++) { d.push(new Int32Array(m + 1)); d[i][0] = i; }
-    for (j = 0; j <= m; j++) d[0][j] = j;
-    for (i = 1; i <= n; i++) for (j = 1; j <= m; j++) {
-      var sub = d[i - 1][j - 1] + (ref[i - 1] === hyp[j - 1] ? 0 : 1);
-      d[i][j] = Math.min(sub, d[i - 1][j] + 1, d[i][j - 1] + 1);
-    }
-    var ops = [];
-    i = n; j = m;
-    while (i > 0 || j > 0) {
-      if (i > 0 && j > 0 && d[i][j] === d[i - 1][j - 1] + (ref[i - 1] === hyp[j - 1] ? 0 : 1)) {
-        ops.push([ref[i - 1] === hyp[j - 1] ? "=" : "S", ref[i - 1], hyp[j - 1]]); i--; j--;
-      } else if (i > 0 && d[i][j] === d[i - 1][j] + 1) { ops.push(["D", ref[i - 1], ""]); i--; }
-      else { ops.push(["I", "", hyp[j - 1]]); j--; }
-    }
-    return ops.reverse();
-  }
+  // WER-style alignment: jiwer's operations from the model (one character each: = S D I)
   function alignmentView(i, sys) {
     var box = el("div", "align");
-    var ref = D.refs[i].length ? tokens(D.refs[i][0]) : [];
+    var ops = D.align[sys][i];
+    var k = D.align_ref ? D.align_ref[sys][i] : 0;
+    var ref = k < D.refs[i].length ? tokens(D.refs[i][k]) : [];
     var hyp = tokens(D.hyps[sys][i]);
-    if (ref.length * hyp.length > 250000) { box.appendChild(el("span", "muted", "(too long to align here)")); return box; }
-    var counts = { S: 0, D: 0, I: 0 };
-    alignment(ref, hyp).forEach(function (op) {
-      var col = el("span", "col" + (op[0] === "=" ? "" : " " + op[0]));
-      var r = el("span", null, op[1] || "\u2205"); r.dir = "auto";
-      var h = el("span", null, op[2] || "\u2205"); h.dir = "auto";
-      col.appendChild(r); col.appendChild(h);
-      col.appendChild(el("span", "op", op[0] === "=" ? "" : op[0]));
-      if (op[0] !== "=") counts[op[0]] += 1;
+    var nRef = 0, nHyp = 0, c;
+    for (c = 0; c < ops.length; c++) { if (ops[c] !== "I") nRef++; if (ops[c] !== "D") nHyp++; }
+    if (nRef !== ref.length || nHyp !== hyp.length) {
+      box.appendChild(el("span", "muted", "(the WER normalisation changed the words: see nlpeval align)"));
+      return box;
+    }
+    var counts = { S: 0, D: 0, I: 0 }, r = 0, h = 0;
+    for (c = 0; c < ops.length; c++) {
+      var op = ops[c];
+      var col = el("span", "col" + (op === "=" ? "" : " " + op));
+      var rs = el("span", null, op === "I" ? "\u2205" : ref[r++]); rs.dir = "auto";
+      var hs = el("span", null, op === "D" ? "\u2205" : hyp[h++]); hs.dir = "auto";
+      col.appendChild(rs); col.appendChild(hs);
+      col.appendChild(el("span", "op", op === "=" ? "" : op));
+      if (op !== "=") counts[op] += 1;
       box.appendChild(col);
-    });
-    var summary = el("span", "muted", "S=" + counts.S + " D=" + counts.D + " I=" + counts.I + " (reference " + ref.length + " words)");
-    box.appendChild(summary);
+    }
+    box.appendChild(el("span", "muted", "S=" + counts.S + " D=" + counts.D + " I=" + counts.I + " (reference " + ref.length + " words)"));
     return box;
   }
 
   function scoreLine(sys, i, withDiff) {
     var box = el("div", "ex-scores");
     D.metrics.forEach(function (m, k) {
-      var v = D.scores[m.name][sys][i];
+      var v = D.scores[m.name][sys][D.ids[i]];
       box.appendChild(document.createTextNode((k ? " \u00b7 " : "") + m.label + " " + fmt(v)));
     });
     if (withDiff) {
@@ -365,7 +358,6 @@
     head.appendChild(infoEl);
     c.appendChild(head);
     if (D.src) c.appendChild(row("src", "source", plainText(S[D.src[i]])));
-    var counts = refCounts(i);
     D.refs[i].forEach(function (r, k) {
       c.appendChild(row("ref", D.refs[i].length > 1 ? "reference " + (k + 1) : "reference", plainText(S[r])));
     });
@@ -375,10 +367,10 @@
     shown.forEach(function (s) {
       var other = s === state.a ? state.b : s === state.b ? state.a : null;
       var text = S[D.hyps[s][i]];
-      var body = highlighted(text, s, other, i, counts);
+      var body = highlighted(text, s, other, i);
       var wrap = el("div");
       wrap.appendChild(body);
-      if (state.align) wrap.appendChild(alignmentView(i, s));
+      if (state.align && D.align) wrap.appendChild(alignmentView(i, s));
       var role = D.systems[s] + (s === state.a && state.a !== state.b ? " (A)" : s === state.b && state.a !== state.b ? " (B)" : "");
       c.appendChild(row("hyp", role, wrap, scoreLine(s, i, s === state.a && state.a !== state.b)));
     });
@@ -389,7 +381,7 @@
   function renderChip() {
     while (chip.firstChild) chip.removeChild(chip.firstChild);
     var text = null;
-    if (state.ngram) text = "n-gram \u201c" + state.ngram.text + "\u201d in " + state.ngram.systems.map(function (s) { return D.systems[s]; }).join(" or ");
+    if (state.ngram) text = "n-gram \u201c" + state.ngram.text + "\u201d in " + D.ngrams[state.ngram.pair].system + " or " + D.ngrams[state.ngram.pair].other;
     else if (state.seg !== null) text = "segment #" + state.seg;
     chip.hidden = text === null;
     if (text === null) return;
@@ -467,11 +459,12 @@
   }
   Array.prototype.forEach.call(document.querySelectorAll("button.ngram-link"), function (b) {
     b.addEventListener("click", function () {
-      var c = D.ngrams[+b.getAttribute("data-pair")];
+      var pair = +b.getAttribute("data-pair"), c = D.ngrams[pair];
       var text = b.getAttribute("data-ngram");
+      var entry = +b.getAttribute("data-entry");
       var a = D.systems.indexOf(c.system), o = D.systems.indexOf(c.other);
       state.a = a; state.b = o; selA.value = String(a); selB.value = String(o);
-      state.ngram = { text: text, tokens: text.split(/\s+/).filter(function (w) { return w.length; }), systems: [a, o] };
+      state.ngram = { text: text, pair: pair, entry: entry };
       state.seg = null;
       update();
       goToExamples();
