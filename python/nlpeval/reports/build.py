@@ -195,12 +195,15 @@ def report(
     step("statistics")
     ref_tokens = [cm.tokenize(group[0]) for group in refs]
     out_tokens = {s: [cm.tokenize(h) for h in hypotheses_by_system[s]] for s in systems}
+    # n-gram counts against the first reference: compare-mt's BLEU and its sentence BLEU share them
+    native = {s: cm.native_rows(out_tokens[s], ref_tokens) for s in systems}
+    cm_bleu = cm.CompareMtBLEU()
+    cm_stats = {s: cm_bleu.stats_from_native(native[s]) for s in systems}
     if preset == "compare-mt":
         if any(len(group) > 1 for group in refs):
             warnings.append("compare-mt uses the first reference only")
-        cm_bleu = cm.CompareMtBLEU()
         built = {"bleu": (cm_bleu, "BLEU", 100.0)}
-        stats = {"bleu": {s: cm_bleu.segment_stats(out_tokens[s], ref_tokens) for s in systems}}
+        stats = {"bleu": cm_stats}
     else:
         built = build_metrics(tuple(metrics), metric_options)
         stats = {}
@@ -253,8 +256,7 @@ def report(
         sentbleu = _sentbleu()
         sentence_metrics["sentbleu"] = sentbleu
         segment_scores["sentbleu"] = {
-            s: np.asarray(sentbleu.segment_values(sentbleu.segment_stats(out_tokens[s], [[r] for r in ref_tokens])))
-            for s in systems
+            s: np.asarray(sentbleu.segment_values(cm.sentence_bleu_stats(sentbleu, native[s]))) for s in systems
         }
         higher["sentbleu"] = True
     if preset is None:
@@ -290,11 +292,6 @@ def report(
             min_words=min_segments,
         )
     )
-    cm_bleu = cm.CompareMtBLEU()
-    if preset == "compare-mt":
-        cm_stats = stats["bleu"]
-    else:
-        cm_stats = {s: cm_bleu.segment_stats(out_tokens[s], ref_tokens) for s in systems}
     ref_len = np.array([len(r) for r in ref_tokens])
     tables.append(
         metric_table(
@@ -333,8 +330,7 @@ def report(
     if "sentbleu" not in segment_scores:
         sentbleu = _sentbleu()
         segment_scores_sb = {
-            s: np.asarray(sentbleu.segment_values(sentbleu.segment_stats(out_tokens[s], [[r] for r in ref_tokens])))
-            for s in systems
+            s: np.asarray(sentbleu.segment_values(cm.sentence_bleu_stats(sentbleu, native[s]))) for s in systems
         }
     else:
         segment_scores_sb = segment_scores["sentbleu"]
