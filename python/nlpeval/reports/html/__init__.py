@@ -37,13 +37,19 @@ __all__ = ["content_security_policy", "render_html"]
 def _environment() -> jinja2.Environment:
     import jinja2
 
+    from nlpeval.reports.html.template_cache import template_cache
+
+    options: dict[str, Any] = {
+        "autoescape": True,
+        "undefined": jinja2.StrictUndefined,
+        "trim_blocks": False,
+        "lstrip_blocks": False,
+        "keep_trailing_newline": True,
+    }
     return jinja2.Environment(
         loader=jinja2.PackageLoader("nlpeval.reports.html", "templates"),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=False,
-        lstrip_blocks=False,
-        keep_trailing_newline=True,
+        bytecode_cache=template_cache(options),  # compiled templates on disk: a fresh process skips compiling
+        **options,
     )
 
 
