@@ -63,6 +63,14 @@ class Corpus:
             levels.append((inverse.ravel().astype(np.int64), unique, offset))
             offset += len(unique)
         self._levels = levels
+        self._n_codes = offset
+
+    @property
+    def n_codes(self) -> int:
+        """Size of the code space (every order built so far); codes are ``0 <= code < n_codes``."""
+        if self._levels is None:
+            self._build(4)
+        return self._n_codes
 
     def ngrams(self, name: str, min_order: int, max_order: int) -> tuple[np.ndarray, np.ndarray]:
         """``(segment, code)`` of every n-gram of side ``name`` with ``min_order <= n <= max_order``."""
@@ -154,14 +162,13 @@ def matches(corpus: Corpus, systems: Sequence[str], min_order: int = 1, max_orde
     """compare-mt's ``match`` counts of every system against the reference."""
     sides = [REF, *systems]
     grams = {side: corpus.ngrams(side, min_order, max_order) for side in sides}
-    codes, inverse = np.unique(np.concatenate([grams[s][1] for s in sides]), return_inverse=True)
-    m = len(codes)
-    split = np.cumsum([len(grams[s][1]) for s in sides])[:-1]
-    dense = dict(zip(sides, np.split(inverse.ravel(), split), strict=True))
-    ref_keys, ref_counts = segment_counts(grams[REF][0], dense[REF], m)
+    # the codes are already dense over every side's n-grams: the "dense index" of an n-gram is its code
+    m = corpus.n_codes
+    codes = np.arange(m, dtype=np.int64)
+    ref_keys, ref_counts = segment_counts(grams[REF][0], grams[REF][1], m)
     totals, where = {}, {}
     for s in systems:
-        keys, counts = segment_counts(grams[s][0], dense[s], m)
+        keys, counts = segment_counts(grams[s][0], grams[s][1], m)
         hit = clipped(keys, counts, ref_keys, ref_counts)
         nz = hit > 0
         totals[s] = np.bincount(keys[nz] % m, weights=hit[nz], minlength=m).astype(np.int64)
