@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -78,6 +79,20 @@ def _quantile_assignment(values: np.ndarray, n_buckets: int) -> tuple[np.ndarray
     return assignment, labels, bounds
 
 
+def _sharing_draws(function: Callable[..., Report]) -> Callable[..., Report]:
+    """Run ``function`` with one draw per resample size shared by all its analyses (``shared_draws``)."""
+
+    @functools.wraps(function)
+    def wrapper(*args: Any, **kwargs: Any) -> Report:
+        from nlpeval.reports.analyses.resampling import shared_draws
+
+        with shared_draws():
+            return function(*args, **kwargs)
+
+    return wrapper
+
+
+@_sharing_draws
 def report(
     hypotheses_by_system: Mapping[str, Sequence[str]],
     references: Sequence[str | Sequence[str]],
