@@ -13,6 +13,7 @@ import nlpeval
 from nlpeval.metrics.bleu import NltkBLEU
 from nlpeval.reports import build
 from nlpeval.reports.analyses import comparemt as cm
+from nlpeval.reports.analyses import ngram_codes as nc
 from nlpeval.reports.analyses.resampling import Resamples, shared_draws
 from nlpeval.reports.demo import demo_report
 from nlpeval.reports.model import plain
@@ -34,6 +35,9 @@ def _odd_corpus(seed: int, n: int) -> list[list[str]]:
 def test_shared_counts_equal_each_metric_counting_alone(source, ted):
     refs, outs = ted if source == "ted" else (_odd_corpus(1, 300), _odd_corpus(2, 300))
     native = cm.native_rows(outs, refs)
+    corpus = nc.Corpus.encode({nc.REF: refs, "out": outs})
+    assert [corpus.words[i] for i in corpus.sides["out"][0]] == [w for o in outs for w in o]
+    assert np.array_equal(cm.native_rows_ids(corpus.sides["out"], corpus.sides[nc.REF]), native)
     sentbleu = NltkBLEU(smooth="method2")
     alone = sentbleu.segment_stats(outs, [[r] for r in refs])
     shared = cm.sentence_bleu_stats(sentbleu, native)

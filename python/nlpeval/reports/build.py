@@ -210,8 +210,10 @@ def report(
     step("statistics")
     ref_tokens = [cm.tokenize(group[0]) for group in refs]
     out_tokens = {s: [cm.tokenize(h) for h in hypotheses_by_system[s]] for s in systems}
-    # n-gram counts against the first reference: compare-mt's BLEU and its sentence BLEU share them
-    native = {s: cm.native_rows(out_tokens[s], ref_tokens) for s in systems}
+    # every side as word ids (one vocabulary): the n-gram counts against the first reference, shared
+    # by compare-mt's BLEU and its sentence BLEU, the word buckets and the salient n-grams
+    corpus = nc.Corpus.encode({nc.REF: ref_tokens, **out_tokens})
+    native = {s: cm.native_rows_ids(corpus.sides[s], corpus.sides[nc.REF]) for s in systems}
     cm_bleu = cm.CompareMtBLEU()
     cm_stats = {s: cm_bleu.stats_from_native(native[s]) for s in systems}
     if preset == "compare-mt":
@@ -287,7 +289,6 @@ def report(
     freq = cm.frequencies([cm.tokenize(x) for x in freq_corpus] if freq_corpus is not None else ref_tokens)
     freq_labels = cm.bucket_labels(cm.FREQ_EDGES)
     freq_bounds = _bounds(cm.FREQ_EDGES)
-    corpus = nc.Corpus.encode({nc.REF: ref_tokens, **out_tokens})
     frequency = np.array([freq.get(w, 0) if i else 0 for i, w in enumerate(corpus.words)])
     bucket_ids = cm.bucket_of(frequency, cm.FREQ_EDGES)
     word_rows = {s: nc.word_rows(corpus, s, bucket_ids, len(cm.FREQ_EDGES) + 1) for s in systems}

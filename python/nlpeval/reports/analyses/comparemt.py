@@ -150,6 +150,38 @@ def native_rows(outs: Sequence[Any], refs: Sequence[Any], max_order: int = 4) ->
     return np.asarray(_native.bleu_stats_tokens(hyps, [[r if type(r) is list else list(r)] for r in refs], max_order))
 
 
+def native_rows_ids(
+    outs: tuple[np.ndarray, np.ndarray], refs: tuple[np.ndarray, np.ndarray], max_order: int = 4
+) -> np.ndarray:
+    """:func:`native_rows` of token ids: ``(flat ids, segment offsets)`` of the outputs and of the
+    references, one reference per segment (the layout of ``ngram_codes.Corpus.sides``). Same rows as
+    the token lists they encode, without handing every token to the native core as a Python string.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> ids = lambda *seqs: (np.array([i for s in seqs for i in s]), np.cumsum([0, *map(len, seqs)]))
+    >>> native_rows_ids(ids([1, 2, 3]), ids([1, 2, 4]), 2).tolist()
+    [[3, 3, 3, 2, 1, 3, 2]]
+    """
+    from nlpeval import _native
+
+    out_ids, out_offsets = outs
+    ref_ids, ref_offsets = refs
+    ones = np.ones(len(out_offsets) - 1, dtype=np.int64)
+    lengths = [np.ascontiguousarray(np.diff(o), dtype=np.int64) for o in (out_offsets, ref_offsets)]
+    return np.asarray(
+        _native.bleu_stats_flat(
+            np.ascontiguousarray(out_ids, dtype=np.int64),
+            lengths[0],
+            np.ascontiguousarray(ref_ids, dtype=np.int64),
+            lengths[1],
+            ones,
+            max_order,
+        )
+    )
+
+
 def sentence_bleu_stats(metric: Any, native: np.ndarray) -> Stats:
     """compare-mt's sentence-BLEU statistics (``metric`` an NLTK-flavor BLEU of 4 orders, no method5/7)
     from the same :func:`native_rows` (one reference per segment): equal to

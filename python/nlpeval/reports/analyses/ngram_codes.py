@@ -5,6 +5,7 @@ Counts per segment come from sorting ``segment * M + code`` keys, so a whole cor
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -28,18 +29,25 @@ class Corpus:
 
     @classmethod
     def encode(cls, sides: dict[str, Sequence[Tokens]]) -> Corpus:
+        """Word ids ``1..V`` in order of first occurrence (side by side, segment by segment)."""
         vocab: dict[str, int] = {}
-        encoded = {}
+        # a new word gets the running token number (in C: map over setdefault), renumbered 1..V below
+        position = itertools.count(1)
+        raw = {}
         for name, segments in sides.items():
-            lengths = np.fromiter((len(s) for s in segments), dtype=np.int64, count=len(segments))
-            flat = [vocab.setdefault(w, len(vocab) + 1) for s in segments for w in s]
+            lengths = np.fromiter(map(len, segments), dtype=np.int64, count=len(segments))
             offsets = np.zeros(len(segments) + 1, dtype=np.int64)
             np.cumsum(lengths, out=offsets[1:])
-            encoded[name] = (np.asarray(flat, dtype=np.int64), offsets)
-        words = [""] * (len(vocab) + 1)
-        for w, i in vocab.items():
-            words[i] = w
-        return cls(words, encoded)
+            tokens = list(itertools.chain.from_iterable(segments))
+            raw[name] = (
+                np.fromiter(map(vocab.setdefault, tokens, position), dtype=np.int64, count=len(tokens)),
+                offsets,
+            )
+        first = np.fromiter(vocab.values(), dtype=np.int64, count=len(vocab))
+        dense = np.zeros(int(first[-1]) + 1 if len(first) else 1, dtype=np.int64)
+        dense[first] = np.arange(1, len(first) + 1)
+        encoded = {name: (dense[ids], offsets) for name, (ids, offsets) in raw.items()}
+        return cls(["", *vocab], encoded)
 
     def _build(self, max_order: int) -> None:
         names = list(self.sides)
