@@ -431,31 +431,38 @@ def report(
     step("examples")
     example_metric = "sentbleu" if "sentbleu" in segment_scores else next(iter(segment_scores))
     shown = n_segments if max_examples is None else min(max_examples, n_segments)
+    # per metric, the systems' scores of each segment (None where not finite)
+    score_rows = {
+        m: list(zip(*(_finite_list(by[s][:shown]) for s in systems), strict=True)) for m, by in segment_scores.items()
+    }
     examples = tuple(
         Example(
             id=i,
             source=sources[i] if sources is not None else None,
             references=tuple(refs[i]),
             hypotheses=tuple(hypotheses_by_system[s][i] for s in systems),
-            scores={m: tuple(_finite(by[s][i]) for s in systems) for m, by in segment_scores.items()},
+            scores={m: rows[i] for m, rows in score_rows.items()},
             label=labels[i] if labels is not None else None,
         )
         for i in range(shown)
     )
     largest = {}
+    # compare-mt's token lists are the stripped lines split on spaces: equal lists, equal stripped lines
+    stripped = {s: [h.strip() for h in hypotheses_by_system[s]] for s in systems}
+    stripped_refs = [group[0].strip() for group in refs]
     for s in systems:
         if s == baseline:
             continue
         # compare-mt's order: (right - left, left, right, segment) ascending, identical triples once
-        left, right = segment_scores[example_metric][baseline], segment_scores[example_metric][s]
+        left = (100.0 * np.asarray(segment_scores[example_metric][baseline], dtype=np.float64)).tolist()
+        right = (100.0 * np.asarray(segment_scores[example_metric][s], dtype=np.float64)).tolist()
         seen: set[tuple] = set()
         ranked = []
-        for i in range(n_segments):
-            key = (tuple(out_tokens[baseline][i]), tuple(out_tokens[s][i]), tuple(ref_tokens[i]))
+        for i, key in enumerate(zip(stripped[baseline], stripped[s], stripped_refs, strict=True)):
             if key in seen:
                 continue
             seen.add(key)
-            a, b = 100.0 * float(left[i]), 100.0 * float(right[i])
+            a, b = left[i], right[i]
             ranked.append((b - a, a, b, i))
         ranked.sort()
         largest[f"{baseline} > {s}"] = tuple(item[3] for item in ranked[:LARGEST_DIFFERENCES])
@@ -537,9 +544,13 @@ def report(
     )
 
 
-def _finite(value: float) -> float | None:
-    value = float(value)
-    return value if np.isfinite(value) else None
+def _finite_list(values: Any) -> list[float | None]:
+    """The values as floats, ``None`` where not finite (NaN, inf)."""
+    array = np.asarray(values, dtype=np.float64)
+    out: list[float | None] = array.tolist()
+    for i in np.flatnonzero(~np.isfinite(array)).tolist():
+        out[i] = None
+    return out
 
 
 def _bounds(edges: Sequence[float]) -> list[tuple[float | None, float | None]]:
