@@ -105,3 +105,43 @@ def test_fast_to_dict_equals_the_generic_recursion():
     odd = (np.float64("nan"), np.int64(3), np.bool_(True), float("inf"), {1: (2.5, None)}, [True, "x"])
     assert plain(odd) == _generic(odd) == [None, 3, True, None, {"1": [2.5, None]}, [True, "x"]]
     assert type(plain(odd)[1]) is int and type(plain(odd)[2]) is bool
+
+
+#: the recursive template macro that ``svg_markup`` replaced (one macro call per element)
+_SVG_MACRO = (
+    '{% macro svg_node(e) -%}<{{ e.tag }}{% for k, v in e.attrs %} {{ k }}="{{ v }}"{% endfor %}>{{ e.text }}'
+    "{% for c in e.children %}{{ svg_node(c) }}{% endfor %}</{{ e.tag }}>{%- endmacro %}{{ svg_node(root) }}"
+)
+
+
+def test_svg_markup_equals_the_recursive_macro():
+    import jinja2
+
+    from nlpeval.reports.html import svg, svg_markup, view
+
+    macro = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined).from_string(_SVG_MACRO)
+    odd = svg.el(
+        "svg",
+        children=[
+            svg.el("text", "<script>alert('x')</script> & \"q\" <UNK> مرحبا 日本 😀", x=1.25, data_x="a\"b'<"),
+            svg.el("g", children=[svg.el("rect", width=3.0), svg.el("title", "")]),
+        ],
+        viewBox="0 0 10 10",
+    )
+    roots = [odd]
+    built = view.build(demo_report(n_bootstrap=20).to_dict())
+
+    def charts(value):
+        if isinstance(value, svg.Chart):
+            yield value
+        elif isinstance(value, dict):
+            for item in value.values():
+                yield from charts(item)
+        elif isinstance(value, (list, tuple)):
+            for item in value:
+                yield from charts(item)
+
+    roots += [chart.root for chart in charts(built)]
+    assert len(roots) > 5
+    for root in roots:
+        assert str(svg_markup(root)) == macro.render(root=root)
