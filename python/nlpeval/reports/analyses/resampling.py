@@ -43,10 +43,11 @@ class Resamples:
     @classmethod
     def _draw(cls, n_segments: int, n_resamples: int, seed: int | None) -> Resamples:
         indices = resample_indices(n_segments, n_resamples, seed)
-        flat = (indices + (np.arange(n_resamples) * n_segments)[:, None]).ravel()
-        counts = np.bincount(flat, minlength=n_resamples * n_segments).reshape(n_resamples, n_segments)
-        counts = counts.astype(np.float64)
-        return cls(indices, counts)
+        offsets = (np.arange(n_resamples, dtype=indices.dtype) * n_segments)[:, None]
+        indices += offsets  # row r's indices moved to r * n: one bincount counts every row (no copy)
+        counts = np.bincount(indices.ravel(), minlength=n_resamples * n_segments).reshape(n_resamples, n_segments)
+        indices -= offsets
+        return cls(indices, counts.astype(np.float64))
 
     def totals(self, stats: Stats) -> np.ndarray:
         """Resampled totals ``(k, width)`` of ``stats`` (exact: integer counts stay integers)."""
