@@ -43,19 +43,27 @@ def plain(value: Any) -> Any:
         return value
     if kind is float:
         return value if _isfinite(value) else None
+    # leaves that stay as they are (str, int, bool, None) are copied without a call
     if kind is tuple or kind is list:
-        return [plain(item) for item in value]
+        return [item if type(item) in _KEPT else plain(item) for item in value]
     if kind is dict:
-        return {str(key): plain(item) for key, item in value.items()}
+        return {str(key): item if type(item) in _KEPT else plain(item) for key, item in value.items()}
     names = _FIELDS.get(kind)
     if names is None:
         if not dataclasses.is_dataclass(value) or isinstance(value, type):
             return _plain_other(value)
         names = _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(value))
-    return {name: plain(getattr(value, name)) for name in names}
+    out = {}
+    for name in names:
+        item = getattr(value, name)
+        out[name] = item if type(item) in _KEPT else plain(item)
+    return out
 
 
 _isfinite = math.isfinite
+
+#: exact types :func:`plain` returns unchanged
+_KEPT = frozenset({str, int, bool, type(None)})
 
 #: record class -> its field names (``dataclasses.fields`` is slow to call per record)
 _FIELDS: dict[type, tuple[str, ...]] = {}
