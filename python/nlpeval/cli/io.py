@@ -85,14 +85,14 @@ def _new_file_mode(path: str) -> int:
         return 0o666 & ~umask
 
 
-def write_atomically(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` via a temporary file and a rename: never half-written."""
+def write_atomically(path: str, text: str | bytes) -> None:
+    """Write ``text`` (str as UTF-8, or bytes) to ``path`` via a temporary file and a rename: never half-written."""
     folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=".nlpeval-", suffix=".tmp")
     try:
         # mkstemp creates the file private (0600); give it the permissions a plain open() would.
         os.fchmod(fd, _new_file_mode(path))
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
+        with os.fdopen(fd, "wb") if isinstance(text, bytes) else os.fdopen(fd, "w", encoding="utf-8") as out:
             out.write(text)
         os.replace(tmp, path)
     except BaseException:

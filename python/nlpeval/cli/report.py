@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import hashlib
 import os
 import shlex
@@ -176,6 +177,19 @@ def _step_reporter(bar: Any) -> Callable[[str], None]:
 
 
 def run(options: argparse.Namespace) -> int:
+    # the report allocates hundreds of thousands of small records and makes no reference cycles: the
+    # cyclic collector would only walk them (and every imported module) again and again, so it pauses
+    # while the report is built and written (reference counting still frees everything)
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _run(options)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _run(options: argparse.Namespace) -> int:
     from nlpeval.cli.io import emit
     from nlpeval.core.errors import InputError
     from nlpeval.core.progress import progress_bar

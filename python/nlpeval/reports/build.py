@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -79,6 +80,20 @@ def _quantile_assignment(values: np.ndarray, n_buckets: int) -> tuple[np.ndarray
     return assignment, labels, bounds
 
 
+def _sharing_draws(function: Callable[..., Report]) -> Callable[..., Report]:
+    """Run ``function`` with one draw per resample size shared by all its analyses (``shared_draws``)."""
+
+    @functools.wraps(function)
+    def wrapper(*args: Any, **kwargs: Any) -> Report:
+        from nlpeval.reports.analyses.resampling import shared_draws
+
+        with shared_draws():
+            return function(*args, **kwargs)
+
+    return wrapper
+
+
+@_sharing_draws
 def report(
     hypotheses_by_system: Mapping[str, Sequence[str]],
     references: Sequence[str | Sequence[str]],
@@ -195,14 +210,20 @@ def report(
 
     # ------------------------------------------------------------------ metrics and statistics
     step("statistics")
-    ref_tokens = [cm.tokenize(group[0]) for group in refs]
-    out_tokens = {s: [cm.tokenize(h) for h in hypotheses_by_system[s]] for s in systems}
+    # compare-mt's tokens (cm.tokenize, inlined: thousands of lines)
+    ref_tokens = [group[0].strip().split(" ") for group in refs]
+    out_tokens = {s: [h.strip().split(" ") for h in hypotheses_by_system[s]] for s in systems}
+    # every side as word ids (one vocabulary): the n-gram counts against the first reference, shared
+    # by compare-mt's BLEU and its sentence BLEU, the word buckets and the salient n-grams
+    corpus = nc.Corpus.encode({nc.REF: ref_tokens, **out_tokens})
+    native = {s: cm.native_rows_ids(corpus.sides[s], corpus.sides[nc.REF]) for s in systems}
+    cm_bleu = cm.CompareMtBLEU()
+    cm_stats = {s: cm_bleu.stats_from_native(native[s]) for s in systems}
     if preset == "compare-mt":
         if any(len(group) > 1 for group in refs):
             warnings.append("compare-mt uses the first reference only")
-        cm_bleu = cm.CompareMtBLEU()
         built = {"bleu": (cm_bleu, "BLEU", 100.0)}
-        stats = {"bleu": {s: cm_bleu.segment_stats(out_tokens[s], ref_tokens) for s in systems}}
+        stats = {"bleu": cm_stats}
     else:
         built = build_metrics(tuple(metrics), metric_options)
         stats = {}
@@ -255,8 +276,7 @@ def report(
         sentbleu = _sentbleu()
         sentence_metrics["sentbleu"] = sentbleu
         segment_scores["sentbleu"] = {
-            s: np.asarray(sentbleu.segment_values(sentbleu.segment_stats(out_tokens[s], [[r] for r in ref_tokens])))
-            for s in systems
+            s: np.asarray(sentbleu.segment_values(cm.sentence_bleu_stats(sentbleu, native[s]))) for s in systems
         }
         higher["sentbleu"] = True
     if preset is None:
@@ -272,7 +292,6 @@ def report(
     freq = cm.frequencies([cm.tokenize(x) for x in freq_corpus] if freq_corpus is not None else ref_tokens)
     freq_labels = cm.bucket_labels(cm.FREQ_EDGES)
     freq_bounds = _bounds(cm.FREQ_EDGES)
-    corpus = nc.Corpus.encode({nc.REF: ref_tokens, **out_tokens})
     frequency = np.array([freq.get(w, 0) if i else 0 for i, w in enumerate(corpus.words)])
     bucket_ids = cm.bucket_of(frequency, cm.FREQ_EDGES)
     word_rows = {s: nc.word_rows(corpus, s, bucket_ids, len(cm.FREQ_EDGES) + 1) for s in systems}
@@ -292,11 +311,6 @@ def report(
             min_words=min_segments,
         )
     )
-    cm_bleu = cm.CompareMtBLEU()
-    if preset == "compare-mt":
-        cm_stats = stats["bleu"]
-    else:
-        cm_stats = {s: cm_bleu.segment_stats(out_tokens[s], ref_tokens) for s in systems}
     ref_len = np.array([len(r) for r in ref_tokens])
     tables.append(
         metric_table(
@@ -335,8 +349,7 @@ def report(
     if "sentbleu" not in segment_scores:
         sentbleu = _sentbleu()
         segment_scores_sb = {
-            s: np.asarray(sentbleu.segment_values(sentbleu.segment_stats(out_tokens[s], [[r] for r in ref_tokens])))
-            for s in systems
+            s: np.asarray(sentbleu.segment_values(cm.sentence_bleu_stats(sentbleu, native[s]))) for s in systems
         }
     else:
         segment_scores_sb = segment_scores["sentbleu"]
@@ -436,13 +449,17 @@ def report(
         )
         for c in ngrams
     )
+    # per metric, the systems' scores of each segment (None where not finite)
+    score_rows = {
+        m: list(zip(*(_finite_list(by[s][:shown]) for s in systems), strict=True)) for m, by in segment_scores.items()
+    }
     examples = tuple(
         Example(
             id=i,
             source=sources[i] if sources is not None else None,
             references=tuple(refs[i]),
             hypotheses=tuple(hypotheses_by_system[s][i] for s in systems),
-            scores={m: tuple(_finite(by[s][i]) for s in systems) for m, by in segment_scores.items()},
+            scores={m: rows[i] for m, rows in score_rows.items()},
             label=labels[i] if labels is not None else None,
             matched=tuple(matched[s][i] for s in systems),
             alignments=tuple(aligned[s][i][0] for s in systems) if aligned else (),
@@ -451,19 +468,22 @@ def report(
         for i in range(shown)
     )
     largest = {}
+    # compare-mt's token lists are the stripped lines split on spaces: equal lists, equal stripped lines
+    stripped = {s: [h.strip() for h in hypotheses_by_system[s]] for s in systems}
+    stripped_refs = [group[0].strip() for group in refs]
     for s in systems:
         if s == baseline:
             continue
         # compare-mt's order: (right - left, left, right, segment) ascending, identical triples once
-        left, right = segment_scores[example_metric][baseline], segment_scores[example_metric][s]
+        left = (100.0 * np.asarray(segment_scores[example_metric][baseline], dtype=np.float64)).tolist()
+        right = (100.0 * np.asarray(segment_scores[example_metric][s], dtype=np.float64)).tolist()
         seen: set[tuple] = set()
         ranked = []
-        for i in range(n_segments):
-            key = (tuple(out_tokens[baseline][i]), tuple(out_tokens[s][i]), tuple(ref_tokens[i]))
+        for i, key in enumerate(zip(stripped[baseline], stripped[s], stripped_refs, strict=True)):
             if key in seen:
                 continue
             seen.add(key)
-            a, b = 100.0 * float(left[i]), 100.0 * float(right[i])
+            a, b = left[i], right[i]
             ranked.append((b - a, a, b, i))
         ranked.sort()
         largest[f"{baseline} > {s}"] = tuple(item[3] for item in ranked[:LARGEST_DIFFERENCES])
@@ -565,9 +585,13 @@ def _word_alignments(
     return {s: word_alignments(metric, list(h[:shown]), refs[:shown]) for s, h in hypotheses_by_system.items()}
 
 
-def _finite(value: float) -> float | None:
-    value = float(value)
-    return value if np.isfinite(value) else None
+def _finite_list(values: Any) -> list[float | None]:
+    """The values as floats, ``None`` where not finite (NaN, inf)."""
+    array = np.asarray(values, dtype=np.float64)
+    out: list[float | None] = array.tolist()
+    for i in np.flatnonzero(~np.isfinite(array)).tolist():
+        out[i] = None
+    return out
 
 
 def _sentbleu() -> Any:

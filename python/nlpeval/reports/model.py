@@ -37,8 +37,40 @@ def plain(value: Any) -> Any:
     >>> plain((1, float("nan"), {"a": (2.5,)}))
     [1, None, {'a': [2.5]}]
     """
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    # the exact types of the model first (a report has tens of thousands of values), then the rest
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return value
+    if kind is float:
+        return value if _isfinite(value) else None
+    # leaves that stay as they are (str, int, bool, None) are copied without a call
+    if kind is tuple or kind is list:
+        return [item if type(item) in _KEPT else plain(item) for item in value]
+    if kind is dict:
+        return {str(key): item if type(item) in _KEPT else plain(item) for key, item in value.items()}
+    names = _FIELDS.get(kind)
+    if names is None:
+        if not dataclasses.is_dataclass(value) or isinstance(value, type):
+            return _plain_other(value)
+        names = _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(value))
+    out = {}
+    for name in names:
+        item = getattr(value, name)
+        out[name] = item if type(item) in _KEPT else plain(item)
+    return out
+
+
+_isfinite = math.isfinite
+
+#: exact types :func:`plain` returns unchanged
+_KEPT = frozenset({str, int, bool, type(None)})
+
+#: record class -> its field names (``dataclasses.fields`` is slow to call per record)
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _plain_other(value: Any) -> Any:
+    """:func:`plain` of anything but a record or a value of an exact built-in type."""
     if isinstance(value, float):
         return value if math.isfinite(value) else None
     if isinstance(value, Mapping):

@@ -32,6 +32,8 @@ import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
+from nlpeval.core.cache import CACHE_ENV, cache_folder  # noqa: F401 (CACHE_ENV: re-exported)
+
 #: Environment variable naming a WordNet folder or zip.
 WORDNET_ENV = "NLPEVAL_WORDNET"
 
@@ -394,27 +396,10 @@ def _open_cached(path: str) -> WordNet:
 
 # the parsed lemma index on disk
 
-#: Environment variable naming the cache folder ("" disables the disk cache); shared with the paraphrase table.
-CACHE_ENV = "NLPEVAL_CACHE_DIR"
 _INDEX_CACHE_FORMAT = 1
 _INDEX_CACHE_MAGIC = "nlpeval-wordnet-index"
 #: Separates the lemmas from their entries in a cache file (no lemma or entry contains it).
 _SECTION = "\n\x00\n"
-
-
-def cache_folder() -> Path | None:
-    """The folder of nlpeval's parsed-data caches, or ``None`` when ``NLPEVAL_CACHE_DIR`` is empty.
-
-    Examples
-    --------
-    >>> folder = cache_folder()
-    >>> folder is None or folder.is_absolute() or folder == Path(os.environ[CACHE_ENV])
-    True
-    """
-    folder = os.environ.get(CACHE_ENV)
-    if folder == "":
-        return None
-    return Path(folder) if folder else Path.home() / ".cache" / "nlpeval"
 
 
 def _index_cache_file(wordnet: WordNet) -> Path | None:

@@ -98,15 +98,14 @@ class CompareMtBLEU(CorpusMetric):
 
     def segment_stats(self, hypotheses: Sequence[Any], references: Sequence[Any]) -> Stats:
         """Rows of ``ref_len, out_len, num1..k, den1..k`` (each ``den`` at least 1, as compare-mt)."""
-        from nlpeval import _native
-
-        k = self.max_order
         if not len(hypotheses):
-            return Stats(self.schema, np.zeros((0, 2 + 2 * k), dtype=np.int64))
-        native = np.asarray(
-            _native.bleu_stats_tokens([list(h) for h in hypotheses], [[list(r)] for r in references], k)
-        )
-        rows = np.empty((len(hypotheses), 2 + 2 * k), dtype=np.int64)
+            return Stats(self.schema, np.zeros((0, 2 + 2 * self.max_order), dtype=np.int64))
+        return self.stats_from_native(native_rows(hypotheses, references, self.max_order))
+
+    def stats_from_native(self, native: np.ndarray) -> Stats:
+        """The statistics of :func:`native_rows` (of this metric's ``max_order``)."""
+        k = self.max_order
+        rows = np.empty((len(native), 2 + 2 * k), dtype=np.int64)
         # native columns: hyp_len, ref_len_closest, ref_len_shortest, correct_1..k, total_1..k
         rows[:, 0], rows[:, 1] = native[:, 1], native[:, 0]
         rows[:, 2 : 2 + k] = native[:, 3 : 3 + k]
@@ -134,6 +133,64 @@ class CompareMtBLEU(CorpusMetric):
 
     def signature(self, totals: np.ndarray) -> Signature:
         return Signature.build(nrefs=1, tok="space", order=self.max_order, flavor="compare-mt")
+
+
+def native_rows(outs: Sequence[Any], refs: Sequence[Any], max_order: int = 4) -> np.ndarray:
+    """The native BLEU rows (``hyp_len, ref_len, ref_len, correct_1..k, total_1..k``) of token lists
+    against one reference each: the counts behind both compare-mt's BLEU and its sentence BLEU.
+
+    Examples
+    --------
+    >>> native_rows([tokenize("a b c")], [tokenize("a b d")], 2).tolist()
+    [[3, 3, 3, 2, 1, 3, 2]]
+    """
+    from nlpeval import _native
+
+    hyps = [h if type(h) is list else list(h) for h in outs]
+    return np.asarray(_native.bleu_stats_tokens(hyps, [[r if type(r) is list else list(r)] for r in refs], max_order))
+
+
+def native_rows_ids(
+    outs: tuple[np.ndarray, np.ndarray], refs: tuple[np.ndarray, np.ndarray], max_order: int = 4
+) -> np.ndarray:
+    """:func:`native_rows` of token ids: ``(flat ids, segment offsets)`` of the outputs and of the
+    references, one reference per segment (the layout of ``ngram_codes.Corpus.sides``). Same rows as
+    the token lists they encode, without handing every token to the native core as a Python string.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> ids = lambda *seqs: (np.array([i for s in seqs for i in s]), np.cumsum([0, *map(len, seqs)]))
+    >>> native_rows_ids(ids([1, 2, 3]), ids([1, 2, 4]), 2).tolist()
+    [[3, 3, 3, 2, 1, 3, 2]]
+    """
+    from nlpeval import _native
+
+    out_ids, out_offsets = outs
+    ref_ids, ref_offsets = refs
+    ones = np.ones(len(out_offsets) - 1, dtype=np.int64)
+    lengths = [np.ascontiguousarray(np.diff(o), dtype=np.int64) for o in (out_offsets, ref_offsets)]
+    return np.asarray(
+        _native.bleu_stats_flat(
+            np.ascontiguousarray(out_ids, dtype=np.int64),
+            lengths[0],
+            np.ascontiguousarray(ref_ids, dtype=np.int64),
+            lengths[1],
+            ones,
+            max_order,
+        )
+    )
+
+
+def sentence_bleu_stats(metric: Any, native: np.ndarray) -> Stats:
+    """compare-mt's sentence-BLEU statistics (``metric`` an NLTK-flavor BLEU of 4 orders, no method5/7)
+    from the same :func:`native_rows` (one reference per segment): equal to
+    ``metric.segment_stats(outs, [[r] for r in refs])`` without counting the n-grams again."""
+    from nlpeval.metrics.bleu.nltk import nltk_rows
+
+    ones = np.ones((len(native), 2), dtype=np.int64)  # nrefs_min, nrefs_max
+    base = np.hstack([np.asarray(native, dtype=np.int64), ones])
+    return Stats(metric.schema, nltk_rows(base, len(metric.weights), last_order5=False))
 
 
 def length_ratio(outs: Sequence[Tokens], refs: Sequence[Tokens]) -> tuple[float, int, int]:

@@ -5,6 +5,7 @@ Counts per segment come from sorting ``segment * M + code`` keys, so a whole cor
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -29,18 +30,25 @@ class Corpus:
 
     @classmethod
     def encode(cls, sides: dict[str, Sequence[Tokens]]) -> Corpus:
+        """Word ids ``1..V`` in order of first occurrence (side by side, segment by segment)."""
         vocab: dict[str, int] = {}
-        encoded = {}
+        # a new word gets the running token number (in C: map over setdefault), renumbered 1..V below
+        position = itertools.count(1)
+        raw = {}
         for name, segments in sides.items():
-            lengths = np.fromiter((len(s) for s in segments), dtype=np.int64, count=len(segments))
-            flat = [vocab.setdefault(w, len(vocab) + 1) for s in segments for w in s]
+            lengths = np.fromiter(map(len, segments), dtype=np.int64, count=len(segments))
             offsets = np.zeros(len(segments) + 1, dtype=np.int64)
             np.cumsum(lengths, out=offsets[1:])
-            encoded[name] = (np.asarray(flat, dtype=np.int64), offsets)
-        words = [""] * (len(vocab) + 1)
-        for w, i in vocab.items():
-            words[i] = w
-        return cls(words, encoded)
+            tokens = list(itertools.chain.from_iterable(segments))
+            raw[name] = (
+                np.fromiter(map(vocab.setdefault, tokens, position), dtype=np.int64, count=len(tokens)),
+                offsets,
+            )
+        first = np.fromiter(vocab.values(), dtype=np.int64, count=len(vocab))
+        dense = np.zeros(int(first[-1]) + 1 if len(first) else 1, dtype=np.int64)
+        dense[first] = np.arange(1, len(first) + 1)
+        encoded = {name: (dense[ids], offsets) for name, (ids, offsets) in raw.items()}
+        return cls(["", *vocab], encoded)
 
     def _build(self, max_order: int) -> None:
         names = list(self.sides)
@@ -64,6 +72,14 @@ class Corpus:
             levels.append((inverse.ravel().astype(np.int64), unique, offset))
             offset += len(unique)
         self._levels = levels
+        self._n_codes = offset
+
+    @property
+    def n_codes(self) -> int:
+        """Size of the code space (every order built so far); codes are ``0 <= code < n_codes``."""
+        if self._levels is None:
+            self._build(4)
+        return self._n_codes
 
     def ngrams(self, name: str, min_order: int, max_order: int) -> tuple[np.ndarray, np.ndarray]:
         """``(segment, code)`` of every n-gram of side ``name`` with ``min_order <= n <= max_order``."""
@@ -155,14 +171,13 @@ def matches(corpus: Corpus, systems: Sequence[str], min_order: int = 1, max_orde
     """compare-mt's ``match`` counts of every system against the reference."""
     sides = [REF, *systems]
     grams = {side: corpus.ngrams(side, min_order, max_order) for side in sides}
-    codes, inverse = np.unique(np.concatenate([grams[s][1] for s in sides]), return_inverse=True)
-    m = len(codes)
-    split = np.cumsum([len(grams[s][1]) for s in sides])[:-1]
-    dense = dict(zip(sides, np.split(inverse.ravel(), split), strict=True))
-    ref_keys, ref_counts = segment_counts(grams[REF][0], dense[REF], m)
+    # the codes are already dense over every side's n-grams: the "dense index" of an n-gram is its code
+    m = corpus.n_codes
+    codes = np.arange(m, dtype=np.int64)
+    ref_keys, ref_counts = segment_counts(grams[REF][0], grams[REF][1], m)
     totals, where = {}, {}
     for s in systems:
-        keys, counts = segment_counts(grams[s][0], dense[s], m)
+        keys, counts = segment_counts(grams[s][0], grams[s][1], m)
         hit = clipped(keys, counts, ref_keys, ref_counts)
         nz = hit > 0
         totals[s] = np.bincount(keys[nz] % m, weights=hit[nz], minlength=m).astype(np.int64)

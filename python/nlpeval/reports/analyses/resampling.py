@@ -7,6 +7,9 @@ run pair by pair; here the resampled totals are one BLAS product per system inst
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,16 +27,56 @@ class Resamples:
 
     @classmethod
     def draw(cls, n_segments: int, n_resamples: int, seed: int | None) -> Resamples:
-        """Draw ``n_resamples`` resamples of ``n_segments`` segments (sacreBLEU's generator call)."""
+        """Draw ``n_resamples`` resamples of ``n_segments`` segments (sacreBLEU's generator call); inside
+        :func:`shared_draws`, a seeded draw is made once and reused."""
+        shared = _SHARED.get()
+        if shared is None or seed is None:
+            return cls._draw(n_segments, n_resamples, seed)
+        known = shared.get((n_segments, seed))
+        if known is None or len(known.indices) < n_resamples:
+            known = shared[(n_segments, seed)] = cls._draw(n_segments, n_resamples, seed)
+        if len(known.indices) == n_resamples:
+            return known
+        # the first rows of a longer draw are the shorter draw (the generator's stream is the same)
+        return cls(known.indices[:n_resamples], known.counts[:n_resamples])
+
+    @classmethod
+    def _draw(cls, n_segments: int, n_resamples: int, seed: int | None) -> Resamples:
         indices = resample_indices(n_segments, n_resamples, seed)
-        flat = (indices + (np.arange(n_resamples) * n_segments)[:, None]).ravel()
-        counts = np.bincount(flat, minlength=n_resamples * n_segments).reshape(n_resamples, n_segments)
-        counts = counts.astype(np.float64)
-        return cls(indices, counts)
+        offsets = (np.arange(n_resamples, dtype=indices.dtype) * n_segments)[:, None]
+        indices += offsets  # row r's indices moved to r * n: one bincount counts every row (no copy)
+        counts = np.bincount(indices.ravel(), minlength=n_resamples * n_segments).reshape(n_resamples, n_segments)
+        indices -= offsets
+        return cls(indices, counts.astype(np.float64))
 
     def totals(self, stats: Stats) -> np.ndarray:
         """Resampled totals ``(k, width)`` of ``stats`` (exact: integer counts stay integers)."""
         return weighted_totals(stats, self.counts, self.indices)
+
+
+#: the draws of the current :func:`shared_draws` block: (n_segments, seed) -> the longest draw so far
+_SHARED: ContextVar[dict[tuple[int, int], Resamples] | None] = ContextVar("nlpeval_shared_draws", default=None)
+
+
+@contextmanager
+def shared_draws() -> Iterator[None]:
+    """Within the block, :meth:`Resamples.draw` draws each seeded ``(n_segments, seed)`` once: the
+    leaderboard, the word tables and the bucket tables of one report resample the same way anyway,
+    so the draw (and its count matrix) is shared instead of repeated. Results are unchanged.
+
+    Examples
+    --------
+    >>> with shared_draws():
+    ...     a = Resamples.draw(10, 50, 1)
+    ...     b = Resamples.draw(10, 20, 1)
+    >>> bool((b.indices == Resamples.draw(10, 20, 1).indices).all()), b.indices.base is a.indices
+    (True, True)
+    """
+    token = _SHARED.set({})
+    try:
+        yield
+    finally:
+        _SHARED.reset(token)
 
 
 def weighted_totals(stats: Stats, weights: np.ndarray, indices: np.ndarray | None = None) -> np.ndarray:

@@ -37,14 +37,53 @@ __all__ = ["content_security_policy", "render_html"]
 def _environment() -> jinja2.Environment:
     import jinja2
 
-    return jinja2.Environment(
+    from nlpeval.reports.html.template_cache import template_cache
+
+    options: dict[str, Any] = {
+        "autoescape": True,
+        "undefined": jinja2.StrictUndefined,
+        "trim_blocks": False,
+        "lstrip_blocks": False,
+        "keep_trailing_newline": True,
+    }
+    env = jinja2.Environment(
         loader=jinja2.PackageLoader("nlpeval.reports.html", "templates"),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=False,
-        lstrip_blocks=False,
-        keep_trailing_newline=True,
+        bytecode_cache=template_cache(options),  # compiled templates on disk: a fresh process skips compiling
+        **options,
     )
+    env.globals["svg_markup"] = svg_markup
+    return env
+
+
+def svg_markup(element: Any) -> Any:
+    """The markup of an SVG element tree (``svg.Element``), every tag, attribute and text escaped as
+    Jinja2's autoescape does: what a recursive template macro would print, without a macro call per
+    element (a scatter plot has thousands).
+
+    Examples
+    --------
+    >>> from nlpeval.reports.html.svg import el
+    >>> str(svg_markup(el("g", children=[el("text", "a<b & 'c'", x=1.5)])))
+    '<g><text x="1.5">a&lt;b &amp; &#39;c&#39;</text></g>'
+    """
+    from markupsafe import Markup, escape
+
+    parts: list[str] = []
+    append = parts.append
+    stack: list[Any] = [element]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):  # a closing tag, already escaped
+            append(item)
+            continue
+        tag = escape(item.tag)
+        append(f"<{tag}")
+        for key, value in item.attrs:
+            append(f' {escape(key)}="{escape(value)}"')
+        append(f">{escape(item.text)}")
+        stack.append(f"</{tag}>")
+        stack.extend(reversed(item.children))
+    return Markup("".join(parts))
 
 
 @lru_cache(maxsize=4)
