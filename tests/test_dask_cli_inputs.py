@@ -182,6 +182,10 @@ def test_data_file_options_and_errors_are_shared(files, tmp_path, scheduler, cap
     _same_error(["score", str(jsonl), "--ref-col", "tgt"], scheduler, capsys, "--ref-col needs --hyp-col")
     _same_error(["score", str(jsonl), "--hyp-col", "text", "--ref-col", "tgt"], scheduler, capsys,
                 f"{jsonl}: no column 'text' (columns: out, tgt)")  # fmt: skip
+    short = tmp_path / "short.jsonl"
+    short.write_text("".join(jsonl.read_text(encoding="utf-8").splitlines(keepends=True)[:10]), encoding="utf-8")
+    _same_error(["score", str(jsonl), str(short), "--hyp-col", "out", "--ref-col", "tgt"], scheduler, capsys,
+                f"segment counts differ: {jsonl} has 3004, {short} has 10 rows (give --id-col")  # fmt: skip
     # CSV (one partition per file) and Parquet (one per row group): the single-machine scores
     import pandas as pd
 

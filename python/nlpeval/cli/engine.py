@@ -161,6 +161,8 @@ def score_dask(options: argparse.Namespace, metrics: dict[str, Any]) -> tuple[li
                 systems.append(SystemScores(str(system), scores))
                 partials[str(system)] = by_name
         provenance["workers"] = len(client.scheduler_info().get("workers", {}))
+    if data and not options.id_col:
+        _same_counts(partials)
     if options.paired_bs:
         paired_tests(systems, list(partials.values()), paired_n, options.seed)
     partials = {s: {m: _resamples(p, options.bootstrap) for m, p in d.items()} for s, d in partials.items()}
@@ -172,6 +174,17 @@ def score_dask(options: argparse.Namespace, metrics: dict[str, Any]) -> tuple[li
             partials = {s: {m: replace(p, boot=None, seed=None) for m, p in d.items()} for s, d in partials.items()}
         save_partials(options.save_partial, partials)
     return systems, provenance
+
+
+def _same_counts(partials: dict[str, dict[str, Any]]) -> None:
+    """Data-file systems without ids must have as many rows as the first (the single-machine rule)."""
+    counts = {name: next(iter(by_name.values())).n_segments for name, by_name in partials.items()}
+    (first, n_first), *others = counts.items()
+    for name, n in others:
+        if n != n_first:
+            raise UsageError(
+                f"segment counts differ: {first} has {n_first}, {name} has {n} rows (give --id-col to align rows by id)"
+            )
 
 
 def _resamples(partial: Any, n: int) -> Any:
