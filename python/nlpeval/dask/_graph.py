@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -44,6 +45,7 @@ def partition_partials(
     seed: int,
 ) -> Grouped:
     """The partials of one partition, per group and metric (a task of the graph)."""
+    release_memory()  # what the worker's previous partitions freed
     where = Where(index, None if offset is None or columns.by is not None else offset.get(None, 0))
     rows = partition_rows(part, columns, where)
     n = len(rows)
@@ -83,6 +85,32 @@ def partition_partials(
                 for name, stats in all_stats.items()
             }
     return out
+
+
+def release_memory() -> None:
+    """Hand the memory freed by a partition's task back to the operating system (glibc only).
+
+    glibc keeps freed blocks in its per-thread arenas; a worker that builds and frees a
+    partition's rows and statistics task after task otherwise sees its RSS creep up with the
+    number of partitions it has processed (BENCHMARKS.md, "Beyond one machine"). One
+    ``malloc_trim(0)`` per partition costs a few milliseconds.
+    """
+    global _TRIM
+    if _TRIM is None:
+        _TRIM = False
+        if sys.platform.startswith("linux"):
+            import ctypes
+            import ctypes.util
+
+            try:
+                _TRIM = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
+            except (OSError, AttributeError):  # not glibc (musl): nothing to do
+                _TRIM = False
+    if _TRIM:
+        _TRIM(0)
+
+
+_TRIM: Any = None
 
 
 def _needs_refs(metric: CorpusMetric) -> bool:
