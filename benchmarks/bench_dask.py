@@ -66,6 +66,15 @@ def generate(partition: int, size: int, log: str | None = None) -> list[tuple[st
     return [(systems[k][i], [reference[i]]) for k, i in zip(which.tolist(), line.tolist(), strict=True)]
 
 
+def _task_generate():
+    """:func:`generate` as the workers should run it: imported from this module (pickled by reference,
+    so its corpus cache lives as long as the worker), not a by-value copy of ``__main__.generate``
+    whose cache every task would rebuild (re-reading and holding a copy of the WMT17 outputs per task)."""
+    import bench_dask
+
+    return bench_dask.generate
+
+
 class RssSampler:
     """Peak RSS of this process and all its descendants, sampled in a thread."""
 
@@ -141,7 +150,7 @@ def memory_sweep(sizes: list[int], partition: int, workers: int, memory_limit: s
             dashboard_address=None, silence_logs=50, env={"RAYON_NUM_THREADS": "1"},
         )  # fmt: skip
         client = distributed.Client(cluster)
-        big = db.from_delayed([dask.delayed(generate, pure=True)(p, n) for p, n in enumerate(sizes_)])
+        big = db.from_delayed([dask.delayed(_task_generate(), pure=True)(p, n) for p, n in enumerate(sizes_)])
         worker_pids = sorted(client.run(os.getpid).values())
         with RssSampler() as sampler:
             start = time.perf_counter()
@@ -237,7 +246,7 @@ def main() -> int:
     sizes = [args.partition] * (n_partitions - 1) + [last]
     with open(args.log, "w", encoding="utf-8"):
         pass
-    big = db.from_delayed([dask.delayed(generate, pure=True)(p, s, args.log) for p, s in enumerate(sizes)])
+    big = db.from_delayed([dask.delayed(_task_generate(), pure=True)(p, s, args.log) for p, s in enumerate(sizes)])
     import psutil
 
     worker_pids = set(client.run(os.getpid).values())
