@@ -150,12 +150,33 @@ def test_poisson_option_on_one_machine_equals_dask(files, capsys) -> None:
 
 def test_engine_dask_starts_a_local_cluster_quietly_when_piped(files) -> None:
     f = files
-    argv = ["score", str(f["a"]), "-r", str(f["ra"]), "-m", "bleu", "--engine", "dask", "-f", "json"]
-    done = subprocess.run([sys.executable, "-m", "nlpeval", *argv], capture_output=True, text=True, timeout=120)
+    other = f["folder"] / "other.txt"
+    other.write_text("".join(f"{line}\n" for line in wmt17()["online-A.0"][:1200]), encoding="utf-8")
+    # worker processes: a paired test over line-aligned partitions of both systems and the references
+    paired = ["--paired-bs", "--paired-n", "200", "--resampling", "poisson", "--partition-lines", "500"]
+    argv = [
+        "score",
+        str(f["a"]),
+        str(other),
+        "-r",
+        str(f["ra"]),
+        "-m",
+        "bleu",
+        *paired,
+        "--engine",
+        "dask",
+        "-f",
+        "json",
+    ]
+    done = subprocess.run([sys.executable, "-m", "nlpeval", *argv], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""  # no progress bar, no cluster logs when piped
-    local = subprocess.run([sys.executable, "-m", "nlpeval", *argv[:-4], "-f", "json"], capture_output=True, text=True)
-    assert _scores(done.stdout) == _scores(local.stdout)
+    local = subprocess.run([sys.executable, "-m", "nlpeval", *argv[:-6], "-f", "json"], capture_output=True, text=True)
+    expected = [
+        {k: v for k, v in s["scores"]["bleu"].items() if k != "segments"} for s in json.loads(local.stdout)["systems"]
+    ]
+    assert [s["scores"]["bleu"] for s in json.loads(done.stdout)["systems"]] == expected
+    assert 0 < expected[1]["p_value"] < 1 and "ci:poisson|bs:200" in expected[1]["signature"]
     assert json.loads(done.stdout)["provenance"]["engine"] == "dask"
     assert "dask" not in json.loads(done.stdout)["systems"][0]["scores"]["bleu"]["signature"]
 
