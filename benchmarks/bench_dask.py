@@ -12,7 +12,8 @@
    checked against totals computed independently from per-line statistics and the partitions'
    index draws, so the result is verified exact at scale.
 
-Usage: ``python benchmarks/bench_dask.py [--segments 30000000] [--partition 100000] [--workers 2]``
+Usage: ``python benchmarks/bench_dask.py [--segments 30000000] [--partition 100000] [--workers 2]``;
+``--memory-sweep 1000000,3000000,6000000`` prints only the workers' peak RSS per corpus size.
 """
 
 from __future__ import annotations
@@ -63,6 +64,15 @@ def generate(partition: int, size: int, log: str | None = None) -> list[tuple[st
         with open(log, "a", encoding="utf-8") as out:
             out.write(f"{time.time()} {partition}\n")
     return [(systems[k][i], [reference[i]]) for k, i in zip(which.tolist(), line.tolist(), strict=True)]
+
+
+def _task_generate():
+    """:func:`generate` as the workers should run it: imported from this module (pickled by reference,
+    so its corpus cache lives as long as the worker), not a by-value copy of ``__main__.generate``
+    whose cache every task would rebuild (re-reading and holding a copy of the WMT17 outputs per task)."""
+    import bench_dask
+
+    return bench_dask.generate
 
 
 class RssSampler:
@@ -120,6 +130,53 @@ def expected_totals(metric, systems, reference, n_partitions: int, size: int, la
     return sums
 
 
+def memory_sweep(sizes: list[int], partition: int, workers: int, memory_limit: str) -> int:
+    """Peak RSS of every process against the corpus size: one fresh LocalCluster per size (a peak only grows)."""
+    import dask
+    import dask.bag as db
+    import distributed
+
+    import nlpeval
+    import nlpeval.dask
+
+    metrics = {"bleu": nlpeval.BLEU(), "chrf": nlpeval.CHRF()}
+    print(f"load average at start: {os.getloadavg()}  ({os.cpu_count()} cores)")
+    rows = []
+    for segments in sizes:
+        n_partitions = -(-segments // partition)
+        sizes_ = [partition] * (n_partitions - 1) + [segments - (n_partitions - 1) * partition]
+        cluster = distributed.LocalCluster(
+            n_workers=workers, threads_per_worker=1, processes=True, memory_limit=memory_limit,
+            dashboard_address=None, silence_logs=50, env={"RAYON_NUM_THREADS": "1"},
+        )  # fmt: skip
+        client = distributed.Client(cluster)
+        big = db.from_delayed([dask.delayed(_task_generate(), pure=True)(p, n) for p, n in enumerate(sizes_)])
+        worker_pids = sorted(client.run(os.getpid).values())
+        with RssSampler() as sampler:
+            start = time.perf_counter()
+            result = client.compute(nlpeval.dask.partials(big, metrics)).result()
+            wall = time.perf_counter() - start
+        client.close()
+        cluster.close()
+        assert result["bleu"].n_segments == segments
+        peaks = sorted((sampler.peaks[pid][1] for pid in worker_pids if pid in sampler.peaks), reverse=True)
+        rows.append((segments, n_partitions, wall, peaks, sampler.peaks[os.getpid()][1], os.getloadavg()[0]))
+        print(
+            f"{segments:>12,} segments  {n_partitions:>4} partitions  {wall:7.1f} s  workers' peak RSS "
+            + " / ".join(f"{p:.0f}" for p in peaks)
+            + f" MiB  client+scheduler {rows[-1][4]:.0f} MiB",
+            flush=True,
+        )
+    print("\n| segments | partitions | workers' peak RSS (MiB) | client+scheduler (MiB) | wall (s) | load |")
+    print("|---|---|---|---|---|---|")
+    for segments, n_partitions, wall, peaks, client_peak, load in rows:
+        print(
+            f"| {segments:,} | {n_partitions} | {' / '.join(f'{p:.0f}' for p in peaks)} | {client_peak:.0f} "
+            f"| {wall:.0f} | {load:.1f} |"
+        )
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--segments", type=int, default=30_000_000)
@@ -128,10 +185,18 @@ def main() -> int:
     parser.add_argument("--memory-limit", default="1.5GiB", help="per worker")
     parser.add_argument("--time-limit", type=float, default=0, help="seconds; report progress so far if exceeded")
     parser.add_argument("--log", default="/tmp/nlpeval-bench-dask.log", help="partition progress log")
+    parser.add_argument(
+        "--memory-sweep",
+        metavar="SIZES",
+        help="comma-separated corpus sizes (e.g. 1000000,3000000,6000000): only the peak-RSS-per-size table",
+    )
     args = parser.parse_args()
     # one core per process for the Rust kernels (chrF and the tokenizers use rayon), here and in each worker,
     # so that "per core" means one core
     os.environ["RAYON_NUM_THREADS"] = "1"
+    if args.memory_sweep:
+        sizes = [int(size) for size in args.memory_sweep.split(",")]
+        return memory_sweep(sizes, args.partition, args.workers, args.memory_limit)
 
     import dask
     import dask.bag as db
@@ -181,7 +246,7 @@ def main() -> int:
     sizes = [args.partition] * (n_partitions - 1) + [last]
     with open(args.log, "w", encoding="utf-8"):
         pass
-    big = db.from_delayed([dask.delayed(generate, pure=True)(p, s, args.log) for p, s in enumerate(sizes)])
+    big = db.from_delayed([dask.delayed(_task_generate(), pure=True)(p, s, args.log) for p, s in enumerate(sizes)])
     import psutil
 
     worker_pids = set(client.run(os.getpid).values())

@@ -105,10 +105,10 @@ def test_poisson_option_on_one_machine_equals_dask(files, capsys) -> None:
         assert code == 0
         systems = {s["name"]: s["scores"] for s in json.loads(out)["systems"]}
         assert sorted(systems) == ["online-A", "uedin"]
-        local_scores = json.loads(local)["systems"][0]["scores"]
-        for metric in ("bleu", "chrf"):
-            # ids 0..n-1 from the column equal the row numbers used on one machine
-            assert systems["uedin"][metric] == local_scores[metric]
+        # the same options on one machine: the same scores and intervals (segments keyed by the id column)
+        code, one, _ = _run([*argv, "-f", "json"], capsys)
+        assert code == 0 and {s["name"]: s["scores"] for s in json.loads(one)["systems"]} == systems
+        assert systems["uedin"]["bleu"]["score"] == json.loads(local)["systems"][0]["scores"]["bleu"]["score"]
         # the scheduler file form
         path = str(f["folder"] / "scheduler.json")
         with open(path, "w", encoding="utf-8") as out:  # the file's address field, as dask-scheduler writes it
@@ -134,9 +134,10 @@ def test_poisson_option_on_one_machine_equals_dask(files, capsys) -> None:
         code, out, err = _run(["score", str(broken), "--hyp-col", "out", "--ref-col", "tgt", "--scheduler",
                                c.scheduler_address], capsys)  # fmt: skip
         assert (code, out) == (2, "") and err.count("\n") == 1
-        assert f"{broken}:2: has no reference" in err
-        code, out, err = _run(["score", str(broken), "--hyp-col", "text", "--scheduler", c.scheduler_address], capsys)
-        assert (code, out) == (2, "") and err.count("\n") == 1 and "has no key 'text'" in err
+        assert f"{broken}:2: no 'tgt' field" in err
+        code, out, err = _run(["score", str(broken), "--hyp-col", "text", "--ref-col", "tgt", "--scheduler",
+                               c.scheduler_address], capsys)  # fmt: skip
+        assert (code, out) == (2, "") and err.count("\n") == 1 and f"{broken}: no column 'text'" in err
         code, out, err = _run([*base, "--scheduler", c.scheduler_address], capsys)
         assert code == 2 and "--resampling poisson" in err
         sched = ["--scheduler", c.scheduler_address]
@@ -149,12 +150,33 @@ def test_poisson_option_on_one_machine_equals_dask(files, capsys) -> None:
 
 def test_engine_dask_starts_a_local_cluster_quietly_when_piped(files) -> None:
     f = files
-    argv = ["score", str(f["a"]), "-r", str(f["ra"]), "-m", "bleu", "--engine", "dask", "-f", "json"]
-    done = subprocess.run([sys.executable, "-m", "nlpeval", *argv], capture_output=True, text=True, timeout=120)
+    other = f["folder"] / "other.txt"
+    other.write_text("".join(f"{line}\n" for line in wmt17()["online-A.0"][:1200]), encoding="utf-8")
+    # worker processes: a paired test over line-aligned partitions of both systems and the references
+    paired = ["--paired-bs", "--paired-n", "200", "--resampling", "poisson", "--partition-lines", "500"]
+    argv = [
+        "score",
+        str(f["a"]),
+        str(other),
+        "-r",
+        str(f["ra"]),
+        "-m",
+        "bleu",
+        *paired,
+        "--engine",
+        "dask",
+        "-f",
+        "json",
+    ]
+    done = subprocess.run([sys.executable, "-m", "nlpeval", *argv], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""  # no progress bar, no cluster logs when piped
-    local = subprocess.run([sys.executable, "-m", "nlpeval", *argv[:-4], "-f", "json"], capture_output=True, text=True)
-    assert _scores(done.stdout) == _scores(local.stdout)
+    local = subprocess.run([sys.executable, "-m", "nlpeval", *argv[:-6], "-f", "json"], capture_output=True, text=True)
+    expected = [
+        {k: v for k, v in s["scores"]["bleu"].items() if k != "segments"} for s in json.loads(local.stdout)["systems"]
+    ]
+    assert [s["scores"]["bleu"] for s in json.loads(done.stdout)["systems"]] == expected
+    assert 0 < expected[1]["p_value"] < 1 and "ci:poisson|bs:200" in expected[1]["signature"]
     assert json.loads(done.stdout)["provenance"]["engine"] == "dask"
     assert "dask" not in json.loads(done.stdout)["systems"][0]["scores"]["bleu"]["signature"]
 

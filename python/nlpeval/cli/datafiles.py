@@ -90,19 +90,32 @@ def _jsonl(path: str) -> DataFile:
     records: list[Record] = []
     columns: dict[str, None] = {}
     for number, line in enumerate(read_all(path), start=1):
-        if number == 1:
-            line = line.removeprefix("\ufeff")  # a byte-order mark, as some editors write
-        if not line.strip():
-            continue
-        try:
-            value = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise UsageError(f"{name}:{number}: not valid JSON ({exc.msg} at column {exc.colno})") from None
-        if not isinstance(value, dict):
-            raise UsageError(f"{name}:{number}: expected a JSON object, found {type(value).__name__}")
-        columns.update(dict.fromkeys(value))
-        records.append(Record(number, value))
+        record = jsonl_record(name, number, line)
+        if record is not None:
+            columns.update(dict.fromkeys(record.fields))
+            records.append(record)
     return DataFile(name, list(columns), records)
+
+
+def jsonl_record(name: str, number: int, line: str) -> Record | None:
+    """Line ``number`` (1-based) of a JSONL file as a record; ``None`` for a blank line.
+
+    Examples
+    --------
+    >>> jsonl_record("f.jsonl", 1, '\ufeff{"hyp": "a"}'), jsonl_record("f.jsonl", 2, "  ")
+    (Record(row=1, fields={'hyp': 'a'}), None)
+    """
+    if number == 1:
+        line = line.removeprefix("\ufeff")  # a byte-order mark, as some editors write
+    if not line.strip():
+        return None
+    try:
+        value = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"{name}:{number}: not valid JSON ({exc.msg} at column {exc.colno})") from None
+    if not isinstance(value, dict):
+        raise UsageError(f"{name}:{number}: expected a JSON object, found {type(value).__name__}")
+    return Record(number, value)
 
 
 def _delimited(path: str, fmt: str) -> DataFile:
@@ -266,7 +279,8 @@ class SystemInput:
     ids: list[str] | None = None
 
 
-def _id_value(data: DataFile, record: Record, column: str) -> str:
+def id_value(data: DataFile, record: Record, column: str) -> str:
+    """An id or system name: text or an integer, as stripped text."""
     value = record.fields.get(column)
     if isinstance(value, (str, int)) and not isinstance(value, bool) and str(value).strip():
         return str(value).strip()
@@ -284,14 +298,14 @@ def _systems_of(
         raise UsageError(f"{data.name} has no rows: there is nothing to score")
     systems: dict[str, SystemInput] = {}
     for record in data.records:
-        name = _id_value(data, record, system_col) if system_col else data.name
+        name = id_value(data, record, system_col) if system_col else data.name
         system = systems.setdefault(name, SystemInput(name, ids=[] if id_col else None))
         system.hypotheses.append(text_value(data, record, hyp_col))
         if ref_cols:
             system.references.append(references_value(data, record, ref_cols))
         system.where.append(data.where(record))
         if system.ids is not None and id_col:
-            system.ids.append(_id_value(data, record, id_col))
+            system.ids.append(id_value(data, record, id_col))
     yield from systems.values()
 
 
@@ -349,7 +363,8 @@ def read_systems(
     """Every system in the data files, segments aligned across systems.
 
     Each file is one system, or with ``system_col`` holds several (a long
-    table: one row per system and segment). With ``id_col`` the segments of
+    table: one row per system and segment, possibly sharded over several files,
+    whose rows are then taken in file order). Glob patterns are expanded. With ``id_col`` the segments of
     every system are put in the first system's id order, and each system must
     cover the same ids with the same references; without it, rows are taken in
     file order and the counts must agree.
@@ -379,13 +394,44 @@ def read_systems(
     ...     [path], hyp_col="out", ref_cols=["ref"], id_col="id", system_col="sys")]
     [('A', ['b', 'a'], [['B'], ['A']]), ('B', ['y', 'x'], [['B'], ['A']])]
     """
-    systems: list[SystemInput] = []
-    for path in paths:
+    systems: dict[str, SystemInput] = {}
+    for path in expand_paths(paths):
         for system in _systems_of(path, hyp_col, ref_cols, id_col, system_col):
-            if any(s.name == system.name for s in systems):
+            if system.name not in systems:
+                systems[system.name] = system
+            elif system_col is None:
                 raise UsageError(f"system {system.name!r} appears in more than one file")
-            systems.append(system)
-    return _align(systems)
+            else:  # a long table sharded over several files: the rows of each file, in file order
+                merged = systems[system.name]
+                merged.hypotheses += system.hypotheses
+                merged.references += system.references
+                merged.where += system.where
+                if merged.ids is not None and system.ids is not None:
+                    merged.ids += system.ids
+    return _align(list(systems.values()))
+
+
+def expand_paths(patterns: Sequence[str]) -> list[str]:
+    """Data file names, with glob patterns (``shard-*.jsonl``, quoted so the shell leaves them) expanded.
+
+    Examples
+    --------
+    >>> expand_paths(["-", "run.jsonl"])
+    ['-', 'run.jsonl']
+    """
+    import glob
+    import os
+
+    paths: list[str] = []
+    for pattern in patterns:
+        if pattern == "-" or os.path.exists(pattern) or not any(char in pattern for char in "*?["):
+            paths.append(pattern)
+            continue
+        found = sorted(glob.glob(pattern))
+        if not found:
+            raise UsageError(f"no file matches {pattern}")
+        paths += found
+    return paths
 
 
 def split_by_system(data: DataFile, column: str) -> list[tuple[str, DataFile]]:
@@ -400,7 +446,7 @@ def split_by_system(data: DataFile, column: str) -> list[tuple[str, DataFile]]:
     data.require(column)
     groups: dict[str, list[Record]] = {}
     for record in data.records:
-        groups.setdefault(_id_value(data, record, column), []).append(record)
+        groups.setdefault(id_value(data, record, column), []).append(record)
     return [(name, DataFile(data.name, data.columns, records)) for name, records in groups.items()]
 
 

@@ -1,24 +1,23 @@
 """``nlpeval score --engine dask``: score on a Dask cluster (a LocalCluster, or an existing scheduler).
 
-Inputs are the system files as usual (with ``-r``; each file is one partition), or
-JSONL/Parquet globs with named columns (``--hyp-col``, ``--ref-col``, ``--id-col``,
-``--system-col``), read with dask's own readers. The engine and scheduler are
-recorded in the JSON output's ``provenance``, never in a metric's signature.
+The inputs and options are those of the single-machine path: line files with ``-r``, or
+data files with ``--hyp-col``/``--ref-col``/``--id-col``/``--system-col`` (globs allowed),
+cut into line-aligned partitions that the workers read themselves
+(:mod:`nlpeval.cli.dask_inputs`). The engine and scheduler are recorded in the JSON
+output's ``provenance``, never in a metric's signature.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
-import glob
+import functools
 import json
 import os
 import sys
 from typing import Any
 
 from nlpeval.cli.errors import UsageError
-
-_TABLE_SUFFIXES = (".jsonl", ".json", ".ndjson", ".parquet", ".pq")
 
 
 def add_engine_options(parser: argparse.ArgumentParser) -> None:
@@ -45,109 +44,19 @@ def add_engine_options(parser: argparse.ArgumentParser) -> None:
         help="also write each metric's merged statistics to PATH (.npz; with several metrics PATH must "
         "contain {metric}); merge files later with 'nlpeval merge'",
     )
-    known = parser._option_string_actions  # the single-machine data-file readers may define these already
-    columns = [
-        ("--hyp-col", {"metavar": "NAME", "help": "hypothesis column of JSONL/Parquet input (default hyp)"}),
-        ("--ref-col", {"metavar": "NAME", "action": "append", "help": "reference column (repeat for several)"}),
-        ("--id-col", {"metavar": "NAME", "help": "segment id column (keys the Poisson bootstrap)"}),
-        ("--system-col", {"metavar": "NAME", "help": "column naming the system of each row (one row per system)"}),
-    ]
-    for flag, kwargs in columns:
-        if flag not in known:
-            group.add_argument(flag, **kwargs)
+    group.add_argument(
+        "--partition-lines",
+        type=int,
+        default=None,
+        metavar="N",
+        help="lines per partition of line and JSONL files (default 50000); CSV files are one partition "
+        "each, Parquet files one per row group",
+    )
 
 
 def wants_dask(options: argparse.Namespace) -> bool:
     """Whether the options ask for the Dask engine."""
     return options.engine == "dask" or bool(options.scheduler or options.scheduler_file)
-
-
-def is_table_input(paths: list[str]) -> bool:
-    """Whether the inputs are JSONL/Parquet files (named columns) rather than one-segment-per-line text."""
-    return all(path.lower().endswith(_TABLE_SUFFIXES) for path in paths)
-
-
-def _expand(pattern: str) -> list[str]:
-    if "://" in pattern:
-        return [pattern]
-    paths = sorted(glob.glob(pattern))
-    if not paths:
-        raise UsageError(f"no file matches {pattern}")
-    return paths
-
-
-def _parse_jsonl(lines: list[tuple[str, str]]) -> list[dict]:
-    """Rows of one JSONL file (row ``i`` is line ``i + 1``; blank lines only at the end)."""
-    while lines and not lines[-1][0].strip():
-        lines = lines[:-1]
-    rows = []
-    for number, (line, path) in enumerate(lines, start=1):
-        if not line.strip():
-            from nlpeval.distributed.errors import PartitionInputError
-
-            raise PartitionInputError(f"{path}:{number}: empty line")
-        try:
-            row = json.loads(line)
-        except ValueError as exc:
-            from nlpeval.distributed.errors import PartitionInputError
-
-            raise PartitionInputError(f"{path}:{number}: invalid JSON ({exc.msg})") from None
-        if not isinstance(row, dict):
-            from nlpeval.distributed.errors import PartitionInputError
-
-            raise PartitionInputError(f"{path}:{number}: expected a JSON object per line")
-        rows.append(row)
-    return rows
-
-
-def read_table(pattern: str) -> tuple[Any, list[str] | None]:
-    """A dask collection of the rows of JSONL (a Bag of dicts, one partition per file) or Parquet files,
-    and the file of each partition when partitions are files (JSONL)."""
-    paths = _expand(pattern)
-    if all(p.lower().endswith((".parquet", ".pq")) for p in paths):
-        import dask.dataframe as dd
-
-        return dd.read_parquet(paths), None
-    import dask.bag as db
-
-    # one partition per file, so a partition's row i is its file's line i + 1
-    return db.read_text(paths, blocksize=None, include_path=True).map_partitions(_parse_jsonl), paths
-
-
-def _locate(error: Exception, files: list[str] | None) -> Exception:
-    """``partition P, row R: ...`` as ``file:line: ...`` when partitions are files."""
-    import re
-
-    from nlpeval.distributed.errors import PartitionInputError
-
-    if not isinstance(error, PartitionInputError) or files is None:
-        return error
-    found = re.match(r"partition (\d+), row (\d+)(?: \(row \d+ of the input\))?: (.*)", str(error))
-    if found is None or int(found.group(1)) >= len(files):
-        return error
-    partition, row, message = int(found.group(1)), int(found.group(2)), found.group(3)
-    return UsageError(f"{files[partition]}:{row + 1}: {message}")
-
-
-def _read_lines(path: str) -> list[str]:
-    from nlpeval.cli.io import read_all
-
-    return read_all(path)
-
-
-def _text_input(system: str, refs: list[str]) -> Any:
-    """One system file and its reference files as a one-partition bag of (hypothesis, references)."""
-    import dask.bag as db
-    from dask import delayed
-
-    def rows(hyps: list[str], *ref_files: list[str]) -> list[tuple[str, list[str]]]:
-        counts = [len(hyps), *(len(r) for r in ref_files)]
-        if len(set(counts)) > 1:
-            detail = ", ".join(f"{name} has {n}" for name, n in zip([system, *refs], counts, strict=True))
-            raise UsageError(f"segment counts differ: {detail} lines")
-        return [(h, list(seg)) for h, seg in zip(hyps, zip(*ref_files, strict=True), strict=True)]
-
-    return db.from_delayed([delayed(rows)(delayed(_read_lines)(system), *[delayed(_read_lines)(r) for r in refs])])
 
 
 @contextlib.contextmanager
@@ -176,7 +85,7 @@ def _client(options: argparse.Namespace) -> Any:
                 n_workers=workers,
                 threads_per_worker=1,
                 processes=True,
-                dashboard_address=None,
+                dashboard_address="127.0.0.1:0",  # any free port: no warning when 8787 is taken
                 silence_logs=50,
                 env={"RAYON_NUM_THREADS": "1"},  # one core per worker: no oversubscription by the Rust kernels
             ) as cluster,
@@ -200,45 +109,63 @@ def _compute(client: Any, lazy: Any) -> Any:
 def score_dask(options: argparse.Namespace, metrics: dict[str, Any]) -> tuple[list[Any], dict[str, Any]]:
     """Score every input on Dask: (``SystemScores`` list, provenance)."""
     import nlpeval.dask
+    from nlpeval.cli import dask_inputs
+    from nlpeval.cli.datafiles import expand_paths
     from nlpeval.cli.formats import SystemScores
 
     if options.segments:
         raise UsageError("--segments is not available with --engine dask (only merged statistics come back)")
-    if options.paired_bs or options.paired_ar:
-        raise UsageError("paired tests with --engine dask: use nlpeval.dask.paired (Python API)")
-    if options.bootstrap and options.resampling != "poisson":
+    if options.paired_ar:
+        raise UsageError(
+            "--paired-ar needs every segment's statistics in one process: with --engine dask use "
+            "--paired-bs --resampling poisson"
+        )
+    if (options.bootstrap or options.paired_bs) and options.resampling != "poisson":
         raise UsageError("--engine dask resamples with --resampling poisson (keyed by segment id)")
     if "-" in [*options.systems, *(options.ref or [])]:
         raise UsageError("--engine dask reads files, not stdin ('-')")
-    table = is_table_input(options.systems)
-    if table and options.ref:
-        raise UsageError("JSONL/Parquet input carries its references: use --ref-col, not -r")
-    if not table and not options.ref:
-        raise UsageError("-r/--ref is required for text input (or give JSONL/Parquet files with --ref-col)")
-    keywords = {"n_resamples": options.bootstrap, "seed": options.seed}
+    data = options.hyp_col is not None
+    if data and options.ref:
+        raise UsageError("--engine dask takes the references of data files from a column: use --ref-col, not -r")
+    every = options.partition_lines or dask_inputs.DEFAULT_LINES
+    if every < 1:
+        raise UsageError("--partition-lines must be at least 1")
+    paired_n = (options.paired_n or 1000) if options.paired_bs else 0
+    # one set of resamples serves both: resample r's weights do not depend on how many are drawn
+    keywords: dict[str, Any] = {"n_resamples": max(options.bootstrap, paired_n), "seed": options.seed}
     systems, partials = [], {}
     with _client(options) as (client, provenance):
-        if table:
-            refs = options.ref_col or ["ref"]
-            keywords |= {
-                "hyp": options.hyp_col or "hyp",
-                "ref": refs[0] if len(refs) == 1 else refs,
-                "id": options.id_col,
-                "by": options.system_col,
-            }
-            inputs = [(pattern, *read_table(pattern)) for pattern in options.systems]
+        if data:
+            columns = dask_inputs.DataColumns(options.hyp_col, tuple(options.ref_col), options.id_col,
+                                              options.system_col)  # fmt: skip
+            keywords |= {"ref": "ref", "loc": "loc", "id": "id" if options.id_col else None,
+                         "by": "sys" if options.system_col else None}  # fmt: skip
+            paths = expand_paths(options.systems)
+            # one input per file, or every file at once when a column names the systems
+            groups = [paths] if options.system_col else [[path] for path in paths]
+            inputs = [(group[0], functools.partial(dask_inputs.data_input, client, group, columns, every), None)
+                      for group in groups]  # fmt: skip
         else:
-            inputs = [(path, _text_input(path, options.ref), [path]) for path in options.systems]
-        for name, data, files in inputs:
+            inputs = [(path, functools.partial(dask_inputs.text_input, client, path, options.ref, every), path)
+                      for path in options.systems]  # fmt: skip
+        for name, build, line_file in inputs:
             try:
-                result = _compute(client, nlpeval.dask.partials(data, metrics, **keywords))
+                result = _compute(client, nlpeval.dask.partials(build(), metrics, **keywords))
             except ValueError as exc:
-                raise _locate(exc, files) from None
+                raise dask_inputs.locate(exc, line_file or "", options.ref if line_file else [], every) from None
             grouped = result if options.system_col else {name: result}
             for system, by_name in grouped.items():
-                systems.append(SystemScores(str(system), {m: p.score() for m, p in by_name.items()}))
+                if str(system) in partials:
+                    raise UsageError(f"system {str(system)!r} appears in more than one file")
+                scores = {m: _resamples(p, options.bootstrap).score() for m, p in by_name.items()}
+                systems.append(SystemScores(str(system), scores))
                 partials[str(system)] = by_name
         provenance["workers"] = len(client.scheduler_info().get("workers", {}))
+    if data and not options.id_col:
+        _same_counts(partials)
+    if options.paired_bs:
+        paired_tests(systems, list(partials.values()), paired_n, options.seed)
+    partials = {s: {m: _resamples(p, options.bootstrap) for m, p in d.items()} for s, d in partials.items()}
     if options.save_partial:
         if not options.id_col:
             # resamples keyed by row numbers of this input would collide with another job's: keep totals only
@@ -247,6 +174,66 @@ def score_dask(options: argparse.Namespace, metrics: dict[str, Any]) -> tuple[li
             partials = {s: {m: replace(p, boot=None, seed=None) for m, p in d.items()} for s, d in partials.items()}
         save_partials(options.save_partial, partials)
     return systems, provenance
+
+
+def _same_counts(partials: dict[str, dict[str, Any]]) -> None:
+    """Data-file systems without ids must have as many rows as the first (the single-machine rule)."""
+    counts = {name: next(iter(by_name.values())).n_segments for name, by_name in partials.items()}
+    (first, n_first), *others = counts.items()
+    for name, n in others:
+        if n != n_first:
+            raise UsageError(
+                f"segment counts differ: {first} has {n_first}, {name} has {n} rows (give --id-col to align rows by id)"
+            )
+
+
+def _resamples(partial: Any, n: int) -> Any:
+    """``partial`` carrying its first ``n`` resamples (none for 0)."""
+    from dataclasses import replace
+
+    if partial.boot is None or partial.boot.shape[0] == n:
+        return partial
+    if n == 0:
+        return replace(partial, boot=None, seed=None)
+    return replace(partial, boot=partial.boot[:n])
+
+
+def paired_tests(systems: list[Any], partials: list[dict[str, Any]], n_resamples: int, seed: int) -> None:
+    """Keyed Poisson paired bootstrap of every system against the first (``--paired-bs`` on Dask):
+    set each system's ``p_values``, and mark each score's signature as the single-machine path does."""
+    from nlpeval.significance.poisson import paired_poisson_from_totals
+
+    if len(systems) < 2:
+        raise UsageError("paired tests need at least two systems; the first is the baseline")
+    baseline = partials[0]
+    counts = {name: by_name[next(iter(by_name))].n_segments for name, by_name in zip(
+        [s.name for s in systems], partials, strict=True)}  # fmt: skip
+    if len(set(counts.values())) > 1:
+        detail = ", ".join(f"{name} has {n}" for name, n in counts.items())
+        raise UsageError(f"segment counts differ: {detail} segments (a paired test needs the same segments)")
+    for system, by_name in zip(systems[1:], partials[1:], strict=True):
+        for name, partial in by_name.items():
+            base, other = _resamples(baseline[name], n_resamples), _resamples(partial, n_resamples)
+            result = paired_poisson_from_totals(
+                partial.metric, (base.totals, base.boot), (other.totals, other.boot), seed=seed
+            )
+            system.p_values[name] = result.p_value
+    mark_paired(systems, n_resamples, seed)
+
+
+def mark_paired(systems: list[Any], n_resamples: int, seed: int) -> None:
+    """Record a keyed Poisson paired test in every score's signature (``ci:poisson|bs:N|rs:SEED``, as
+    sacreBLEU records its paired bootstrap), unless the score already carries its own interval's fields."""
+    from dataclasses import replace
+
+    from nlpeval.core.signature import Signature
+
+    for system in systems:
+        for name, score in system.scores.items():
+            if score.ci is None:
+                signature = Signature(tuple(tuple(part.split(":", 1)) for part in score.signature.split("|")))
+                marked = signature.with_fields(ci="poisson", bs=n_resamples, rs=seed)
+                system.scores[name] = replace(score, signature=str(marked))
 
 
 def save_partials(pattern: str, partials: dict[str, dict[str, Any]]) -> None:

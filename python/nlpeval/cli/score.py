@@ -295,8 +295,8 @@ def score_system_input(
     return accumulators
 
 
-def finish(accumulators: dict[str, Any], options: argparse.Namespace) -> dict:
-    """Scores (name -> Score) of one system's accumulators."""
+def finish(accumulators: dict[str, Any], options: argparse.Namespace, ids: list[str] | None = None) -> dict:
+    """Scores (name -> Score) of one system's accumulators (``ids`` key the Poisson bootstrap)."""
     results = {}
     for name, accumulator in accumulators.items():
         if options.bootstrap > 0 or options.segments:
@@ -306,13 +306,16 @@ def finish(accumulators: dict[str, Any], options: argparse.Namespace) -> dict:
                 n_bootstrap=options.bootstrap,
                 seed=options.seed,
                 resampling=options.resampling,
+                ids=ids if options.resampling == "poisson" else None,
             )
         else:
             results[name] = accumulator.compute()
     return results
 
 
-def paired_p_values(baseline: dict[str, Any], system: dict[str, Any], options: argparse.Namespace) -> dict:
+def paired_p_values(
+    baseline: dict[str, Any], system: dict[str, Any], options: argparse.Namespace, ids: list[str] | None = None
+) -> dict:
     """p-value per metric of ``system`` against ``baseline`` (``--paired-bs`` / ``--paired-ar``)."""
     from nlpeval.significance.paired import approximate_randomization, paired_bootstrap
 
@@ -324,7 +327,7 @@ def paired_p_values(baseline: dict[str, Any], system: dict[str, Any], options: a
             from nlpeval.significance.poisson import paired_poisson
 
             result = paired_poisson(
-                metric, base_stats, sys_stats, n_resamples=options.paired_n or 1000, seed=options.seed
+                metric, base_stats, sys_stats, ids=ids, n_resamples=options.paired_n or 1000, seed=options.seed
             )
         elif options.paired_bs:
             result = paired_bootstrap(
@@ -359,12 +362,13 @@ def run(options: argparse.Namespace) -> int:
         raise UsageError("paired tests need at least two systems; the first is the baseline")
     from nlpeval.cli import engine
 
+    if not options.ref and not options.ref_col:
+        raise UsageError("no references: give -r/--ref REF (line files) or --ref-col COL (data files)")
     provenance = None
     if engine.wants_dask(options):
         systems, provenance = engine.score_dask(options, metrics)
     else:
-        if not options.ref and not options.ref_col:
-            raise UsageError("no references: give -r/--ref REF (line files) or --ref-col COL (data files)")
+        keys: list[Any] = [None] * len(options.systems)
         if options.hyp_col is not None:
             from nlpeval.cli.datafiles import read_systems
 
@@ -376,16 +380,22 @@ def run(options: argparse.Namespace) -> int:
                 system_col=options.system_col,
             )
             labels = [system.name for system in inputs]
+            keys = [system.ids for system in inputs]
             accumulated = [score_system_input(system, options.ref, metrics, options) for system in inputs]
         else:
             labels = list(options.systems)
             accumulated = [score_system(path, options.ref, metrics, options) for path in options.systems]
         if (options.paired_bs or options.paired_ar) and len(accumulated) < 2:
             raise UsageError("paired tests need at least two systems; the first is the baseline")
-        systems = [SystemScores(label, finish(acc, options)) for label, acc in zip(labels, accumulated, strict=True)]
+        systems = [
+            SystemScores(label, finish(acc, options, ids))
+            for label, acc, ids in zip(labels, accumulated, keys, strict=True)
+        ]
         if options.paired_bs or options.paired_ar:
             for system, acc in zip(systems[1:], accumulated[1:], strict=True):
-                system.p_values = paired_p_values(accumulated[0], acc, options)
+                system.p_values = paired_p_values(accumulated[0], acc, options, keys[0])
+            if options.paired_bs and options.resampling == "poisson":
+                engine.mark_paired(systems, options.paired_n or 1000, options.seed)
         if options.save_partial:
             engine.save_partials(options.save_partial, engine.local_partials(accumulated, labels))
     table = ScoreTable(

@@ -50,9 +50,9 @@ def _named(metrics: Any) -> tuple[dict[str, CorpusMetric], bool]:
     return {metric.name: metric}, True
 
 
-def _columns(hyp: str, ref: str | Sequence[str] | None, id: str | None, by: str | None) -> Columns:
+def _columns(hyp: str, ref: str | Sequence[str] | None, id: str | None, by: str | None, loc: str | None) -> Columns:
     refs = ref if ref is None or isinstance(ref, str) else tuple(ref)
-    return Columns(hyp=hyp, ref=refs, id=id, by=by)
+    return Columns(hyp=hyp, ref=refs, id=id, by=by, loc=loc)
 
 
 def partials(
@@ -66,6 +66,7 @@ def partials(
     n_resamples: int = 0,
     seed: int = 12345,
     split_every: int = 8,
+    loc: str | None = None,
 ) -> Any:
     """Lazy merged partials: ``{metric name: Partial}``, or ``{group: {metric name: Partial}}`` with ``by``.
 
@@ -85,12 +86,16 @@ def partials(
         a Bag of dicts (``db.read_text(...).map(json.loads)``) keeps lists as they are.
     n_resamples : int
         Keyed Poisson bootstrap resamples to carry (0: none). Segments are keyed by ``id``;
-        without it, by their row number in the whole input, which needs a first pass that
-        counts each partition's rows (run when this function is called).
+        without it, by their row number in the whole input (with ``by``: in their group, as
+        when each group is scored on its own), which needs a first pass that counts each
+        partition's rows (run when this function is called).
     seed : int
         Seed of the Poisson resampling.
     split_every : int
         Fan-in of the merge tree.
+    loc : str, optional
+        Key of dict elements that says where the row came from (e.g. ``"file.jsonl:12"``);
+        errors about a row then name it instead of its partition and row.
 
     Examples
     --------
@@ -101,25 +106,46 @@ def partials(
     >>> sorted(out), out["de"]["chrf"].n_segments
     (['de', 'fr'], 1)
     """
+    from functools import partial as bind
+
+    import dask
     from dask import delayed
 
     named, _ = _named(metrics)
     if n_resamples < 0 or n_resamples == 1:
         raise ValueError(f"n_resamples must be 0 or at least 2; got {n_resamples}")
-    columns = _columns(hyp, ref, id, by)
+    columns = _columns(hyp, ref, id, by, loc)
     parts = partitions(data)
-    # one copy of the (cache-free) metrics in the graph, shared by every partition's task
-    shared = delayed({name: bare_metric(m) for name, m in named.items()}, traverse=False)
-    starts = offsets(parts) if (n_resamples and id is None) else None
+    # the (cache-free, small) metrics are bound to each task's function rather than being a key of the
+    # graph: each partition's task then depends on its partition alone, so the two fuse (below)
+    bare = {name: bare_metric(m) for name, m in named.items()}
+    task = bind(partition_partials, metrics=bare, columns=columns, n_resamples=n_resamples, seed=seed)
+    starts = offsets(parts, columns) if (n_resamples and id is None) else None
     tasks = []
     for index, part in enumerate(parts):
         start = starts[index] if starts is not None else None
-        tasks.append(delayed(partition_partials, pure=True)(part, index, start, shared, columns, n_resamples, seed))
+        tasks.append(delayed(task, pure=True)(part, index, start))
     merged = tree(tasks, merge_grouped, split_every)
-    return delayed(_ungroup, pure=True)(merged, by is not None, shared)
+    result = delayed(bind(_ungroup, named=bare), pure=True)(merged, by is not None)
+    if _bags(data):
+        # Fuse each partition's reading with its statistics into one task: the rows then live only while
+        # that task runs, a worker never holds (or is sent) a partition's rows between tasks, and its
+        # memory stays bounded by its threads x one partition, whatever the corpus size (BENCHMARKS.md).
+        # (dask's fusion of delayed graphs does not handle DataFrame partitions: those stay separate tasks.)
+        with dask.config.set({"optimization.fuse.delayed": True}):
+            (result,) = dask.optimize(result)
+    return result
 
 
-def _ungroup(merged: Grouped, grouped: bool, named: dict[str, CorpusMetric]) -> Any:
+def _bags(data: Any) -> bool:
+    """Whether the input is a Bag or a pair of Bags."""
+    from dask.bag import Bag
+
+    items = data if isinstance(data, tuple) else (data,)
+    return all(isinstance(item, Bag) for item in items)
+
+
+def _ungroup(merged: Grouped, grouped: bool, *, named: dict[str, CorpusMetric]) -> Any:
     if grouped:
         return {key: merged[key] for key in sorted(merged, key=repr)}
     return merged.get(None) or {name: Partial.zero(m) for name, m in named.items()}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -17,32 +18,37 @@ from nlpeval.distributed.partial import Partial
 Grouped = dict[Any, dict[str, Partial]]
 
 
-def _stats(metric: CorpusMetric, hyps: list[Any], refs: list[list[Any]] | None, where: Where, rows: list[int]) -> Any:
+def _stats(metric: CorpusMetric, hyps: list[Any], refs: list[list[Any]] | None, where: Where, rows: list[int],
+           locs: list[Any] | None) -> Any:  # fmt: skip
     try:
         return metric.segment_stats(hyps, refs)
     except InputError as exc:
         if exc.segment is None:
             raise PartitionInputError(f"partition {where.partition}: {exc}") from None
         row = rows[exc.segment]
-        side = f"{exc.side}: " if exc.side else ""
-        raise where.fail(row, f"{side}{exc.message}") from None
+        location = locs[row] if locs else None
+        side = f"{exc.side}: " if exc.side and not isinstance(location, str) else ""
+        error = where.fail(row, f"{side}{exc.message}", location)
+        # what the command line needs to name file:line: the side and the reference's position
+        error.detail, error.side, error.reference = exc.message, exc.side, exc.reference
+        raise error from None
 
 
 def partition_partials(
     part: Any,
     index: int,
-    offset: int | None,
+    offset: dict[Any, int] | None,
+    *,
     metrics: dict[str, CorpusMetric],
     columns: Columns,
     n_resamples: int,
     seed: int,
 ) -> Grouped:
     """The partials of one partition, per group and metric (a task of the graph)."""
-    where = Where(index, offset)
+    release_memory()  # what the worker's previous partitions freed
+    where = Where(index, None if offset is None or columns.by is not None else offset.get(None, 0))
     rows = partition_rows(part, columns, where)
     n = len(rows)
-    if n_resamples:
-        ids: Any = rows.ids if rows.ids is not None else np.arange(offset or 0, (offset or 0) + n, dtype=np.int64)
     if rows.groups is None:
         selections = {None: list(range(n))}
     else:
@@ -57,12 +63,17 @@ def partition_partials(
         for name, metric in metrics.items():
             if refs is None and _needs_refs(metric):
                 raise PartitionInputError(f"{name} needs references: give the reference column (ref=...)")
-            all_stats[name] = _stats(metric, hyps, refs, where, selected)
+            all_stats[name] = _stats(metric, hyps, refs, where, selected, rows.locs)
         if n_resamples and selected:
             from nlpeval.significance.poisson import poisson_totals_many
 
-            # one draw of the keyed weights for every metric
-            picked = [ids[i] for i in selected]
+            # one draw of the keyed weights for every metric; without ids, segments are keyed by their
+            # row number in the input (in their group with ``by``)
+            if rows.ids is not None:
+                picked: Any = [rows.ids[i] for i in selected]
+            else:
+                start = (offset or {}).get(key, 0)
+                picked = np.arange(start, start + len(selected), dtype=np.int64)
             boots = poisson_totals_many([(s.schema, s.rows) for s in all_stats.values()], picked, n_resamples, seed)
             out[key] = {
                 name: Partial(metrics[name], stats.totals(), len(stats), boot, seed)
@@ -74,6 +85,32 @@ def partition_partials(
                 for name, stats in all_stats.items()
             }
     return out
+
+
+def release_memory() -> None:
+    """Hand the memory freed by a partition's task back to the operating system (glibc only).
+
+    glibc keeps freed blocks in its per-thread arenas; a worker that builds and frees a
+    partition's rows and statistics task after task otherwise sees its RSS creep up with the
+    number of partitions it has processed (BENCHMARKS.md, "Beyond one machine"). One
+    ``malloc_trim(0)`` per partition costs a few milliseconds.
+    """
+    global _TRIM
+    if _TRIM is None:
+        _TRIM = False
+        if sys.platform.startswith("linux"):
+            import ctypes
+            import ctypes.util
+
+            try:
+                _TRIM = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
+            except (OSError, AttributeError):  # not glibc (musl): nothing to do
+                _TRIM = False
+    if _TRIM:
+        _TRIM(0)
+
+
+_TRIM: Any = None
 
 
 def _needs_refs(metric: CorpusMetric) -> bool:
@@ -128,13 +165,30 @@ def partitions(data: Any) -> list[Any]:
     return list(data.to_delayed())
 
 
-def offsets(parts: list[Any]) -> list[int]:
-    """Global row offset of each partition, from a first pass that counts rows.
+def _counts(part: Any, index: int, columns: Columns) -> dict[Any, int]:
+    """Rows of one partition per group (one count under ``None`` without ``by``)."""
+    if columns.by is None:
+        return {None: len(part)}
+    groups = partition_rows(part, columns, Where(index)).groups or []
+    counts: dict[Any, int] = {}
+    for key in groups:
+        counts[key] = counts.get(key, 0) + 1
+    return counts
+
+
+def offsets(parts: list[Any], columns: Columns) -> list[dict[Any, int]]:
+    """Row offset of each partition's first row (per group with ``by``), from a first pass that counts rows.
 
     Computed now (not in the scoring graph): a graph where every partition's task waited for
     every partition's length would hold the whole corpus in memory at once.
     """
     import dask
 
-    lengths = dask.compute(*[dask.delayed(len, pure=True)(p) for p in parts])
-    return [0, *np.cumsum(lengths[:-1]).tolist()] if lengths else []
+    counts = dask.compute(*[dask.delayed(_counts, pure=True)(p, i, columns) for i, p in enumerate(parts)])
+    running: dict[Any, int] = {}
+    out = []
+    for count in counts:
+        out.append(dict(running))
+        for key, n in count.items():
+            running[key] = running.get(key, 0) + n
+    return out

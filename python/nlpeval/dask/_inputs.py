@@ -17,13 +17,15 @@ class Columns:
     """Where each field of a row is: column names (DataFrames, dict elements) or tuple positions.
 
     ``ref`` may be one column (a string, or a list of strings per row) or several columns
-    (one reference each); ``None`` for metrics without references (perplexity).
+    (one reference each); ``None`` for metrics without references (perplexity). ``loc`` is a key
+    of dict elements holding where each row came from (e.g. ``file:line``), named by errors.
     """
 
     hyp: str = "hyp"
     ref: str | tuple[str, ...] | None = "ref"
     id: str | None = None
     by: str | None = None
+    loc: str | None = None
 
 
 @dataclass(frozen=True)
@@ -39,8 +41,11 @@ class Where:
             text += f" (row {self.offset + row} of the input)"
         return text
 
-    def fail(self, row: int, message: str) -> PartitionInputError:
-        return PartitionInputError(f"{self.row(row)}: {message}")
+    def fail(self, row: int, message: str, location: Any = None) -> PartitionInputError:
+        """The error about ``row`` of this partition (``location``: where the row came from, if known)."""
+        error = PartitionInputError(f"{location if isinstance(location, str) else self.row(row)}: {message}")
+        error.partition, error.row, error.location, error.detail = self.partition, row, location, message
+        return error
 
 
 @dataclass
@@ -51,6 +56,7 @@ class Rows:
     refs: list[list[Any]] | None
     ids: list[Any] | None
     groups: list[Any] | None
+    locs: list[Any] | None = None
 
     def __len__(self) -> int:
         return len(self.hyps)
@@ -110,8 +116,11 @@ def _element_rows(elements: Sequence[Any], columns: Columns, where: Where) -> Ro
     refs: list[Any] = []
     ids: list[Any] = []
     groups: list[Any] = []
+    locs: list[Any] = []
     for row, element in enumerate(elements):
         if isinstance(element, Mapping):
+            if columns.loc is not None:
+                locs.append(element.get(columns.loc))
             hyps.append(_field(element, columns.hyp, where, row))
             if columns.ref is not None:
                 names = _ref_names(columns)
@@ -135,34 +144,38 @@ def _element_rows(elements: Sequence[Any], columns: Columns, where: Where) -> Ro
     refs_out = refs if (columns.ref is not None or refs) else None
     if ids and len(ids) != len(hyps):
         raise where.fail(0, "some elements carry an id and some do not")
-    return _checked(hyps, refs_out, ids or None, groups or None, where)
+    rows = _checked(hyps, refs_out, ids or None, groups or None, where, locs or None)
+    return rows
 
 
 def _checked(hyps: list[Any], refs: list[Any] | None, ids: list[Any] | None, groups: list[Any] | None,
-             where: Where) -> Rows:  # fmt: skip
+             where: Where, locs: list[Any] | None = None) -> Rows:  # fmt: skip
+    def fail(row: int, message: str) -> PartitionInputError:
+        return where.fail(row, message, locs[row] if locs else None)
+
     for row, hyp in enumerate(hyps):
         if _missing(hyp) and not isinstance(hyp, (list, np.ndarray)):
-            raise where.fail(row, "has no hypothesis")
+            raise fail(row, "has no hypothesis")
     ref_lists = None
     if refs is not None:
         ref_lists = []
         for row, value in enumerate(refs):
             if _missing(value):
-                raise where.fail(row, "has no reference")
+                raise fail(row, "has no reference")
             segment = _as_refs(value)
             for position, ref in enumerate(segment):
                 if _missing(ref):
-                    raise where.fail(row, f"reference {position} is missing")
+                    raise fail(row, f"reference {position} is missing")
             ref_lists.append(segment)
     if ids is not None:
         for row, value in enumerate(ids):
             if _missing(value):
-                raise where.fail(row, "has no id")
+                raise fail(row, "has no id")
     if groups is not None:
         for row, value in enumerate(groups):
             if _missing(value):
-                raise where.fail(row, "has no group value (by=)")
-    return Rows(hyps, ref_lists, ids, groups)
+                raise fail(row, "has no group value (by=)")
+    return Rows(hyps, ref_lists, ids, groups, locs)
 
 
 def partition_rows(part: Any, columns: Columns, where: Where) -> Rows:

@@ -1,0 +1,254 @@
+"""Inputs of ``nlpeval score --engine dask``: files cut into partitions that the workers read themselves.
+
+Line files (one segment per line) and JSONL files are cut at line boundaries: a first pass
+(one small task per file) finds the byte offset of every ``lines``-th line, then each
+partition's task reads its byte range of the system file and of every reference file,
+so partition ``p`` holds lines ``p * lines + 1 ..`` of each file, however large the file.
+CSV/TSV files (a quoted cell may span lines) are one partition per file, Parquet files one
+per row group. Rows are validated by the functions of :mod:`nlpeval.cli.datafiles`, so
+both engines accept the same files and name the same ``file:row`` in their errors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from nlpeval.cli.errors import UsageError
+
+#: lines per partition of line and JSONL files (``--partition-lines``)
+DEFAULT_LINES = 50_000
+
+
+@dataclass(frozen=True)
+class LinePlan:
+    """Where the partitions of a line-based file start: byte offsets of lines 0, k, 2k, ... and the line count."""
+
+    path: str
+    starts: tuple[int, ...]
+    n_lines: int
+    size: int
+
+    def byte_range(self, partition: int) -> tuple[int, int]:
+        stop = self.starts[partition + 1] if partition + 1 < len(self.starts) else self.size
+        return self.starts[partition], stop
+
+
+def plan_lines(path: str, every: int) -> LinePlan:
+    """Byte offsets of every ``every``-th line start of ``path`` and its number of lines (a task).
+
+    Lines end at ``\\n`` (as :func:`nlpeval.cli.io.read_all` reads them); a last line without one counts.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "f.txt")
+    >>> _ = open(path, "wb").write(b"a\\nbb\\n\\nccc\\nd")
+    >>> plan = plan_lines(path, 2)
+    >>> plan.starts, plan.n_lines, plan.byte_range(2)
+    ((0, 5, 10), 5, (10, 11))
+    """
+    starts = [0]
+    newlines = 0  # newlines seen before the current block
+    position = 0
+    last = b""
+    try:
+        with open(path, "rb") as handle:
+            while block := handle.read(1 << 22):
+                found = np.flatnonzero(np.frombuffer(block, dtype=np.uint8) == 10)
+                # line j*every starts after newline number j*every - 1 (0-based)
+                first = -(-(newlines + 1) // every) * every - 1  # the first wanted newline number >= newlines
+                wanted = np.arange(first, newlines + len(found), every) - newlines
+                starts.extend((position + found[wanted] + 1).tolist())
+                newlines += len(found)
+                position += len(block)
+                last = block[-1:]
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror}") from None
+    n_lines = newlines + (1 if position and last != b"\n" else 0)
+    return LinePlan(path, tuple(s for s in starts if s < position or s == 0), n_lines, position)
+
+
+def _decode(path: str, data: bytes, first_line: int) -> list[str]:
+    """The lines of ``data`` (starting at 1-based line ``first_line``), with read_all's UTF-8 error."""
+    if data.endswith(b"\n"):
+        data = data[:-1]
+    try:
+        return data.decode("utf-8").split("\n")
+    except UnicodeDecodeError:
+        for number, raw in enumerate(data.split(b"\n"), start=first_line):
+            try:
+                raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise UsageError(f"{path}:{number}: invalid UTF-8 ({exc.reason} at byte {exc.start})") from None
+        raise  # pragma: no cover - some line fails
+
+
+def read_lines(plan: LinePlan, partition: int, every: int) -> list[str]:
+    """Lines of ``plan``'s file in ``partition`` (a task)."""
+    start, stop = plan.byte_range(partition)
+    try:
+        with open(plan.path, "rb") as handle:
+            handle.seek(start)
+            data = handle.read(stop - start)
+    except OSError as exc:
+        raise UsageError(f"cannot read {plan.path}: {exc.strerror}") from None
+    if not data:
+        return []
+    return _decode(plan.path, data, partition * every + 1)
+
+
+def text_partition(system: LinePlan, refs: Sequence[LinePlan], partition: int, every: int) -> list[tuple]:
+    """Partition ``partition`` of a system file and its reference files: ``(hypothesis, references)`` rows."""
+    hyps = read_lines(system, partition, every)
+    columns = [read_lines(ref, partition, every) for ref in refs]
+    for plan, column in zip(refs, columns, strict=True):
+        if len(column) != len(hyps):  # the plans agree on line counts, so only a file changed since
+            raise UsageError(f"{plan.path} changed while it was read")
+    return [(hyp, list(seg)) for hyp, seg in zip(hyps, zip(*columns, strict=True), strict=True)]
+
+
+def check_counts(plans: Sequence[LinePlan]) -> None:
+    """The one-line error of the single-machine path when line counts differ or the system file is empty."""
+    counts = [plan.n_lines for plan in plans]
+    if len(set(counts)) > 1:
+        detail = ", ".join(f"{plan.path} has {plan.n_lines}" for plan in plans)
+        raise UsageError(f"segment counts differ: {detail} lines")
+    if counts[0] == 0:
+        raise UsageError(f"{plans[0].path} is empty: there is nothing to score")
+
+
+def text_input(client: Any, system: str, refs: Sequence[str], every: int) -> Any:
+    """A bag of one system file and its references, ``every`` lines per partition (line-aligned)."""
+    import dask.bag as db
+    from dask import delayed
+
+    plans = client.gather(client.map(plan_lines, [system, *refs], every=every, pure=False))
+    check_counts(plans)
+    n_parts = len(plans[0].starts)
+    return db.from_delayed([delayed(text_partition, pure=True)(plans[0], plans[1:], p, every) for p in range(n_parts)])
+
+
+# ----------------------------------------------------------------------------- data files
+
+
+@dataclass(frozen=True)
+class DataColumns:
+    """The column options (``--hyp-col`` etc.) of data-file input."""
+
+    hyp: str
+    refs: tuple[str, ...]
+    id: str | None = None
+    system: str | None = None
+
+
+def _rows(data: Any, records: list[Any], columns: DataColumns) -> list[dict[str, Any]]:
+    """Rows of a data file as the Dask graph takes them, validated as the single-machine path does."""
+    from nlpeval.cli.datafiles import id_value, references_value, text_value
+
+    present: dict[str, None] = {}
+    for record in records:
+        present.update(dict.fromkeys(record.fields))
+    data.columns = list(present)
+    if records:
+        data.require(columns.hyp, *columns.refs, columns.id, columns.system)
+    out = []
+    for record in records:
+        row: dict[str, Any] = {"hyp": text_value(data, record, columns.hyp), "loc": data.where(record)}
+        row["ref"] = references_value(data, record, columns.refs)
+        if columns.id:
+            row["id"] = id_value(data, record, columns.id)
+        if columns.system:
+            row["sys"] = id_value(data, record, columns.system)
+        out.append(row)
+    return out
+
+
+def jsonl_partition(plan: LinePlan, partition: int, every: int, columns: DataColumns) -> list[dict[str, Any]]:
+    """Rows of the JSONL lines in ``partition`` (a task); blank lines are skipped as on one machine."""
+    from nlpeval.cli.datafiles import DataFile, jsonl_record
+
+    first = partition * every + 1
+    records = []
+    for number, line in enumerate(read_lines(plan, partition, every), start=first):
+        record = jsonl_record(plan.path, number, line)
+        if record is not None:
+            records.append(record)
+    return _rows(DataFile(plan.path, [], []), records, columns)
+
+
+def whole_file_partition(path: str, columns: DataColumns) -> list[dict[str, Any]]:
+    """Rows of a CSV/TSV file (a task: one partition per file)."""
+    from nlpeval.cli.datafiles import read_data_file
+
+    data = read_data_file(path)
+    return _rows(data, data.records, columns)
+
+
+def parquet_partition(path: str, group: int, first_row: int, columns: DataColumns) -> list[dict[str, Any]]:
+    """Rows of row group ``group`` of a Parquet file (a task); rows are numbered from 1 in the whole file."""
+    import pyarrow.parquet as pq
+
+    from nlpeval.cli.datafiles import DataFile, Record
+
+    table = pq.ParquetFile(path).read_row_group(group)
+    records = [Record(first_row + i + 1, row) for i, row in enumerate(table.to_pylist())]
+    return _rows(DataFile(path, list(table.column_names), []), records, columns)
+
+
+def _parquet_groups(path: str) -> list[int]:
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise UsageError(f"{path}: reading Parquet needs pyarrow: pip install 'nlpeval[parquet]'") from None
+    try:
+        meta = pq.ParquetFile(path).metadata
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc}") from None
+    return [meta.row_group(i).num_rows for i in range(meta.num_row_groups)]
+
+
+def data_input(client: Any, paths: Sequence[str], columns: DataColumns, every: int) -> Any:
+    """A bag of the rows of data files (dicts: hyp, ref, loc, and id, sys when asked for)."""
+    import dask.bag as db
+    from dask import delayed
+
+    from nlpeval.cli.datafiles import data_format
+
+    formats = [data_format(path) for path in paths]
+    jsonl = [path for path, fmt in zip(paths, formats, strict=True) if fmt == "jsonl"]
+    plans = dict(zip(jsonl, client.gather(client.map(plan_lines, jsonl, every=every, pure=False)), strict=True))
+    parts = []
+    for path, fmt in zip(paths, formats, strict=True):
+        if fmt == "jsonl":
+            plan = plans[path]
+            parts += [delayed(jsonl_partition, pure=True)(plan, p, every, columns) for p in range(len(plan.starts))]
+        elif fmt == "parquet":
+            counts = client.submit(_parquet_groups, path, pure=False).result()
+            starts = np.cumsum([0, *counts]).tolist()
+            parts += [delayed(parquet_partition, pure=True)(path, g, starts[g], columns) for g in range(len(counts))]
+        else:
+            parts.append(delayed(whole_file_partition, pure=True)(path, columns))
+    if not parts:
+        raise UsageError(f"{', '.join(paths)}: no rows: there is nothing to score")
+    return db.from_delayed(parts)
+
+
+def locate(error: BaseException, system: str, refs: Sequence[str], every: int) -> BaseException:
+    """A partition's input error as ``file:line: message``, when it can say which line.
+
+    ``system`` and ``refs`` are the line files scored (partition ``p`` starts at line ``p * every + 1``);
+    rows of data files carry their ``file:row`` themselves.
+    """
+    location = getattr(error, "location", None)
+    if isinstance(location, str):
+        return UsageError(f"{location}: {error.detail}")  # type: ignore[attr-defined]
+    partition, row = getattr(error, "partition", None), getattr(error, "row", None)
+    if partition is None or row is None or not refs:
+        return error
+    side = getattr(error, "side", None)
+    path = refs[getattr(error, "reference", None) or 0] if side == "references" else system
+    return UsageError(f"{path}:{partition * every + row + 1}: {error.detail}")  # type: ignore[attr-defined]
