@@ -110,22 +110,8 @@ class MeteorParaphrases:
     @staticmethod
     def from_text(data: bytes) -> MeteorParaphrases: ...
     @staticmethod
-    def from_parts(
-        vocab: list[str],
-        tokens: npt.NDArray[np.uint16] | npt.NDArray[np.uint32],
-        ref_lens: npt.NDArray[np.uint8],
-        par_lens: npt.NDArray[np.uint8],
-        trie: tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint32], npt.NDArray[np.uint32], npt.NDArray[np.uint32]]
-        | None = None,
-    ) -> MeteorParaphrases: ...
-    def parts(
-        self,
-    ) -> tuple[
-        list[str],
-        npt.NDArray[np.uint32],
-        npt.NDArray[np.uint8],
-        npt.NDArray[np.uint8],
-        tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint32], npt.NDArray[np.uint32], npt.NDArray[np.uint32]],
-    ]: ...
+    def from_buffer(array: npt.NDArray[np.uint8]) -> MeteorParaphrases: ...
+    def to_bytes(self) -> bytes: ...
+    format: int
     def lookup(self, words: list[str]) -> list[int]: ...
     def __len__(self) -> int: ...

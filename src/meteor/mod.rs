@@ -17,6 +17,7 @@ pub mod nltk;
 pub mod normalize;
 pub mod paraphrase;
 pub mod positions;
+pub mod py_paraphrases;
 pub mod search;
 #[cfg(test)]
 mod search_oracle;
