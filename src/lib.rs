@@ -954,5 +954,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(nltk_meteor_scores, m)?)?;
     m.add_function(wrap_pyfunction!(meteor_align_rows, m)?)?;
     m.add_class::<MeteorParaphrases>()?;
+    m.add_class::<meteor::wordnet_index::WordNetIndex>()?;
     Ok(())
 }

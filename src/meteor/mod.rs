@@ -23,3 +23,4 @@ pub mod search;
 mod search_oracle;
 pub mod snowball;
 pub mod tokens;
+pub mod wordnet_index;

@@ -58,7 +58,7 @@ unsafe impl Send for Storage {}
 unsafe impl Sync for Storage {}
 
 impl Storage {
-    fn bytes(&self) -> &[u8] {
+    pub fn bytes(&self) -> &[u8] {
         match self {
             Storage::Owned(words) => {
                 // SAFETY: a u64 slice viewed as bytes.

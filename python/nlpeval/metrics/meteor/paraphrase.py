@@ -20,18 +20,15 @@ version, cut short, a damaged header) is parsed again and replaced.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import gzip
 import hashlib
 import importlib.util
 import os
-import tempfile
 from pathlib import Path
 
-import numpy as np
-
 from nlpeval._native import MeteorParaphrases
+from nlpeval.metrics.meteor._cache import map_file, write_atomically
 from nlpeval.metrics.meteor.wordnet import cache_folder
 
 #: Environment variable naming the paraphrase table.
@@ -118,23 +115,14 @@ def _parse(table: Path) -> MeteorParaphrases:
 def _read_cache(cache: Path) -> MeteorParaphrases | None:
     """The table in ``cache``, mapped in place; ``None`` when it is missing or does not open."""
     try:
-        return MeteorParaphrases.from_buffer(np.memmap(cache, dtype=np.uint8, mode="r"))
+        return MeteorParaphrases.from_buffer(map_file(cache))
     except (OSError, ValueError):
         return None
 
 
 def _write_cache(cache: Path, table: MeteorParaphrases) -> None:
     """Store ``table`` in ``cache`` atomically; a cache that cannot be written is skipped."""
-    with contextlib.suppress(OSError):
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        handle, tmp = tempfile.mkstemp(dir=cache.parent, prefix=".nlpeval-", suffix=".tmp")
-        try:
-            with os.fdopen(handle, "wb") as out:
-                out.write(table.to_bytes())
-            os.replace(tmp, cache)
-        finally:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
+    write_atomically(cache, table.to_bytes())
 
 
 @functools.lru_cache(maxsize=2)
