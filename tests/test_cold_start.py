@@ -230,3 +230,14 @@ def test_lemma_names_read_as_the_marker_pattern_does() -> None:
             assert wordnet.lemma_names("a", int(fields[0])) == expected
             checked += 1
     assert checked > 18_000
+
+
+def test_a_mapped_index_pickles_as_its_bytes(tmp_path: Path, cache_dir: Path) -> None:
+    import pickle
+
+    WordNet(_tiny_wordnet(tmp_path / "dict")).index  # noqa: B018 - writes the cache
+    mapped = WordNet(tmp_path / "dict").index  # read from the mapped cache file
+    again = pickle.loads(pickle.dumps(mapped))
+    assert again.items() == mapped.items() and again.get("dog") == "n 00000100 00000200|v 00000100"
+    with pytest.raises(ValueError, match="not a WordNet index"):
+        type(mapped).from_bytes(b"garbage")

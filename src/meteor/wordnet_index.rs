@@ -308,6 +308,31 @@ impl WordNetIndex {
         Ok(WordNetIndex { table })
     }
 
+    /// An index over a copy of `data` (the bytes of `to_bytes`; used by pickling).
+    #[staticmethod]
+    fn from_bytes(data: &[u8]) -> PyResult<WordNetIndex> {
+        let mut words = vec![0u64; data.len().div_ceil(8)];
+        for (word, chunk) in words.iter_mut().zip(data.chunks(8)) {
+            let mut bytes = [0u8; 8];
+            bytes[..chunk.len()].copy_from_slice(chunk);
+            *word = u64::from_ne_bytes(bytes);
+        }
+        if words.len() * 8 != data.len() {
+            return Err(PyValueError::new_err("not a WordNet index: length"));
+        }
+        let table = StrTable::from_storage(Storage::Owned(words)).map_err(PyValueError::new_err)?;
+        Ok(WordNetIndex { table })
+    }
+
+    /// Pickles as its bytes.
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, pyo3::types::PyBytes>,))> {
+        let rebuild = slf.get_type().getattr("from_bytes")?;
+        Ok((rebuild, (slf.get().to_bytes(slf.py()),)))
+    }
+
     /// The index's bytes (what `from_buffer` reads).
     fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, pyo3::types::PyBytes> {
         pyo3::types::PyBytes::new(py, self.table.bytes())
