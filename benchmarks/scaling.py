@@ -8,7 +8,10 @@ METEOR 1.5 jar) are timed on
   words), ``repeated`` words ("big" x n against "large" x n: synonyms, nothing
   exact), ``shifted`` repetition ("cat" + "the" x n against "the" x n + "cat") and
   ``disjoint`` vocabularies (two halves of the TED vocabulary);
-* **corpus size**: 1,000 ... 3,000,000 TED segments;
+* **corpus size**: 1,000 ... 3,000,000 TED segments (nlpeval streams sizes of
+  100,000 and more through its accumulator in chunks of 50,000 segments generated
+  on the fly, so that its peak memory is its own, not the input's; the reference
+  tools get whole lists, as their APIs take them);
 * **references**: 1 ... 64 references per segment (1,000 segments).
 
 Each (metric, tool, input) runs in its own process, sizes in increasing order,
@@ -24,7 +27,9 @@ Growth exponents are fitted (least squares on log-log) over the points of at
 least 2 ms (smaller ones measure call overhead). Results go to
 ``docs/scaling.json`` and the plots to ``docs/scaling_*.png``.
 
-Usage: ``python benchmarks/scaling.py [--budget S] [--timeout S] [--only METRIC,...] [--plot-only]``
+Usage: ``python benchmarks/scaling.py [--budget S] [--timeout S] [--only METRIC,...] [--sweeps corpus,...]
+[--tools nlpeval,...] [--plot-only]`` (with ``--only``/``--sweeps``/``--tools`` the other series of
+``docs/scaling.json`` are kept).
 """
 
 from __future__ import annotations
@@ -39,7 +44,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -72,6 +77,8 @@ JAR_LENGTHS = (10, 160, 2_560)
 JAR_CORPUS = (1_000, 10_000)
 #: Floor of the points used for the fitted exponent (seconds): smaller ones measure call overhead.
 FIT_FLOOR = 0.002
+#: Corpus sizes from which nlpeval is fed in chunks through its accumulator (and the chunk size).
+STREAM_FROM, STREAM_CHUNK = 100_000, 50_000
 #: Series that need a multi-reference tool call (jiwer and the jar take one reference).
 SINGLE_REFERENCE = {"wer", "cer", "meteor15"}
 
@@ -112,6 +119,41 @@ def corpus(n: int, n_refs: int = 1) -> tuple[list[str], list[list[str]]]:
         shift = k // 2  # later references: the stream shifted by k/2 lines
         refs.append(((stream[shift:] + stream[:shift]) * reps)[:n])
     return hyps, [list(r) for r in zip(*refs, strict=True)]
+
+
+def corpus_chunks(n: int, chunk: int = STREAM_CHUNK) -> Iterator[tuple[list[str], list[str]]]:
+    """``corpus(n)`` as chunks of at most ``chunk`` segments, generated on the fly (one reference each, as str)."""
+    folder = DATA / "compare-mt"
+    hyp, ref = read_lines(folder / "ted.sys1.eng"), read_lines(folder / "ted.ref.eng")
+    for start in range(0, n, chunk):
+        idx = [i % len(hyp) for i in range(start, min(n, start + chunk))]
+        yield [hyp[i] for i in idx], [ref[i] for i in idx]
+
+
+def stream_scorer(metric: str) -> Callable[[int], object]:
+    """nlpeval's corpus score of ``n`` segments, streamed through accumulators (see :func:`corpus_chunks`)."""
+    import nlpeval
+
+    if metric == "rouge":
+        from nlpeval.metrics.rouge import DEFAULT_TYPES, make_rouge
+
+        metrics = [make_rouge(t) for t in DEFAULT_TYPES]
+    elif metric in ("meteor15", "meteor-nltk"):
+        from nlpeval.metrics.meteor import make_meteor
+
+        metrics = [make_meteor(flavor="meteor1.5" if metric == "meteor15" else "nltk")]
+    else:
+        metrics = [{"bleu": nlpeval.BLEU, "chrf": nlpeval.CHRF, "ter": nlpeval.TER, "wer": nlpeval.WER,
+                    "cer": nlpeval.CER}[metric]()]  # fmt: skip
+
+    def run(n: int) -> object:
+        accumulators = [m.accumulator() for m in metrics]
+        for h, r in corpus_chunks(n):
+            for acc in accumulators:
+                acc.update(h, r)
+        return [acc.compute() for acc in accumulators]
+
+    return run
 
 
 # the scorers: (hypotheses, references per segment) -> None
@@ -189,12 +231,22 @@ def child(metric: str, tool: str, sweep: str, kind: str, sizes: list[int], budge
     """Times the series and prints one JSON line per size (so a killed run keeps what it did)."""
     score = scorer(metric, tool)
     score(["a small warm up"], [["a small warm-up"]])
+    stream = stream_scorer(metric) if tool == "nlpeval" and sweep == "corpus" else None
     jar = metric == "meteor15" and tool != "nlpeval"
     last: tuple[int, float] | None = None
     for size in sizes:
         if not jar and last is not None and last[1] >= 0.2 and last[1] * size / last[0] > budget:
             print(json.dumps({"size": size, "skipped": "over budget"}), flush=True)
             break
+        if stream is not None and size >= STREAM_FROM:
+            before = _peak_bytes()
+            start = time.perf_counter()
+            stream(size)
+            seconds = time.perf_counter() - start
+            peak = max(0, _peak_bytes() - before)
+            print(json.dumps({"size": size, "seconds": seconds, "peak_bytes": peak, "streamed": True}), flush=True)
+            last = (size, seconds)
+            continue
         if sweep == "length":
             h, r = pair(kind, size)
             hyps, refs = [h], [[r]]
@@ -371,6 +423,8 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=20.0, help="longest predicted run per size (s)")
     parser.add_argument("--timeout", type=float, default=90.0, help="kill a series after this long (s)")
     parser.add_argument("--only", help="comma-separated metrics (default: all)")
+    parser.add_argument("--sweeps", help="comma-separated sweeps: length, corpus, references (default: all)")
+    parser.add_argument("--tools", help="comma-separated tools, e.g. nlpeval (default: all)")
     parser.add_argument("--out", default=str(ROOT / "docs"), help="folder of scaling.json and the PNGs")
     parser.add_argument("--plot-only", action="store_true", help="redraw from the folder's scaling.json")
     parser.add_argument("--child", help=argparse.SUPPRESS)
@@ -385,9 +439,16 @@ def main() -> None:
         results = json.loads(store.read_text())["series"]
     else:
         metrics = args.only.split(",") if args.only else list(METRICS)
+        jobs = [
+            job
+            for job in plan(metrics)
+            if (not args.sweeps or job[2] in args.sweeps.split(","))
+            and (not args.tools or job[1] in args.tools.split(","))
+        ]
         old = json.loads(store.read_text())["series"] if store.is_file() else []
-        results = [s for s in old if s["metric"] not in metrics]
-        for job in plan(metrics):
+        rerun = {job[:4] for job in jobs}
+        results = [s for s in old if (s["metric"], s["tool"], s["sweep"], s["kind"]) not in rerun]
+        for job in jobs:
             started = time.perf_counter()
             series = run_series(*job, args)
             results.append(series)

@@ -13,10 +13,11 @@ loading, scoring, output), timed by ``hyperfine`` (``apt-get install hyperfine``
 
 nlpeval's caches (parsed WordNet index, paraphrase table) are warmed first: a
 first run after installation builds them (a few seconds for the paraphrase
-table, a fraction of a second for WordNet). Both sides run with their compiled
-bytecode, as installed packages do (``PYTHONDONTWRITEBYTECODE`` is dropped and
+table, a fraction of a second for WordNet); ``--cold`` also times one run of each
+METEOR row with an empty cache folder (what that first run costs). Both sides run with their
+compiled bytecode, as installed packages do (``PYTHONDONTWRITEBYTECODE`` is dropped and
 ``PYTHONPYCACHEPREFIX`` points into the run's temporary folder). Usage:
-``python benchmarks/whole_process.py [--runs N]``.
+``python benchmarks/whole_process.py [--runs N] [--only TEXT] [--cold]``.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -71,6 +73,7 @@ def main() -> None:
     parser.add_argument("--before", metavar="PYTHONPATH", help="also time an older nlpeval tree (PYTHONPATH to use)")
     parser.add_argument("--skip", type=int, default=0, help="skip the first N rows")
     parser.add_argument("--only", metavar="TEXT", help="run only the rows whose name contains TEXT")
+    parser.add_argument("--cold", action="store_true", help="also time METEOR once with an empty cache folder")
     parser.add_argument("--nltk", nargs=3, metavar=("HYP", "REF", "WORDNET_DIR"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.nltk:
@@ -118,6 +121,7 @@ def main() -> None:
     # warm-up runs write the bytecode of both sides into one cache outside the source tree.
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["PYTHONPYCACHEPREFIX"] = str(work / "pycache")
+    cold: list[tuple[str, tuple[float, float], float, float]] = []
     for name, theirs, mine in rows[args.skip :]:
         if args.only and args.only not in name:
             continue
@@ -141,6 +145,25 @@ def main() -> None:
         ref = (theirs_s, theirs_c)
         before = "".join(_cells(ref, w, c) for w, c in zip(before_s, before_c, strict=True))
         print(f"| {name} | {theirs_s:.3f} s ({theirs_c:.3f} s) |{before}{_cells(ref, mine_s, mine_c)}", flush=True)
+        if args.cold and "METEOR" in name:
+            cold.append((name, ref, *_cold_run(mine)))
+    for name, ref, wall, cpu in cold:
+        print(f"| {name}, first run (empty cache folder: builds the caches) | {ref[0]:.3f} s ({ref[1]:.3f} s) |"
+              f"{_cells(ref, wall, cpu)}")  # fmt: skip
+
+
+def _cold_run(command: list) -> tuple[float, float]:
+    """Wall and CPU seconds of one run of ``command`` with a fresh, empty ``NLPEVAL_CACHE_DIR``."""
+    import time
+
+    with tempfile.TemporaryDirectory(prefix="nlpeval-cold-") as folder:
+        env = {**os.environ, "NLPEVAL_CACHE_DIR": folder}
+        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        subprocess.run([str(c) for c in command], check=True, capture_output=True, env=env)
+        wall = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - usage.ru_utime) + (after.ru_stime - usage.ru_stime)
 
 
 if __name__ == "__main__":

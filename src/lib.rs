@@ -13,6 +13,7 @@ pub mod rouge_text;
 pub mod ter;
 pub mod text;
 
+use meteor::py_paraphrases::MeteorParaphrases;
 use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -828,138 +829,6 @@ fn nltk_meteor_scores<'py>(
     Ok(PyArray1::from_vec(py, scores))
 }
 
-/// A METEOR 1.5 paraphrase table held in memory.
-#[pyclass(module = "nlpeval._core", frozen)]
-struct MeteorParaphrases {
-    table: meteor::paraphrase::Table,
-}
-
-#[pymethods]
-impl MeteorParaphrases {
-    /// Parses the decompressed text of a table.
-    #[staticmethod]
-    fn from_text(py: Python<'_>, data: &[u8]) -> PyResult<MeteorParaphrases> {
-        let text = String::from_utf8_lossy(data);
-        let table = py
-            .detach(|| meteor::paraphrase::Table::parse(&text))
-            .map_err(PyValueError::new_err)?;
-        Ok(MeteorParaphrases { table })
-    }
-
-    /// Rebuilds a table from the arrays of `parts()` (tokens as `uint16` or
-    /// `uint32`; the trie arrays are optional and rebuilt when absent).
-    #[staticmethod]
-    #[pyo3(signature = (vocab, tokens, ref_lens, par_lens, trie=None))]
-    #[allow(clippy::type_complexity)]
-    fn from_parts(
-        py: Python<'_>,
-        vocab: Vec<String>,
-        tokens: &Bound<'_, PyAny>,
-        ref_lens: PyReadonlyArray1<'_, u8>,
-        par_lens: PyReadonlyArray1<'_, u8>,
-        trie: Option<(
-            PyReadonlyArray1<'_, u64>,
-            PyReadonlyArray1<'_, u32>,
-            PyReadonlyArray1<'_, u32>,
-            PyReadonlyArray1<'_, u32>,
-        )>,
-    ) -> PyResult<MeteorParaphrases> {
-        let narrow = tokens.extract::<PyReadonlyArray1<'_, u16>>().ok();
-        let wide = match narrow {
-            Some(_) => None,
-            None => Some(tokens.extract::<PyReadonlyArray1<'_, u32>>()?),
-        };
-        let (narrow, wide) = match (&narrow, &wide) {
-            (Some(n), _) => (n.as_slice()?, &[][..]),
-            (None, Some(w)) => (&[][..], w.as_slice()?),
-            (None, None) => (&[][..], &[][..]),
-        };
-        let (ref_lens, par_lens) = (ref_lens.as_slice()?, par_lens.as_slice()?);
-        let trie = match &trie {
-            None => None,
-            Some((keys, children, starts, emits)) => Some((
-                keys.as_slice()?,
-                children.as_slice()?,
-                starts.as_slice()?,
-                emits.as_slice()?,
-            )),
-        };
-        // the copies and checks of ~100 MB run without the GIL, so that a
-        // loader thread overlaps with the caller's other work
-        let table = py
-            .detach(|| {
-                let tokens: Vec<u32> = if wide.is_empty() {
-                    narrow.iter().map(|&t| u32::from(t)).collect()
-                } else {
-                    wide.to_vec()
-                };
-                let trie =
-                    trie.map(
-                        |(keys, children, starts, emits)| meteor::paraphrase::TrieParts {
-                            edge_keys: keys.to_vec(),
-                            edge_children: children.to_vec(),
-                            emit_starts: starts.to_vec(),
-                            emits: emits.to_vec(),
-                        },
-                    );
-                meteor::paraphrase::Table::from_parts(
-                    vocab,
-                    tokens,
-                    ref_lens.to_vec(),
-                    par_lens.to_vec(),
-                    trie,
-                )
-            })
-            .map_err(PyValueError::new_err)?;
-        Ok(MeteorParaphrases { table })
-    }
-
-    /// `(vocab, tokens, ref_lens, par_lens, (edge_keys, edge_children, emit_starts, emits))`, for caching.
-    #[allow(clippy::type_complexity)]
-    fn parts<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> (
-        Vec<String>,
-        Bound<'py, PyArray1<u32>>,
-        Bound<'py, PyArray1<u8>>,
-        Bound<'py, PyArray1<u8>>,
-        (
-            Bound<'py, PyArray1<u64>>,
-            Bound<'py, PyArray1<u32>>,
-            Bound<'py, PyArray1<u32>>,
-            Bound<'py, PyArray1<u32>>,
-        ),
-    ) {
-        let t = &self.table;
-        let trie = t.trie_parts();
-        (
-            t.vocab.clone(),
-            PyArray1::from_slice(py, &t.tokens),
-            PyArray1::from_slice(py, &t.ref_lens),
-            PyArray1::from_slice(py, &t.par_lens),
-            (
-                PyArray1::from_vec(py, trie.edge_keys),
-                PyArray1::from_vec(py, trie.edge_children),
-                PyArray1::from_vec(py, trie.emit_starts),
-                PyArray1::from_vec(py, trie.emits),
-            ),
-        )
-    }
-
-    /// The table's id of each word (-1 when absent).
-    fn lookup(&self, words: Vec<String>) -> Vec<i32> {
-        words
-            .iter()
-            .map(|w| self.table.index.get(w).map_or(-1, |&i| i as i32))
-            .collect()
-    }
-
-    fn __len__(&self) -> usize {
-        self.table.len()
-    }
-}
-
 /// METEOR 1.5 alignment counts of hypothesis–reference pairs of word-type ids
 /// (flat arrays with lengths): `(pairs, 5 + 4 * len(modules))` integers (see
 /// `meteor::align::Counts::row`). Per type: Java hash, stem hash, synsets
@@ -1019,7 +888,7 @@ fn meteor_align_rows<'py>(
         return Err(PyValueError::new_err("word type id out of range"));
     }
     let table = paraphrases.as_ref().map(|p| &p.table);
-    if table.is_some_and(|t| para_id.iter().any(|&i| i >= t.vocab.len() as i32)) {
+    if table.is_some_and(|t| para_id.iter().any(|&i| i >= t.vocab_len() as i32)) {
         return Err(PyValueError::new_err("paraphrase id out of range"));
     }
     let width = 5 + 4 * modules.len();
@@ -1085,5 +954,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(nltk_meteor_scores, m)?)?;
     m.add_function(wrap_pyfunction!(meteor_align_rows, m)?)?;
     m.add_class::<MeteorParaphrases>()?;
+    m.add_class::<meteor::wordnet_index::WordNetIndex>()?;
     Ok(())
 }

@@ -59,11 +59,12 @@ def test_index_is_parsed_once_then_read_from_the_cache(
     assert parsed.offsets("canine") == frozenset({100}) and parsed.synset_offsets("cat", "n") == ()
     assert parsed.meteor_synsets("ran") == frozenset({200})  # through the exception list
     assert parsed.synsets("dogs") == [("n", 100), ("n", 200), ("v", 100)]  # NLTK's morphy and order
-    files = list(cache_dir.glob("wordnet-index-*.txt"))
+    files = list(cache_dir.glob("wordnet-index-*.bin"))
     assert len(files) == 1
+    expected = sorted(parsed._parse_index().items())
     _no_parsing(monkeypatch)
     cached = WordNet(root)
-    assert cached.index == parsed.index
+    assert cached.index.items() == parsed.index.items() == expected
     for word in ("dog", "dogs", "canine", "ran", "run", "cat"):
         assert cached.synsets(word) == parsed.synsets(word)
         assert cached.meteor_synsets(word) == parsed.meteor_synsets(word)
@@ -76,17 +77,40 @@ def test_cache_follows_the_source_files(tmp_path: Path, cache_dir: Path) -> None
     index.write_text(index.read_text().replace("run v 1 0 1 0 00000200", "run v 1 0 1 0 00000300"))
     os.utime(index, ns=(1, 1))  # a different size or time is a different source
     assert WordNet(root).synset_offsets("run", "v") == (300,)
-    assert len(list(cache_dir.glob("wordnet-index-*.txt"))) == 2
+    assert len(list(cache_dir.glob("wordnet-index-*.bin"))) == 2
 
 
 def test_a_damaged_cache_is_ignored_and_rewritten(tmp_path: Path, cache_dir: Path) -> None:
     root = _tiny_wordnet(tmp_path / "dict")
-    expected = WordNet(root).index
-    (cache_file,) = cache_dir.glob("wordnet-index-*.txt")
-    for damage in ("", "garbage", cache_file.read_text()[:-10], "\udcff"):
-        cache_file.write_text(damage, encoding="utf-8", errors="surrogateescape")
-        assert WordNet(root).index == expected
-        assert wordnet_module._read_index_cache(cache_file) == expected  # rewritten whole
+    expected = WordNet(root).index.items()
+    (cache_file,) = cache_dir.glob("wordnet-index-*.bin")
+    good = cache_file.read_bytes()
+    damages = (b"", b"garbage", good[:-8], good[:-1], os.urandom(len(good)), good[:8] + b"\x09" + good[9:],
+               good[:24] + bytes([good[24] ^ 1]) + good[25:])  # fmt: skip
+    for damage in damages:
+        cache_file.write_bytes(damage)
+        assert wordnet_module._read_index_cache(cache_file) is None
+        assert WordNet(root).index.items() == expected
+        assert cache_file.read_bytes() == good  # rewritten whole
+
+
+def test_an_unwritable_cache_folder_is_skipped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the cache folder should be", encoding="utf-8")
+    monkeypatch.setenv(wordnet_module.CACHE_ENV, str(blocker / "cache"))
+    wordnet = WordNet(_tiny_wordnet(tmp_path / "dict"))
+    assert wordnet.offsets("dog") == frozenset({100, 200}) and wordnet.meteor_synsets("ran") == frozenset({200})
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dict", "not-a-folder"]
+
+
+def test_meteor_synsets_natively_equal_the_python_reading(tmp_path: Path, cache_dir: Path) -> None:
+    wordnet = WordNet(_tiny_wordnet(tmp_path / "dict"))
+    words = ["dog", "dogs", "canine", "ran", "run", "runs", "cat", "", "xx"]
+    flat, lens = wordnet.meteor_synsets_batch(words)
+    starts = [sum(lens[:i]) for i in range(len(words))]
+    native = [frozenset(flat[s : s + n]) for s, n in zip(starts, lens, strict=True)]
+    assert native == [wordnet.meteor_synsets(w) for w in words]
+    assert native[1] == frozenset({100, 200}) and native[3] == frozenset({200}) and native[5] == frozenset({200})
 
 
 def test_empty_cache_setting_disables_the_disk_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -106,7 +130,8 @@ def test_concurrent_processes_share_one_cache(tmp_path: Path, cache_dir: Path) -
     ]
     assert [p.communicate()[0].strip() for p in procs] == ["3"] * 4
     (cache_file,) = cache_dir.glob("wordnet-index-*")  # no temporary file left behind
-    assert wordnet_module._read_index_cache(cache_file) == WordNet(root)._parse_index()
+    mapped = wordnet_module._read_index_cache(cache_file)
+    assert mapped is not None and mapped.items() == sorted(WordNet(root)._parse_index().items())
 
 
 def test_real_wordnet_from_the_cache_equals_the_parse(tmp_path: Path, cache_dir: Path) -> None:
@@ -118,7 +143,7 @@ def test_real_wordnet_from_the_cache_equals_the_parse(tmp_path: Path, cache_dir:
     words = ["dog", "dogs", "running", "ran", "better", "geese", "big", "large", "a", "the", "criteria", "xyzzy"]
     expected = {w: (parsed.meteor_synsets(w), parsed.nltk_synonyms(w)) for w in words}
     cached = WordNet(root)
-    assert cached.index == parsed.index and len(cached.index) > 140_000
+    assert cached.index.items() == parsed.index.items() and len(cached.index) > 140_000
     assert {w: (cached.meteor_synsets(w), cached.nltk_synonyms(w)) for w in words} == expected
 
 
@@ -205,3 +230,14 @@ def test_lemma_names_read_as_the_marker_pattern_does() -> None:
             assert wordnet.lemma_names("a", int(fields[0])) == expected
             checked += 1
     assert checked > 18_000
+
+
+def test_a_mapped_index_pickles_as_its_bytes(tmp_path: Path, cache_dir: Path) -> None:
+    import pickle
+
+    WordNet(_tiny_wordnet(tmp_path / "dict")).index  # noqa: B018 - writes the cache
+    mapped = WordNet(tmp_path / "dict").index  # read from the mapped cache file
+    again = pickle.loads(pickle.dumps(mapped))
+    assert again.items() == mapped.items() and again.get("dog") == "n 00000100 00000200|v 00000100"
+    with pytest.raises(ValueError, match="not a WordNet index"):
+        type(mapped).from_bytes(b"garbage")

@@ -142,13 +142,65 @@ def test_paraphrase_table_from_path_and_disk_cache(tmp_path: Path, monkeypatch: 
     # "the feline" ~ "the cat" by the table; "sat down" ~ "sat" loses to the exact "sat"
     assert first.components["hyp_matches"] == {"exact": 1, "paraphrase": 2}
     assert "|para:paraphrase-test.gz|" in first.signature
-    assert len(list((tmp_path / "cache").glob("meteor-paraphrases-*/tokens.npy"))) == 1
+    assert len(list((tmp_path / "cache").glob("meteor-paraphrases-*.bin"))) == 1
     paraphrase_module._load.cache_clear()
     cached = load_paraphrases(table)
     assert len(cached) == 3 and cached.lookup(["feline", "dog"]) == [2, -1]
     assert nlpeval.meteor(["the feline sat down"], ["the cat sat"], **kwargs).score == first.score
     monkeypatch.setenv(paraphrase_module.PARAPHRASE_ENV, str(table))
     assert nlpeval.meteor(["big"], ["large"], modules=["paraphrase"]).score > 0
+
+
+def _paraphrase_matches(table: Path) -> dict[str, int]:
+    paraphrase_module._load.cache_clear()
+    kwargs = {"modules": ["exact", "paraphrase"], "paraphrases": table}
+    return nlpeval.meteor(["the feline sat down"], ["the cat sat"], **kwargs).components["hyp_matches"]
+
+
+def test_paraphrase_cache_is_mapped_and_versioned(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    table = _table(tmp_path / "paraphrase-test.gz")
+    monkeypatch.setenv(paraphrase_module.CACHE_ENV, str(tmp_path / "cache"))
+    assert _paraphrase_matches(table) == {"exact": 1, "paraphrase": 2}
+    (cache,) = (tmp_path / "cache").glob("meteor-paraphrases-*.bin")
+    assert [p.name for p in (tmp_path / "cache").iterdir()] == [cache.name]  # no temporary file left
+    parsed = paraphrase_module._parse(table)
+    assert cache.read_bytes() == parsed.to_bytes()
+    mapped = paraphrase_module._read_cache(cache)
+    assert mapped is not None and len(mapped) == 3 and mapped.lookup(["feline", "sat", "x"]) == [2, 3, -1]
+    # the layout's version is part of the key: another version never reads this file
+    monkeypatch.setattr(paraphrase_module, "_CACHE_FORMAT", paraphrase_module._CACHE_FORMAT + 1)
+    assert paraphrase_module._cache_file(table) != cache
+
+
+@pytest.mark.parametrize("damage", ["truncated", "empty", "garbage", "header", "other-version"])
+def test_damaged_paraphrase_cache_is_rebuilt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, damage: str) -> None:
+    table = _table(tmp_path / "paraphrase-test.gz")
+    monkeypatch.setenv(paraphrase_module.CACHE_ENV, str(tmp_path / "cache"))
+    expected = _paraphrase_matches(table)
+    (cache,) = (tmp_path / "cache").glob("meteor-paraphrases-*.bin")
+    good = cache.read_bytes()
+    bad = {
+        "truncated": good[: len(good) // 2],
+        "empty": b"",
+        "garbage": os.urandom(len(good)),
+        "header": good[:40] + bytes([good[40] ^ 0xFF]) + good[41:],  # a count changed
+        "other-version": good[:8] + (99).to_bytes(8, "little") + good[16:],
+    }[damage]
+    cache.write_bytes(bad)
+    assert paraphrase_module._read_cache(cache) is None
+    assert _paraphrase_matches(table) == expected
+    assert cache.read_bytes() == good  # parsed again and replaced
+
+
+def test_unwritable_paraphrase_cache_is_skipped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    table = _table(tmp_path / "paraphrase-test.gz")
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the cache folder should be", encoding="utf-8")
+    monkeypatch.setenv(paraphrase_module.CACHE_ENV, str(blocker / "cache"))
+    assert _paraphrase_matches(table) == {"exact": 1, "paraphrase": 2}
+    monkeypatch.setenv(paraphrase_module.CACHE_ENV, "")  # disabled: nothing written anywhere
+    assert _paraphrase_matches(table) == {"exact": 1, "paraphrase": 2}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["not-a-folder", "paraphrase-test.gz"]
 
 
 def test_missing_paraphrase_table_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:

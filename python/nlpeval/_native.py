@@ -40,5 +40,6 @@ meteor_snowball_stems = _core.meteor_snowball_stems
 meteor_word_keys = _core.meteor_word_keys
 meteor_align_rows = _core.meteor_align_rows
 MeteorParaphrases = _core.MeteorParaphrases
+WordNetIndex = _core.WordNetIndex
 nltk_porter_stems = _core.nltk_porter_stems
 nltk_meteor_scores = _core.nltk_meteor_scores

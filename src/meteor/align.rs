@@ -340,7 +340,7 @@ mod tests {
         let mut w = Words::new(&["the", "feline", "cat", "sat"]);
         let table = super::super::paraphrase::Table::parse("1\nthe cat\nthe feline\n").unwrap();
         for (i, word) in w.words.iter().enumerate() {
-            w.para[i] = table.index.get(word).map_or(-1, |&x| x as i32);
+            w.para[i] = table.lookup(word).map_or(-1, |x| x as i32);
         }
         let modules = [Module::Exact, Module::Paraphrase];
         let c = align(

@@ -17,8 +17,10 @@ pub mod nltk;
 pub mod normalize;
 pub mod paraphrase;
 pub mod positions;
+pub mod py_paraphrases;
 pub mod search;
 #[cfg(test)]
 mod search_oracle;
 pub mod snowball;
 pub mod tokens;
+pub mod wordnet_index;

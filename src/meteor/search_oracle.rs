@@ -19,18 +19,9 @@ struct Partial {
 }
 
 fn phrase(table: &Table, record: usize) -> (Vec<i32>, Vec<i32>) {
-    let start = table.starts[record] as usize;
-    let (rl, pl) = (
-        table.ref_lens[record] as usize,
-        table.par_lens[record] as usize,
-    );
-    let words = |from: usize, len: usize| -> Vec<i32> {
-        table.tokens[from..from + len]
-            .iter()
-            .map(|&w| w as i32)
-            .collect()
-    };
-    (words(start, rl), words(start + rl, pl))
+    let (reference, paraphrase) = table.phrases(record);
+    let words = |p: &[u32]| -> Vec<i32> { p.iter().map(|&w| w as i32).collect() };
+    (words(reference), words(paraphrase))
 }
 
 fn occurs(line: &[i32], at: usize, words: &[i32]) -> bool {
@@ -42,7 +33,10 @@ fn occurs(line: &[i32], at: usize, words: &[i32]) -> bool {
 /// same from the hypothesis side.
 fn phrase_matches(table: &Table, line1: &[i32], line2: &[i32], module: u8) -> Vec<Match> {
     let mut out = Vec::new();
-    let longest = table.ref_lens.iter().copied().max().unwrap_or(0) as usize;
+    let longest = (0..table.len())
+        .map(|r| table.phrases(r).0.len())
+        .max()
+        .unwrap_or(0);
     for (from, to, swap) in [(line2, line1, false), (line1, line2, true)] {
         for a in 0..from.len() {
             for len in 1..=longest {
@@ -256,7 +250,7 @@ impl Lex {
             synsets: words.iter().map(|w| synset(w)).collect(),
             para: words
                 .iter()
-                .map(|w| table.index.get(*w).map_or(-1, |&x| x as i32))
+                .map(|w| table.lookup(w).map_or(-1, |x| x as i32))
                 .collect(),
             function: words
                 .iter()

@@ -30,6 +30,12 @@ def add_normalization_options(group: Any, *, lowercase: bool = True) -> None:
         action="store_true",
         help="WER: each Han/Kana/Thai/Lao/Khmer/Myanmar/Tibetan character is a word",
     )
+    group.add_argument(
+        "--wer-max-cells",
+        type=int,
+        metavar="N",
+        help="refuse a pair whose token counts multiply to more than N (default 10 billion; bounds the alignment time)",
+    )
 
 
 def normalization_kwargs(options: argparse.Namespace) -> dict[str, Any]:
@@ -40,6 +46,7 @@ def normalization_kwargs(options: argparse.Namespace) -> dict[str, Any]:
         "nfkc": options.nfkc,
         "whitespace": options.whitespace,
         "split_unspaced": options.split_unspaced,
+        **({} if options.wer_max_cells is None else {"max_cells": options.wer_max_cells}),
     }
 
 

@@ -84,6 +84,7 @@ def ter(name: str, options: argparse.Namespace) -> CorpusMetric:
         no_punct=options.ter_no_punct,
         asian_support=options.ter_asian_support,
         case_sensitive=options.ter_case_sensitive,
+        **({} if options.ter_max_cells is None else {"max_cells": options.ter_max_cells}),
     )
 
 

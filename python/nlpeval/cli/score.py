@@ -164,6 +164,12 @@ def add_parser(subparsers: Any) -> None:
         "--ter-asian-support", action="store_true", help="extend --ter-normalized/--ter-no-punct to CJK text"
     )
     ter.add_argument("--ter-case-sensitive", action="store_true", help="do not lowercase")
+    ter.add_argument(
+        "--ter-max-cells",
+        type=int,
+        metavar="N",
+        help="refuse a pair whose word counts multiply to more than N (default 10 billion; bounds the shift search)",
+    )
     meteor = parser.add_argument_group("METEOR options (--lowercase is METEOR 1.5's -lower)")
     meteor.add_argument("--meteor-flavor", default="meteor1.5", choices=("meteor1.5", "nltk"))
     meteor.add_argument(

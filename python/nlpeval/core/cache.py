@@ -6,8 +6,14 @@ disk cache off. Caches are written atomically and a cache that cannot be read or
 
 from __future__ import annotations
 
+import contextlib
 import os
+import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: Environment variable naming the cache folder ("" disables the disk caches).
 CACHE_ENV = "NLPEVAL_CACHE_DIR"
@@ -26,3 +32,51 @@ def cache_folder() -> Path | None:
     if folder == "":
         return None
     return Path(folder) if folder else Path.home() / ".cache" / "nlpeval"
+
+
+def map_file(path: Path) -> np.ndarray:
+    """The bytes of ``path``, memory-mapped read-only (``OSError``/``ValueError`` when missing or empty).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = Path(folder, "x.bin")
+    ...     _ = path.write_bytes(b"abc")
+    ...     bytes(map_file(path))
+    b'abc'
+    """
+    import numpy as np
+
+    return np.memmap(path, dtype=np.uint8, mode="r")
+
+
+def write_cache_file(path: Path, data: bytes) -> bool:
+    """Write ``data`` to ``path`` through a temporary file and a rename; ``False`` when it cannot be written.
+
+    Concurrent readers see the old file or the whole new one, never part of one; a folder
+    that cannot be created or written (read-only, a file in the way) skips the cache.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     write_cache_file(Path(folder, "a", "x.bin"), b"abc"), sorted(os.listdir(Path(folder, "a")))
+    (True, ['x.bin'])
+    """
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, tmp = tempfile.mkstemp(dir=path.parent, prefix=".nlpeval-", suffix=".tmp")
+    except OSError:
+        return False
+    try:
+        os.chmod(tmp, 0o644)  # mkstemp's file is private; a cache is readable like ~/.cache's other files
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        os.replace(tmp, path)
+        return True
+    except OSError:
+        return False
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)

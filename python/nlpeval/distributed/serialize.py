@@ -58,7 +58,8 @@ def metric_config(metric: CorpusMetric) -> dict[str, Any]:
     --------
     >>> import nlpeval
     >>> metric_config(nlpeval.TER())
-    {'normalized': False, 'no_punct': False, 'asian_support': False, 'case_sensitive': False}
+    {'normalized': False, 'no_punct': False, 'asian_support': False, 'case_sensitive': False,
+     'max_cells': 10000000000}
     """
     if not dataclasses.is_dataclass(metric):
         raise PartialFormatError(f"cannot serialise {type(metric).__name__}: not a dataclass metric")

@@ -5,6 +5,14 @@ turn a hypothesis into its closest reference, relative to the reference length.
 The greedy shift search (sacreBLEU's Tercom re-implementation: beam-limited
 edit distance, at most 10-word blocks moved at most 50 positions, at most 1,000
 evaluated shift candidates per sentence pair) runs in the native core.
+
+Worst case: those limits keep the search's time close to linear in a pair's length,
+but with a large constant (up to 1,000 shift evaluations, each over a band of the
+edit-distance matrix), and the band widens with the ratio of the lengths. A pair
+whose word counts multiply to more than ``max_cells`` (default 10 billion, e.g.
+100,000 words a side: seconds) is refused with an
+:class:`~nlpeval.core.errors.InputError` naming the segment, before any work
+(see :mod:`nlpeval.metrics.wer.bound`); ``max_cells=None`` lifts the bound.
 """
 
 from __future__ import annotations
@@ -22,6 +30,7 @@ from nlpeval.core.score import Score
 from nlpeval.core.signature import Signature, nrefs_field
 from nlpeval.core.stats import Stats, StatsSchema
 from nlpeval.core.validation import reference_counts, unicode_checked, validate_text
+from nlpeval.metrics.wer.bound import MAX_CELLS, check_max_cells, whitespace_word_count
 from nlpeval.tokenizers.tercom import tercom_reference_tokenizer, tercom_tokenizer
 
 _SCHEMA = StatsSchema.of("num_edits", "ref_length", nrefs_min="min", nrefs_max="max")
@@ -66,6 +75,9 @@ class TER(CorpusMetric):
         Extend ``normalized`` / ``no_punct`` to CJK text; no effect on its own.
     case_sensitive : bool
         Keep case (default: lowercase with Python's ``str.lower()``).
+    max_cells : int or None
+        Refuse (:class:`~nlpeval.core.errors.InputError`) a hypothesis-reference pair whose
+        word counts multiply to more than this; ``None``: no bound. Never changes a value.
 
     Examples
     --------
@@ -79,6 +91,7 @@ class TER(CorpusMetric):
     no_punct: bool = False
     asian_support: bool = False
     case_sensitive: bool = False
+    max_cells: int | None = MAX_CELLS
 
     name: ClassVar[str] = "ter"
     flavor: ClassVar[str] = "sacrebleu"
@@ -107,7 +120,9 @@ class TER(CorpusMetric):
         hyps, refs = validate_text(hypotheses, references)
         hyp_tok, ref_tok = self._tokenizers
         with unicode_checked(hyps, refs):
-            native = _native.ter_stats([hyp_tok(h) for h in hyps], [[ref_tok(r) for r in seg] for seg in refs])
+            hyp_words, ref_words = [hyp_tok(h) for h in hyps], [[ref_tok(r) for r in seg] for seg in refs]
+            check_max_cells(hyp_words, ref_words, self.max_cells, whitespace_word_count, unit="word", metric="TER")
+            native = _native.ter_stats(hyp_words, ref_words)
         counts = reference_counts(refs)
         rows = np.empty((len(hyps), _SCHEMA.width), dtype=np.float64)
         rows[:, 0] = native[:, 0]
@@ -146,6 +161,7 @@ def ter(
     no_punct: bool = False,
     asian_support: bool = False,
     case_sensitive: bool = False,
+    max_cells: int | None = MAX_CELLS,
     segments: bool = False,
     n_bootstrap: int = 0,
     seed: int | None = 12345,
@@ -161,6 +177,10 @@ def ter(
         may vary per segment).
     normalized, no_punct, asian_support, case_sensitive : bool
         Tercom tokenizer options (see :class:`TER`).
+    max_cells : int or None
+        Refuse (:class:`~nlpeval.InputError`, naming the segment) a pair whose word counts
+        multiply to more than this, default 10 billion (seconds of shift search); ``None``:
+        no bound. Never changes a value.
     segments : bool
         Also return sentence TER per segment (``sacrebleu.sentence_ter`` / 100)
         in ``Score.segments``.
@@ -187,7 +207,13 @@ def ter(
     >>> s.signature.split("|version")[0]
     'nrefs:var|case:lc|tok:tercom|norm:no|punct:yes|asian:no|flavor:sacrebleu'
     """
-    metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive)
+    metric = TER(
+        normalized=normalized,
+        no_punct=no_punct,
+        asian_support=asian_support,
+        case_sensitive=case_sensitive,
+        max_cells=max_cells,
+    )
     stats = metric.segment_stats(hypotheses, references)
     return metric.score_from_stats(stats, segments=segments, n_bootstrap=n_bootstrap, seed=seed)
 

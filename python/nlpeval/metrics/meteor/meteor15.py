@@ -235,12 +235,9 @@ class METEOR(CorpusMetric):
         function = function_words()
         is_function = np.fromiter((t.lower() in function for t in types), dtype=bool, count=len(types))
         synsets: list[int] = []
-        synset_lens = np.zeros(len(types) if self._wordnet is not None else 0, dtype=np.int64)
+        synset_lens: Any = np.zeros(0, dtype=np.int64)
         if self._wordnet is not None:
-            for i, word in enumerate(types):
-                found = self._wordnet.meteor_synsets(word)
-                synset_lens[i] = len(found)
-                synsets.extend(found)
+            synsets, synset_lens = self._wordnet.meteor_synsets_batch(types)
         table = None
         para_id = np.empty(0, dtype=np.int32)
         if table_loader is not None:
@@ -254,7 +251,7 @@ class METEOR(CorpusMetric):
             np.asarray(word_hash, dtype=np.int32),
             np.asarray(stem_hash, dtype=np.int32),
             np.asarray(synsets, dtype=np.int32),
-            synset_lens,
+            np.asarray(synset_lens, dtype=np.int64),
             para_id,
             is_function,
             [MODULES.index(m) for m in self.modules],

@@ -8,33 +8,31 @@ English table). Nothing is downloaded.
 
 Parsing the 270 MB of text takes a second or two, so a parsed copy is kept in
 memory for the process and, unless ``NLPEVAL_CACHE_DIR`` is set to an empty
-string, in ``$NLPEVAL_CACHE_DIR`` (default ``~/.cache/nlpeval``) as NumPy arrays
-(the table and its trie, read back memory-mapped) keyed by the table's path,
-size and modification time.
+string, in ``$NLPEVAL_CACHE_DIR`` (default ``~/.cache/nlpeval``) as one file in
+the native table's own byte layout (``meteor-paraphrases-<key>.bin``, keyed by
+the table's path, size and modification time and by the layout's version). The
+file is memory-mapped and used where it lies: opening it reads its header, and
+a process then reads only the pages of the records its words reach. It is
+written atomically (a temporary file and a rename); a cache that cannot be
+written (a read-only folder) is skipped, and one that does not open (another
+version, cut short, a damaged header) is parsed again and replaced.
 """
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import gzip
 import hashlib
 import importlib.util
 import os
-import shutil
-import tempfile
 from pathlib import Path
 
-import numpy as np
-
 from nlpeval._native import MeteorParaphrases
-from nlpeval.metrics.meteor.wordnet import cache_folder
+from nlpeval.core.cache import CACHE_ENV, cache_folder, map_file, write_cache_file  # noqa: F401 (CACHE_ENV: re-exported)
 
 #: Environment variable naming the paraphrase table.
 PARAPHRASE_ENV = "NLPEVAL_METEOR_PARAPHRASES"
-#: Environment variable naming the cache folder ("" disables the disk cache).
-CACHE_ENV = "NLPEVAL_CACHE_DIR"
-_CACHE_FORMAT = 2
+_CACHE_FORMAT = 3
 
 
 class ParaphraseTableNotFoundError(FileNotFoundError):
@@ -95,16 +93,13 @@ def find_paraphrases(path: str | os.PathLike[str] | None = None) -> Path:
     return found
 
 
-_ARRAYS = ("tokens", "ref_lens", "par_lens", "edge_keys", "edge_children", "emit_starts", "emits")
-
-
-def _cache_dir(table: Path) -> Path | None:
+def _cache_file(table: Path) -> Path | None:
     base = cache_folder()
     if base is None:
         return None
     stat = table.stat()
-    key = f"{_CACHE_FORMAT}|{table.resolve()}|{stat.st_size}|{stat.st_mtime_ns}"
-    return base / f"meteor-paraphrases-{hashlib.sha256(key.encode()).hexdigest()[:24]}"
+    key = f"{_CACHE_FORMAT}|{MeteorParaphrases.format}|{table.resolve()}|{stat.st_size}|{stat.st_mtime_ns}"
+    return base / f"meteor-paraphrases-{hashlib.sha256(key.encode()).hexdigest()[:24]}.bin"
 
 
 def _parse(table: Path) -> MeteorParaphrases:
@@ -115,39 +110,23 @@ def _parse(table: Path) -> MeteorParaphrases:
 
 
 def _read_cache(cache: Path) -> MeteorParaphrases | None:
+    """The table in ``cache``, mapped in place; ``None`` when it is missing or does not open."""
     try:
-        vocab = (cache / "vocab.txt").read_text(encoding="utf-8").split("\n")
-        arrays = {name: np.load(cache / f"{name}.npy", mmap_mode="r", allow_pickle=False) for name in _ARRAYS}
-        trie = tuple(arrays[name] for name in _ARRAYS[3:])
-        return MeteorParaphrases.from_parts(
-            vocab if vocab != [""] else [], arrays["tokens"], arrays["ref_lens"], arrays["par_lens"], trie
-        )
-    except (OSError, ValueError, KeyError, TypeError):
+        return MeteorParaphrases.from_buffer(map_file(cache))
+    except (OSError, ValueError):
         return None
 
 
 def _write_cache(cache: Path, table: MeteorParaphrases) -> None:
-    vocab, tokens, ref_lens, par_lens, trie = table.parts()
-    arrays = dict(zip(_ARRAYS, (tokens, ref_lens, par_lens, *trie), strict=True))
-    if len(vocab) <= 65536:
-        arrays["tokens"] = tokens.astype(np.uint16)
-    with contextlib.suppress(OSError):
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(dir=cache.parent, prefix=".nlpeval-"))
-        try:
-            (tmp / "vocab.txt").write_text("\n".join(vocab), encoding="utf-8")
-            for name, array in arrays.items():
-                np.save(tmp / f"{name}.npy", array, allow_pickle=False)
-            os.replace(tmp, cache)
-        finally:
-            shutil.rmtree(tmp, ignore_errors=True)
+    """Store ``table`` in ``cache`` atomically; a cache that cannot be written is skipped."""
+    write_cache_file(cache, table.to_bytes())
 
 
 @functools.lru_cache(maxsize=2)
 def _load(path: str, size: int, mtime_ns: int) -> MeteorParaphrases:
     table = Path(path)
-    cache = _cache_dir(table)
-    if cache is not None and cache.is_dir():
+    cache = _cache_file(table)
+    if cache is not None:
         loaded = _read_cache(cache)
         if loaded is not None:
             return loaded

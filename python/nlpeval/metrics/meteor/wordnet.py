@@ -15,10 +15,13 @@ Databases are opened once per process and cached. Nothing is downloaded.
 The lemma index (``index.*``, 147,000 lemmas) is what a fresh process pays for: parsing
 it takes about a tenth of a second. Unless ``NLPEVAL_CACHE_DIR`` is set to an empty
 string, the parsed index is kept in ``$NLPEVAL_CACHE_DIR`` (default ``~/.cache/nlpeval``,
-as the METEOR paraphrase table) as one text file keyed by the database's path and the
-size and modification time of its index files, written atomically (a temporary file
-and a rename, so concurrent processes never see half a file) and read back in about
-half the time. A cache file that does not parse is ignored and rewritten.
+as the METEOR paraphrase table) as one file in the native side's byte layout (a sorted
+string table, :class:`nlpeval._core.WordNetIndex`) keyed by the database's path, the
+size and modification time of its index files and the layout's version, written
+atomically (a temporary file and a rename, so concurrent processes never see half a
+file) and memory-mapped: opening it reads its header only, lookups are binary searches
+over the mapped bytes. A cache file that does not open (another version, cut short, a
+damaged header) is ignored and rewritten; one that cannot be written is skipped.
 """
 
 from __future__ import annotations
@@ -32,7 +35,8 @@ import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from nlpeval.core.cache import CACHE_ENV, cache_folder  # noqa: F401 (CACHE_ENV: re-exported)
+from nlpeval._native import WordNetIndex
+from nlpeval.core.cache import CACHE_ENV, cache_folder, map_file, write_cache_file  # noqa: F401 (CACHE_ENV: re-exported)
 
 #: Environment variable naming a WordNet folder or zip.
 WORDNET_ENV = "NLPEVAL_WORDNET"
@@ -173,7 +177,7 @@ class WordNet:
                 raise WordNetNotFoundError(f"{root} has no index.noun")
             self._zip_prefix = names[0][: -len("index.noun")]
         self._data: dict[str, bytes] = {}
-        self._index: dict[str, str] | None = None
+        self._index: WordNetIndex | None = None
         self._entries: dict[str, dict[str, tuple[int, ...]]] = {}
         self._offsets: dict[tuple[str, str], tuple[int, ...]] = {}
         self._exceptions: dict[str, dict[str, list[str]]] | None = None
@@ -209,7 +213,7 @@ class WordNet:
         return self._data[pos]
 
     @property
-    def index(self) -> dict[str, str]:
+    def index(self) -> WordNetIndex:
         """lemma -> its ``index.*`` entries, packed (read them with :meth:`synset_offsets`).
 
         Read from the disk cache when there is one (see the module docstring), else
@@ -219,9 +223,10 @@ class WordNet:
             cache = _index_cache_file(self)
             index = _read_index_cache(cache) if cache is not None else None
             if index is None:
-                index = self._parse_index()
+                parsed = self._parse_index()
+                index = WordNetIndex.from_pairs(list(parsed), list(parsed.values()))
                 if cache is not None:
-                    _write_index_cache(cache, index)
+                    write_cache_file(cache, index.to_bytes())
             self._index = index
         return self._index
 
@@ -345,16 +350,11 @@ class WordNet:
         return self._meteor_bases
 
     def meteor_morph(self, word: str) -> str:
-        """METEOR 1.5's ``morph``: the first suffix-stripped form WordNet knows, or ``""``."""
-        if word.endswith("ss") or len(word.encode("utf-16-le")) <= 4:
-            return word
-        index = self.index
-        for suffix, replacement in METEOR_SUFFIXES:
-            if word.endswith(suffix):
-                candidate = word[: len(word) - len(suffix)] + replacement
-                if candidate in index:
-                    return candidate
-        return ""
+        """METEOR 1.5's ``morph``: the first suffix-stripped form WordNet knows, or ``""``.
+
+        The rules are :data:`METEOR_SUFFIXES`, tried natively (``WordNetIndex.meteor_morph``).
+        """
+        return self.index.meteor_morph(word)
 
     def meteor_synsets(self, word: str) -> frozenset[int]:
         """Synset offsets METEOR 1.5 associates with ``word`` (its own and its base forms').
@@ -372,6 +372,12 @@ class WordNet:
             synsets = self.offsets(word) | stem_synsets
             self._meteor_synsets[word] = synsets
         return synsets
+
+    def meteor_synsets_batch(self, words: list[str]) -> tuple[list[int], list[int]]:
+        """:meth:`meteor_synsets` of every word, natively, flat (sorted per word) with lengths."""
+        bases = self._bases()
+        return self.index.meteor_synsets(words, [sorted(b) if (b := bases.get(w)) is not None else None
+                                                 for w in words])  # fmt: skip
 
 
 def _strip_marker(word: str) -> str:
@@ -396,10 +402,7 @@ def _open_cached(path: str) -> WordNet:
 
 # the parsed lemma index on disk
 
-_INDEX_CACHE_FORMAT = 1
-_INDEX_CACHE_MAGIC = "nlpeval-wordnet-index"
-#: Separates the lemmas from their entries in a cache file (no lemma or entry contains it).
-_SECTION = "\n\x00\n"
+_INDEX_CACHE_FORMAT = 2
 
 
 def _index_cache_file(wordnet: WordNet) -> Path | None:
@@ -413,34 +416,13 @@ def _index_cache_file(wordnet: WordNet) -> Path | None:
         stats = [(str(p), p.stat().st_size, p.stat().st_mtime_ns) for p in sources]
     except OSError:
         return None
-    key = f"{_INDEX_CACHE_FORMAT}|{stats}"
-    return base / f"wordnet-index-{hashlib.sha256(key.encode()).hexdigest()[:24]}.txt"
+    key = f"{_INDEX_CACHE_FORMAT}|{WordNetIndex.format}|{stats}"
+    return base / f"wordnet-index-{hashlib.sha256(key.encode()).hexdigest()[:24]}.bin"
 
 
-def _read_index_cache(cache: Path) -> dict[str, str] | None:
-    """The index stored in ``cache``, or ``None`` when it is missing, cut short or does not parse."""
+def _read_index_cache(cache: Path) -> WordNetIndex | None:
+    """The index stored in ``cache``, mapped in place, or ``None`` when it is missing or does not open."""
     try:
-        header, _, body = cache.read_text(encoding="utf-8").partition(_SECTION)
-        magic, version, count, length = header.split(" ")
-        if magic != _INDEX_CACHE_MAGIC or int(version) != _INDEX_CACHE_FORMAT or int(length) != len(body):
-            return None
-        lemmas, entries = body.split(_SECTION)
-        keys, values = lemmas.split("\n"), entries.split("\n")
-        if not int(count) == len(keys) == len(values):
-            return None
-        return dict(zip(keys, values, strict=True))
-    except (OSError, ValueError, UnicodeDecodeError):
+        return WordNetIndex.from_buffer(map_file(cache))
+    except (OSError, ValueError):
         return None
-
-
-def _write_index_cache(cache: Path, index: dict[str, str]) -> None:
-    """Store ``index`` in ``cache`` atomically; a cache that cannot be written is skipped."""
-    from nlpeval.cli.io import write_atomically
-
-    body = _SECTION.join(("\n".join(index), "\n".join(index.values())))
-    text = f"{_INDEX_CACHE_MAGIC} {_INDEX_CACHE_FORMAT} {len(index)} {len(body)}{_SECTION}{body}"
-    try:
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        write_atomically(str(cache), text)
-    except OSError:
-        pass

@@ -17,6 +17,7 @@ from nlpeval.metrics.wer.alignment import (
     SegmentAlignment,
     edit_alignment,
 )
+from nlpeval.metrics.wer.bound import MAX_CELLS
 from nlpeval.metrics.wer.metric import CER, FLAVORS, MER, WER, WIL, WIP, EditRate, make_edit_metric
 
 _OPTIONS_DOC = """
@@ -42,6 +43,10 @@ _OPTIONS_DOC = """
         and Tibetan text as a word, for scripts written without spaces.
     flavor : {"jiwer"}
         The reference behaviour reproduced.
+    max_cells : int or None
+        Refuse (:class:`~nlpeval.InputError`, naming the segment) a hypothesis-reference
+        pair whose token counts multiply to more than this, default 10 billion (seconds of
+        alignment; the time grows with the product); ``None``: no bound. Never changes a value.
     segments : bool
         Also return each segment's value (scored alone) in ``Score.segments``.
     n_bootstrap : int
@@ -90,6 +95,7 @@ def wer(
     whitespace: str = "jiwer",
     split_unspaced: bool = False,
     flavor: str = "jiwer",
+    max_cells: int | None = MAX_CELLS,
     segments: bool = False,
     n_bootstrap: int = 0,
     seed: int | None = 12345,
@@ -131,6 +137,7 @@ def wer(
         whitespace=whitespace,
         split_unspaced=split_unspaced,
         flavor=flavor,
+        max_cells=max_cells,
         segments=segments,
         n_bootstrap=n_bootstrap,
         seed=seed,
@@ -148,6 +155,7 @@ def mer(
     whitespace: str = "jiwer",
     split_unspaced: bool = False,
     flavor: str = "jiwer",
+    max_cells: int | None = MAX_CELLS,
     segments: bool = False,
     n_bootstrap: int = 0,
     seed: int | None = 12345,
@@ -175,6 +183,7 @@ def mer(
         whitespace=whitespace,
         split_unspaced=split_unspaced,
         flavor=flavor,
+        max_cells=max_cells,
         segments=segments,
         n_bootstrap=n_bootstrap,
         seed=seed,
@@ -192,6 +201,7 @@ def wil(
     whitespace: str = "jiwer",
     split_unspaced: bool = False,
     flavor: str = "jiwer",
+    max_cells: int | None = MAX_CELLS,
     segments: bool = False,
     n_bootstrap: int = 0,
     seed: int | None = 12345,
@@ -219,6 +229,7 @@ def wil(
         whitespace=whitespace,
         split_unspaced=split_unspaced,
         flavor=flavor,
+        max_cells=max_cells,
         segments=segments,
         n_bootstrap=n_bootstrap,
         seed=seed,
@@ -236,6 +247,7 @@ def wip(
     whitespace: str = "jiwer",
     split_unspaced: bool = False,
     flavor: str = "jiwer",
+    max_cells: int | None = MAX_CELLS,
     segments: bool = False,
     n_bootstrap: int = 0,
     seed: int | None = 12345,
@@ -263,6 +275,7 @@ def wip(
         whitespace=whitespace,
         split_unspaced=split_unspaced,
         flavor=flavor,
+        max_cells=max_cells,
         segments=segments,
         n_bootstrap=n_bootstrap,
         seed=seed,
@@ -279,6 +292,7 @@ def cer(
     nfkc: bool = False,
     whitespace: str = "jiwer",
     flavor: str = "jiwer",
+    max_cells: int | None = MAX_CELLS,
     segments: bool = False,
     n_bootstrap: int = 0,
     seed: int | None = 12345,
@@ -313,6 +327,7 @@ def cer(
         nfkc=nfkc,
         whitespace=whitespace,
         flavor=flavor,
+        max_cells=max_cells,
         segments=segments,
         n_bootstrap=n_bootstrap,
         seed=seed,

@@ -14,9 +14,11 @@ import numpy as np
 
 from nlpeval import _native
 from nlpeval.core.signature import Signature, nrefs_field
+from nlpeval.metrics.wer.bound import MAX_CELLS
 from nlpeval.metrics.wer.extract import (
     EDIT_FIELDS,
     best_pairs,
+    check_edit_cells,
     jiwer_measures,
     native_pairs,
     prepare,
@@ -378,6 +380,7 @@ def edit_alignment(
     nfkc: bool = False,
     whitespace: str = "jiwer",
     split_unspaced: bool = False,
+    max_cells: int | None = MAX_CELLS,
 ) -> EditAlignment:
     """Align each hypothesis with its reference, word by word (or character by character).
 
@@ -396,6 +399,8 @@ def edit_alignment(
         Align words (as WER) or characters (as CER).
     lowercase, remove_punctuation, nfkc, whitespace, split_unspaced
         Normalisation, as for :func:`nlpeval.wer`.
+    max_cells : int or None
+        Bound on a pair's work, as for :func:`nlpeval.wer`.
 
     Returns
     -------
@@ -430,6 +435,7 @@ def edit_alignment(
         split_unspaced=split_unspaced,
     )
     hyps, refs = prepare(hypotheses, references, normalizer)
+    check_edit_cells(hyps, refs, unit, max_cells, "cer" if unit == "char" else "wer")
     aligned, starts = native_pairs(_native.edit_align, hyps, refs, unit)
     rows = np.array([[0, ops.count(1), ops.count(2), ops.count(3)] for _, _, ops in aligned], dtype=np.int64).reshape(
         -1, 4

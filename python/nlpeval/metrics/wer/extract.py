@@ -25,6 +25,7 @@ import numpy as np
 from nlpeval import _native
 from nlpeval.core.stats import StatsSchema
 from nlpeval.core.validation import reference_counts, unicode_checked, validate_text
+from nlpeval.metrics.wer.bound import MAX_CELLS, check_max_cells, jiwer_char_count, jiwer_word_count
 from nlpeval.metrics.wer.normalize import Normalizer
 
 #: Columns of the native kernel's rows.
@@ -75,11 +76,24 @@ def prepare(
     return hyps, refs
 
 
+def check_edit_cells(hyps: list[str], refs: list[list[str]], unit: str, max_cells: int | None, metric: str) -> None:
+    """Refuse a pair above ``max_cells`` (see :mod:`nlpeval.metrics.wer.bound`)."""
+    count = jiwer_word_count if unit == "word" else jiwer_char_count
+    check_max_cells(hyps, refs, max_cells, count, unit=unit if unit == "word" else "character", metric=metric)
+
+
 def edit_rows(
-    hypotheses: Sequence[Any], references: Sequence[Any], *, normalizer: Normalizer, unit: str
+    hypotheses: Sequence[Any],
+    references: Sequence[Any],
+    *,
+    normalizer: Normalizer,
+    unit: str,
+    max_cells: int | None = MAX_CELLS,
+    metric: str = "wer",
 ) -> tuple[np.ndarray, np.ndarray]:
     """Statistics rows (``EDIT_SCHEMA``) and the index of the chosen reference per segment."""
     hyps, refs = prepare(hypotheses, references, normalizer)
+    check_edit_cells(hyps, refs, unit, max_cells, metric)
     rows, starts = native_pairs(_native.edit_stats, hyps, refs, unit)
     chosen = best_pairs(rows, starts)
     counts = reference_counts(refs)

@@ -12,6 +12,7 @@ import numpy as np
 from nlpeval.core.metric import CorpusMetric
 from nlpeval.core.signature import Signature, nrefs_field
 from nlpeval.core.stats import Stats, StatsSchema
+from nlpeval.metrics.wer.bound import MAX_CELLS
 from nlpeval.metrics.wer.extract import EDIT_SCHEMA, edit_rows, jiwer_measures
 from nlpeval.metrics.wer.normalize import Normalizer
 
@@ -35,6 +36,10 @@ class EditRate(CorpusMetric):
     flavor : {"jiwer"}
         jiwer 4: its default transforms, its alignment (rapidfuzz's Levenshtein
         opcodes) and its conventions for empty references.
+    max_cells : int or None
+        Refuse (:class:`~nlpeval.core.errors.InputError`) a hypothesis-reference pair whose
+        token counts multiply to more than this (the alignment's time grows with the
+        product); ``None``: no bound. See :mod:`nlpeval.metrics.wer.bound`.
     """
 
     lowercase: bool = False
@@ -43,6 +48,7 @@ class EditRate(CorpusMetric):
     whitespace: str = "jiwer"
     split_unspaced: bool = False
     flavor: str = "jiwer"
+    max_cells: int | None = MAX_CELLS
 
     name: ClassVar[str] = "wer"
     #: ``word`` or ``char``
@@ -57,6 +63,8 @@ class EditRate(CorpusMetric):
             raise ValueError("whitespace='remove' leaves one word per segment; it is an option of cer only")
         if self.unit == "char" and self.split_unspaced:
             raise ValueError("split_unspaced is an option of the word metrics; cer already scores characters")
+        if self.max_cells is not None and (not isinstance(self.max_cells, int) or self.max_cells < 0):
+            raise ValueError(f"max_cells must be a non-negative int or None; got {self.max_cells!r}")
         self.normalizer  # noqa: B018 - validates the options now
 
     @cached_property
@@ -75,7 +83,14 @@ class EditRate(CorpusMetric):
         return EDIT_SCHEMA
 
     def segment_stats(self, hypotheses: Sequence[Any], references: Sequence[Any]) -> Stats:
-        rows, _ = edit_rows(hypotheses, references, normalizer=self.normalizer, unit=self.unit)
+        rows, _ = edit_rows(
+            hypotheses,
+            references,
+            normalizer=self.normalizer,
+            unit=self.unit,
+            max_cells=self.max_cells,
+            metric=self.name,
+        )
         return Stats(EDIT_SCHEMA, rows)
 
     def corpus_values(self, totals: np.ndarray) -> np.ndarray:

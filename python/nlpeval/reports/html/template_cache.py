@@ -21,7 +21,7 @@ from typing import Any
 import jinja2
 from jinja2.bccache import Bucket
 
-from nlpeval.core.cache import cache_folder
+from nlpeval.core.cache import cache_folder, write_cache_file
 
 __all__ = ["TemplateCache", "template_cache"]
 
@@ -56,13 +56,8 @@ class TemplateCache(jinja2.BytecodeCache):
             bucket.reset()
 
     def dump_bytecode(self, bucket: Bucket) -> None:
-        from nlpeval.cli.io import write_atomically
-
-        try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            write_atomically(str(self._file(bucket)), bucket.bytecode_to_string())
-        except OSError:  # read-only or full disk: no cache, same page
-            pass
+        # a read-only or full disk means no cache, and the same page
+        write_cache_file(self._file(bucket), bucket.bytecode_to_string())
 
     def clear(self) -> None:
         for path in self.folder.glob("*.cache"):

@@ -1,0 +1,71 @@
+//! The Python class of a METEOR 1.5 paraphrase table (`nlpeval._core.MeteorParaphrases`).
+
+use numpy::{PyReadonlyArray1, PyUntypedArrayMethods};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use super::paraphrase::{Storage, Table, FORMAT};
+
+/// A METEOR 1.5 paraphrase table: parsed from its text, or used in place from
+/// the bytes of its cache file (a memory-mapped NumPy array).
+#[pyclass(module = "nlpeval._core", frozen)]
+pub struct MeteorParaphrases {
+    pub table: Table,
+}
+
+#[pymethods]
+impl MeteorParaphrases {
+    /// Parses the decompressed text of a table.
+    #[staticmethod]
+    fn from_text(py: Python<'_>, data: &[u8]) -> PyResult<MeteorParaphrases> {
+        let text = String::from_utf8_lossy(data);
+        let table = py
+            .detach(|| Table::parse(&text))
+            .map_err(PyValueError::new_err)?;
+        Ok(MeteorParaphrases { table })
+    }
+
+    /// A table over the bytes of `save`'s output, used where they lie (no copy):
+    /// a read-only, C-contiguous `uint8` array such as `np.memmap(path, mode="r")`,
+    /// kept alive by the table. Raises `ValueError` when the bytes are not such a
+    /// table (another format version, truncated, damaged header).
+    #[staticmethod]
+    fn from_buffer(array: PyReadonlyArray1<'_, u8>) -> PyResult<MeteorParaphrases> {
+        if !array.is_c_contiguous() {
+            return Err(PyValueError::new_err("the bytes must be contiguous"));
+        }
+        let slice = array.as_slice()?;
+        let (ptr, len) = (slice.as_ptr(), slice.len());
+        let owner: Py<PyAny> = array.as_any().clone().unbind();
+        let storage = Storage::Borrowed {
+            ptr,
+            len,
+            _owner: Box::new(owner),
+        };
+        let table = Table::from_storage(storage).map_err(PyValueError::new_err)?;
+        Ok(MeteorParaphrases { table })
+    }
+
+    /// The table's bytes (what `from_buffer` reads), as `bytes`.
+    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, pyo3::types::PyBytes> {
+        pyo3::types::PyBytes::new(py, self.table.bytes())
+    }
+
+    /// Version of the byte layout of `to_bytes` (part of the cache's key).
+    #[classattr]
+    fn format() -> u64 {
+        FORMAT
+    }
+
+    /// The table's id of each word (-1 when absent).
+    fn lookup(&self, words: Vec<String>) -> Vec<i32> {
+        words
+            .iter()
+            .map(|w| self.table.lookup(w).map_or(-1, |i| i as i32))
+            .collect()
+    }
+
+    fn __len__(&self) -> usize {
+        self.table.len()
+    }
+}
