@@ -357,6 +357,9 @@ struct PackedCounts {
     slots: Vec<PackedSlot>,
     used: Vec<u32>,
     touched: Vec<u32>,
+    /// Unigram counts by symbol id (no hashing for the order every start has).
+    unigrams: Vec<PackedSlot>,
+    touched_unigrams: Vec<u32>,
     mask: usize,
     shift: u32,
 }
@@ -367,8 +370,10 @@ fn packed_slot(key: u64, shift: u32) -> usize {
 }
 
 impl PackedCounts {
-    /// Counts the n-grams (orders `1..=max_order`) of `ids` (all non-zero).
-    fn count_hyp(&mut self, ids: &[u32], lane: u32, max_order: usize) {
+    /// Counts the n-grams (orders `1..=max_order`) of `ids` (all in `1..=symbols`).
+    fn count_hyp(&mut self, ids: &[u32], symbols: usize, lane: u32, max_order: usize) {
+        self.unigrams.clear();
+        self.unigrams.resize(symbols + 1, PackedSlot::default());
         for &slot in &self.used {
             self.slots[slot as usize] = PackedSlot::default();
         }
@@ -384,10 +389,15 @@ impl PackedCounts {
         let (mask, shift) = (self.mask, self.shift);
         let slots = &mut self.slots[..capacity];
         let used = &mut self.used;
+        let unigrams = &mut self.unigrams;
+        if max_order == 0 {
+            return;
+        }
         for start in 0..ids.len() {
-            let mut key = 0u64;
-            let mut offset = 0;
-            for &id in &ids[start..ids.len().min(start + max_order)] {
+            let mut key = u64::from(ids[start]);
+            unigrams[ids[start] as usize].hyp += 1;
+            let mut offset = lane;
+            for &id in &ids[start + 1..ids.len().min(start + max_order)] {
                 key |= u64::from(id) << offset;
                 offset += lane;
                 let mut slot = packed_slot(key, shift);
@@ -416,13 +426,28 @@ impl PackedCounts {
         let (mask, shift) = (self.mask, self.shift);
         let slots = &mut self.slots[..=mask];
         let touched = &mut self.touched;
+        let unigrams = &mut self.unigrams;
         for start in 0..ids.len() {
-            let mut key = 0u64;
-            let mut offset = 0;
-            for (n, &id) in ids[start..ids.len().min(start + max_order)]
+            let first = ids[start];
+            // a reference symbol other than 0 occurs in the hypothesis
+            if first == 0 || max_order == 0 {
+                continue;
+            }
+            let unigram = &mut unigrams[first as usize];
+            if unigram.seen < unigram.hyp {
+                matches[0] += 1;
+            }
+            if unigram.seen == 0 {
+                self.touched_unigrams.push(first);
+            }
+            unigram.seen += 1;
+            let mut key = u64::from(first);
+            let mut offset = lane;
+            for (n, &id) in ids[start + 1..ids.len().min(start + max_order)]
                 .iter()
                 .enumerate()
             {
+                let n = n + 1;
                 if id == 0 {
                     break;
                 }
@@ -452,6 +477,10 @@ impl PackedCounts {
             slots[slot as usize].seen = 0;
         }
         touched.clear();
+        for &id in &self.touched_unigrams {
+            unigrams[id as usize].seen = 0;
+        }
+        self.touched_unigrams.clear();
     }
 }
 
@@ -562,11 +591,15 @@ impl PackedWorkspace {
         if cfg.word_order > 0 && (vocab.len() as u64) >= 1u64 << word_lane {
             return false;
         }
-        self.chars
-            .count_hyp(&self.hyp_chars, char_lane, cfg.char_order);
+        self.chars.count_hyp(
+            &self.hyp_chars,
+            self.alphabet as usize,
+            char_lane,
+            cfg.char_order,
+        );
         if cfg.word_order > 0 {
             self.words
-                .count_hyp(&self.hyp_words, word_lane, cfg.word_order);
+                .count_hyp(&self.hyp_words, vocab.len(), word_lane, cfg.word_order);
         }
         let (hyp_chars, hyp_words) = (self.hyp_chars.len(), self.hyp_words.len());
         let mut best = -1.0;
@@ -970,13 +1003,14 @@ mod tests {
     fn packed_keys_count_like_the_tries_on_random_text() {
         let alphabet: Vec<char> = "ab c.,!(\u{a0}\t\u{3000}é😀\u{1c}".chars().collect();
         let mut rng = fastrand::Rng::with_seed(6);
-        let mut text = |rng: &mut fastrand::Rng| -> String {
+        let text = |rng: &mut fastrand::Rng| -> String {
             let len = rng.usize(0..40);
             (0..len)
                 .map(|_| alphabet[rng.usize(0..alphabet.len())])
                 .collect()
         };
         let configs = [
+            config(0, 2),
             config(6, 0),
             config(6, 2),
             config(1, 1),
