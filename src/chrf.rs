@@ -332,10 +332,346 @@ pub struct Workspace {
     chars: Scratch,
     words: Scratch,
     candidate: Vec<i64>,
+    packed: PackedWorkspace,
+}
+
+/// Bits of one symbol in a packed key of n-grams up to `max_order` (0: too many orders).
+fn lane_bits(max_order: usize) -> u32 {
+    (64 / max_order.max(1)).min(32) as u32
+}
+
+/// One n-gram of [`PackedCounts`] (`key` 0: empty slot).
+#[derive(Clone, Copy, Default)]
+struct PackedSlot {
+    key: u64,
+    hyp: u32,
+    seen: u32,
+}
+
+/// The hypothesis n-grams of one segment, keyed by their symbols (ids from 1)
+/// packed into a `u64`, `lane` bits each: one multiply-shift hash per n-gram,
+/// no string or trie look-ups. Sized per segment and cleared through the list
+/// of used slots, so a worker reuses it from segment to segment.
+#[derive(Default)]
+struct PackedCounts {
+    slots: Vec<PackedSlot>,
+    used: Vec<u32>,
+    touched: Vec<u32>,
+    /// Unigram counts by symbol id (no hashing for the order every start has).
+    unigrams: Vec<PackedSlot>,
+    touched_unigrams: Vec<u32>,
+    mask: usize,
+    shift: u32,
+}
+
+#[inline]
+fn packed_slot(key: u64, shift: u32) -> usize {
+    (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> shift) as usize
+}
+
+impl PackedCounts {
+    /// Counts the n-grams (orders `1..=max_order`) of `ids` (all in `1..=symbols`).
+    fn count_hyp(&mut self, ids: &[u32], symbols: usize, lane: u32, max_order: usize) {
+        self.unigrams.clear();
+        self.unigrams.resize(symbols + 1, PackedSlot::default());
+        for &slot in &self.used {
+            self.slots[slot as usize] = PackedSlot::default();
+        }
+        self.used.clear();
+        // at most `len * max_order` distinct n-grams: a load factor of at most 2/3
+        let most = ids.len() * max_order;
+        let capacity = (most + most / 2).next_power_of_two().max(16);
+        if self.slots.len() < capacity {
+            self.slots = vec![PackedSlot::default(); capacity];
+        }
+        self.mask = capacity - 1;
+        self.shift = 64 - capacity.trailing_zeros();
+        let (mask, shift) = (self.mask, self.shift);
+        let slots = &mut self.slots[..capacity];
+        let used = &mut self.used;
+        let unigrams = &mut self.unigrams;
+        if max_order == 0 {
+            return;
+        }
+        for start in 0..ids.len() {
+            let mut key = u64::from(ids[start]);
+            unigrams[ids[start] as usize].hyp += 1;
+            let mut offset = lane;
+            for &id in &ids[start + 1..ids.len().min(start + max_order)] {
+                key |= u64::from(id) << offset;
+                offset += lane;
+                let mut slot = packed_slot(key, shift);
+                loop {
+                    let entry = &mut slots[slot];
+                    if entry.key == key {
+                        entry.hyp += 1;
+                        break;
+                    }
+                    if entry.key == 0 {
+                        entry.key = key;
+                        entry.hyp = 1;
+                        used.push(slot as u32);
+                        break;
+                    }
+                    slot = (slot + 1) & mask;
+                }
+            }
+        }
+    }
+
+    /// Adds the clipped matches per order of a reference (`ids`, 0 for a
+    /// symbol the hypothesis lacks) to `matches`. An n-gram absent from the
+    /// hypothesis ends the longer ones from the same start, which contain it.
+    fn match_ref(&mut self, ids: &[u32], lane: u32, max_order: usize, matches: &mut [i64]) {
+        let (mask, shift) = (self.mask, self.shift);
+        let slots = &mut self.slots[..=mask];
+        let touched = &mut self.touched;
+        let unigrams = &mut self.unigrams;
+        for start in 0..ids.len() {
+            let first = ids[start];
+            // a reference symbol other than 0 occurs in the hypothesis
+            if first == 0 || max_order == 0 {
+                continue;
+            }
+            let unigram = &mut unigrams[first as usize];
+            if unigram.seen < unigram.hyp {
+                matches[0] += 1;
+            }
+            if unigram.seen == 0 {
+                self.touched_unigrams.push(first);
+            }
+            unigram.seen += 1;
+            let mut key = u64::from(first);
+            let mut offset = lane;
+            for (n, &id) in ids[start + 1..ids.len().min(start + max_order)]
+                .iter()
+                .enumerate()
+            {
+                let n = n + 1;
+                if id == 0 {
+                    break;
+                }
+                key |= u64::from(id) << offset;
+                offset += lane;
+                let mut slot = packed_slot(key, shift);
+                let entry = loop {
+                    let entry = &slots[slot];
+                    if entry.key == key || entry.key == 0 {
+                        break &mut slots[slot];
+                    }
+                    slot = (slot + 1) & mask;
+                };
+                if entry.key == 0 {
+                    break;
+                }
+                if entry.seen < entry.hyp {
+                    matches[n] += 1;
+                }
+                if entry.seen == 0 {
+                    touched.push(slot as u32);
+                }
+                entry.seen += 1;
+            }
+        }
+        for &slot in touched.iter() {
+            slots[slot as usize].seen = 0;
+        }
+        touched.clear();
+        for &id in &self.touched_unigrams {
+            unigrams[id as usize].seen = 0;
+        }
+        self.touched_unigrams.clear();
+    }
+}
+
+/// Buffers of the packed path: symbol ids and counts for characters and words.
+#[derive(Default)]
+struct PackedWorkspace {
+    ascii: Vec<u32>,
+    wide: FxHashMap<u32, u32>,
+    alphabet: u32,
+    hyp_chars: Vec<u32>,
+    ref_chars: Vec<u32>,
+    hyp_words: Vec<u32>,
+    ref_words: Vec<u32>,
+    chars: PackedCounts,
+    words: PackedCounts,
+    matches: Vec<i64>,
+}
+
+impl PackedWorkspace {
+    /// Ids (from 1) of the characters of `text` as chrF sees them; new ones
+    /// are added to the alphabet when `learn`, else map to 0.
+    fn char_ids(&mut self, text: &str, whitespace: bool, learn: bool, hyp: bool) {
+        let Self {
+            ascii,
+            wide,
+            alphabet,
+            hyp_chars,
+            ref_chars,
+            ..
+        } = self;
+        let out = if hyp { hyp_chars } else { ref_chars };
+        out.clear();
+        let mut id_of = |code: u32, table_slot: Option<usize>| -> u32 {
+            let current = match table_slot {
+                Some(b) => ascii[b],
+                None => wide.get(&code).copied().unwrap_or(0),
+            };
+            if current != 0 || !learn {
+                return current;
+            }
+            *alphabet += 1;
+            match table_slot {
+                Some(b) => ascii[b] = *alphabet,
+                None => {
+                    wide.insert(code, *alphabet);
+                }
+            }
+            *alphabet
+        };
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            let b = bytes[i];
+            if b < 0x80 {
+                i += 1;
+                if !whitespace && is_py_space(char::from(b)) {
+                    continue;
+                }
+                out.push(id_of(u32::from(b), Some(b as usize)));
+            } else {
+                let c = text[i..].chars().next().expect("a character starts here");
+                i += c.len_utf8();
+                if !whitespace && is_py_space(c) {
+                    continue;
+                }
+                out.push(id_of(c as u32, None));
+            }
+        }
+    }
+
+    /// The packed statistics of a segment into `row` (the best reference's);
+    /// false, leaving `row` alone, when its symbols do not fit the key lanes.
+    fn segment_stats<R: AsRef<str>>(
+        &mut self,
+        hyp: &str,
+        refs: &[R],
+        cfg: &ChrfConfig,
+        candidate: &mut [i64],
+        row: &mut [i64],
+    ) -> bool {
+        let char_lane = lane_bits(cfg.char_order);
+        let word_lane = lane_bits(cfg.word_order);
+        if char_lane == 0 || (cfg.word_order > 0 && word_lane == 0) {
+            return false;
+        }
+        if self.ascii.is_empty() {
+            self.ascii = vec![0; 128];
+        }
+        self.ascii.fill(0);
+        self.wide.clear();
+        self.alphabet = 0;
+        self.char_ids(hyp, cfg.whitespace, true, true);
+        if u64::from(self.alphabet) >= 1u64 << char_lane {
+            return false;
+        }
+        let hyp_word_list = if cfg.word_order > 0 {
+            chrf_words(hyp)
+        } else {
+            Vec::new()
+        };
+        let mut vocab: FxHashMap<&str, u32> =
+            FxHashMap::with_capacity_and_hasher(hyp_word_list.len(), Default::default());
+        self.hyp_words.clear();
+        for word in &hyp_word_list {
+            let next = vocab.len() as u32 + 1;
+            self.hyp_words.push(*vocab.entry(word).or_insert(next));
+        }
+        if cfg.word_order > 0 && (vocab.len() as u64) >= 1u64 << word_lane {
+            return false;
+        }
+        self.chars.count_hyp(
+            &self.hyp_chars,
+            self.alphabet as usize,
+            char_lane,
+            cfg.char_order,
+        );
+        if cfg.word_order > 0 {
+            self.words
+                .count_hyp(&self.hyp_words, vocab.len(), word_lane, cfg.word_order);
+        }
+        let (hyp_chars, hyp_words) = (self.hyp_chars.len(), self.hyp_words.len());
+        let mut best = -1.0;
+        row.fill(0);
+        for reference in refs {
+            let reference = reference.as_ref();
+            self.matches.clear();
+            self.matches.resize(cfg.orders(), 0);
+            self.char_ids(reference, cfg.whitespace, false, false);
+            let (char_matches, word_matches) = self.matches.split_at_mut(cfg.char_order);
+            self.chars
+                .match_ref(&self.ref_chars, char_lane, cfg.char_order, char_matches);
+            let mut ref_words = 0;
+            if cfg.word_order > 0 {
+                self.ref_words.clear();
+                self.ref_words.extend(
+                    chrf_words(reference)
+                        .iter()
+                        .map(|w| vocab.get(w).copied().unwrap_or(0)),
+                );
+                ref_words = self.ref_words.len();
+                self.words
+                    .match_ref(&self.ref_words, word_lane, cfg.word_order, word_matches);
+            }
+            for o in 0..cfg.orders() {
+                let (n, hyp_len, ref_len) = if o < cfg.char_order {
+                    (o + 1, hyp_chars, self.ref_chars.len())
+                } else {
+                    (o + 1 - cfg.char_order, hyp_words, ref_words)
+                };
+                let ref_total = ngram_total(ref_len, n);
+                // sacreBLEU counts no hypothesis n-grams when the reference has none
+                candidate[3 * o] = if ref_total > 0 {
+                    ngram_total(hyp_len, n)
+                } else {
+                    0
+                };
+                candidate[3 * o + 1] = ref_total;
+                candidate[3 * o + 2] = self.matches[o];
+            }
+            let f = f_score(candidate, cfg.factor, cfg.eps_smoothing);
+            if f > best {
+                best = f;
+                row.copy_from_slice(candidate);
+            }
+        }
+        true
+    }
 }
 
 /// [`segment_stats`] with the buffers of `workspace`.
 pub fn segment_stats_with<R: AsRef<str>>(
+    workspace: &mut Workspace,
+    hyp: &str,
+    refs: &[R],
+    cfg: &ChrfConfig,
+    row: &mut [i64],
+) {
+    workspace.candidate.clear();
+    workspace.candidate.resize(cfg.row_width(), 0);
+    if workspace
+        .packed
+        .segment_stats(hyp, refs, cfg, &mut workspace.candidate, row)
+    {
+        return;
+    }
+    trie_segment_stats(workspace, hyp, refs, cfg, row);
+}
+
+/// [`segment_stats`] through tries of n-gram ids: any number of orders and
+/// symbols (the packed path's fallback).
+fn trie_segment_stats<R: AsRef<str>>(
     workspace: &mut Workspace,
     hyp: &str,
     refs: &[R],
@@ -347,6 +683,7 @@ pub fn segment_stats_with<R: AsRef<str>>(
         chars,
         words,
         candidate,
+        ..
     } = workspace;
     let mut hyp_chars = HypNgrams::new(chars, &char_symbols(hyp, cfg.whitespace), cfg.char_order);
     let hyp_words = if cfg.word_order > 0 {
@@ -389,6 +726,7 @@ pub fn batch_stats<R: AsRef<str> + Sync>(
     if hyps.len() >= crate::PARALLEL_MIN_SEGMENTS {
         out.par_chunks_mut(width)
             .zip(hyps.par_iter().zip(refs.par_iter()))
+            .with_min_len(64)
             .for_each_init(Workspace::default, |workspace, (row, (hyp, seg_refs))| {
                 segment_stats_with(workspace, hyp, seg_refs, cfg, row)
             });
@@ -650,6 +988,81 @@ mod tests {
                 segment_stats_with(&mut workspace, hyp, &[reference, "b a"], &cfg, &mut reused);
                 assert_eq!(reused, stats(hyp, &[reference, "b a"], &cfg));
             }
+        }
+    }
+
+    fn trie_stats(hyp: &str, refs: &[&str], cfg: &ChrfConfig) -> Vec<i64> {
+        let mut row = vec![0; cfg.row_width()];
+        let mut workspace = Workspace::default();
+        workspace.candidate.resize(cfg.row_width(), 0);
+        trie_segment_stats(&mut workspace, hyp, refs, cfg, &mut row);
+        row
+    }
+
+    #[test]
+    fn packed_keys_count_like_the_tries_on_random_text() {
+        let alphabet: Vec<char> = "ab c.,!(\u{a0}\t\u{3000}é😀\u{1c}".chars().collect();
+        let mut rng = fastrand::Rng::with_seed(6);
+        let text = |rng: &mut fastrand::Rng| -> String {
+            let len = rng.usize(0..40);
+            (0..len)
+                .map(|_| alphabet[rng.usize(0..alphabet.len())])
+                .collect()
+        };
+        let configs = [
+            config(0, 2),
+            config(6, 0),
+            config(6, 2),
+            config(1, 1),
+            config(3, 4),
+            ChrfConfig {
+                whitespace: true,
+                ..config(6, 2)
+            },
+            ChrfConfig {
+                eps_smoothing: true,
+                ..config(4, 1)
+            },
+        ];
+        let mut workspace = Workspace::default();
+        for _ in 0..3000 {
+            let hyp = text(&mut rng);
+            let refs: Vec<String> = (0..rng.usize(0..4)).map(|_| text(&mut rng)).collect();
+            let refs: Vec<&str> = refs.iter().map(String::as_str).collect();
+            for cfg in &configs {
+                let mut row = vec![0; cfg.row_width()];
+                segment_stats_with(&mut workspace, &hyp, &refs, cfg, &mut row);
+                assert_eq!(
+                    row,
+                    trie_stats(&hyp, &refs, cfg),
+                    "{hyp:?} {refs:?} {cfg:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn too_many_symbols_or_orders_take_the_trie_path() {
+        // 2,000 distinct characters do not fit 10-bit lanes; 70 orders no lanes at all
+        let wide: String = (0..2000u32)
+            .map(|i| char::from_u32(0x4e00 + i).unwrap())
+            .collect();
+        let shifted: String = wide.chars().skip(3).collect();
+        for cfg in [config(6, 2), config(70, 0), config(2, 70)] {
+            let mut workspace = Workspace::default();
+            let mut candidate = vec![0; cfg.row_width()];
+            let mut row = vec![0; cfg.row_width()];
+            assert!(!workspace.packed.segment_stats(
+                &wide,
+                &[shifted.as_str()],
+                &cfg,
+                &mut candidate,
+                &mut row
+            ));
+            assert_eq!(
+                stats(&wide, &[shifted.as_str()], &cfg),
+                trie_stats(&wide, &[shifted.as_str()], &cfg)
+            );
         }
     }
 

@@ -65,33 +65,8 @@ fn bleu_stats<'py>(
 ) -> PyResult<Bound<'py, PyArray2<i64>>> {
     let tok = tokenizer_from(tokenizer)?;
     let n = hyps.len();
-    let width = ngram::row_width(max_order);
-    let flat = py.detach(|| {
-        // one pass per segment (tokenize, split, count) keeps its text in cache
-        let mut out = vec![0i64; n * width];
-        let one =
-            |table: &mut ngram::PackedTable,
-             (row, (hyp, seg_refs)): (&mut [i64], (&String, &Vec<String>))| {
-                let hyp_text = tok.tokenize_unjoined(hyp);
-                let ref_text: Vec<String> =
-                    seg_refs.iter().map(|r| tok.tokenize_unjoined(r)).collect();
-                let hyp_tokens: Vec<&str> = py_split(&hyp_text).collect();
-                let ref_tokens = split_all(&ref_text);
-                ngram::segment_stats_with(table, &hyp_tokens, &ref_tokens, max_order, row);
-            };
-        if n >= PARALLEL_MIN_SEGMENTS {
-            out.par_chunks_mut(width)
-                .zip(hyps.par_iter().zip(refs.par_iter()))
-                .for_each_init(ngram::PackedTable::default, one);
-        } else {
-            let mut table = ngram::PackedTable::default();
-            out.chunks_mut(width)
-                .zip(hyps.iter().zip(refs.iter()))
-                .for_each(|item| one(&mut table, item));
-        }
-        out
-    });
-    to_array2(py, flat, n, width)
+    let flat = py.detach(|| ngram::text_batch_stats(&hyps, &refs, tok, max_order));
+    to_array2(py, flat, n, ngram::row_width(max_order))
 }
 
 /// BLEU statistics of segments given as token lists (no tokenization).

@@ -6,8 +6,10 @@
 //! counted at most as often as it occurs in the reference that has most of it)
 //! and `total_n` the number of hypothesis n-grams. Formulas live in Python.
 
+use crate::text::{self, Tokenizer};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
+use std::borrow::Cow;
 use std::hash::Hash;
 
 /// Number of leading length columns in a statistics row.
@@ -62,6 +64,9 @@ fn packed_order(key: &u64) -> usize {
 pub struct PackedTable {
     slots: Vec<Slot>,
     used: Vec<usize>,
+    /// The current segment probes `slots[..=mask]` (sized for it, so that a
+    /// long segment does not spread every later short one over a large table).
+    mask: usize,
     shift: u32,
     /// Bitsets over lane ids: in some reference / in the hypothesis.
     in_ref: Vec<u64>,
@@ -97,18 +102,19 @@ impl PackedTable {
         let capacity = (expected * 2).next_power_of_two().max(16);
         if self.slots.len() < capacity {
             self.slots = vec![Slot::default(); capacity];
-            self.shift = 64 - capacity.trailing_zeros();
         } else {
             for &slot in &self.used {
                 self.slots[slot] = Slot::default();
             }
         }
+        self.mask = capacity - 1;
+        self.shift = 64 - capacity.trailing_zeros();
         self.used.clear();
     }
 
     #[inline]
     fn probe(&self, key: u64) -> usize {
-        let mask = self.slots.len() - 1;
+        let mask = self.mask;
         let mut slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize;
         loop {
             let found = self.slots[slot].key;
@@ -348,6 +354,124 @@ where
         .for_each_init(PackedTable::default, |table, (row, (hyp, seg_refs))| {
             segment_stats_with(table, hyp.as_ref(), seg_refs.as_slice(), max_order, row)
         });
+    out
+}
+
+/// Reusable buffers of one worker for the statistics of text segments.
+#[derive(Default)]
+pub struct TextWorkspace {
+    table: PackedTable,
+    hyp_ids: Vec<u32>,
+    ref_ids: Vec<u32>,
+    ref_ends: Vec<usize>,
+}
+
+/// Calls `visit` with every token of `line` (from [`prepare`]) as `tok` splits it.
+fn for_each_token<'a>(tok: Tokenizer, line: &'a str, visit: impl FnMut(&'a str)) {
+    match tok {
+        Tokenizer::Mteval13a => text::scan_13a(line, visit),
+        _ => text::py_split(line).for_each(visit),
+    }
+}
+
+/// A segment ready for [`for_each_token`]: 13a's prepared line, or the other
+/// tokenizers' output.
+fn prepare(tok: Tokenizer, segment: &str) -> Cow<'_, str> {
+    match tok {
+        Tokenizer::Mteval13a => text::prepare_13a(segment),
+        _ => Cow::Owned(tok.tokenize_unjoined(segment)),
+    }
+}
+
+/// Statistics of one text hypothesis against its references, tokenized by
+/// `tok` as sacreBLEU does (`rstrip()`, then the tokenizer, then `split()`),
+/// written into `row`. Equal to [`segment_stats`] on the token lists; 13a
+/// tokens go straight from the scanner to ids over the hypothesis vocabulary
+/// (no token strings, no rewritten line).
+pub fn text_segment_stats<R: AsRef<str>>(
+    workspace: &mut TextWorkspace,
+    tok: Tokenizer,
+    hyp: &str,
+    refs: &[R],
+    max_order: usize,
+    row: &mut [i64],
+) {
+    let TextWorkspace {
+        table,
+        hyp_ids,
+        ref_ids,
+        ref_ends,
+    } = workspace;
+    let hyp_line = prepare(tok, hyp);
+    let mut vocab: FxHashMap<&str, u32> =
+        FxHashMap::with_capacity_and_hasher(hyp_line.len() / 4 + 4, Default::default());
+    hyp_ids.clear();
+    for_each_token(tok, &hyp_line, |token| {
+        let next = vocab.len() as u32;
+        hyp_ids.push(*vocab.entry(token).or_insert(next));
+    });
+    ref_ids.clear();
+    ref_ends.clear();
+    for reference in refs {
+        let line = prepare(tok, reference.as_ref());
+        for_each_token(tok, &line, |token| {
+            ref_ids.push(vocab.get(token).copied().unwrap_or(UNKNOWN));
+        });
+        ref_ends.push(ref_ids.len());
+    }
+    let mut ref_slices: Vec<&[u32]> = Vec::with_capacity(ref_ends.len());
+    let mut begin = 0;
+    for &end in ref_ends.iter() {
+        ref_slices.push(&ref_ids[begin..end]);
+        begin = end;
+    }
+    let ref_lens = ref_slices.iter().map(|r| r.len());
+    row[0] = hyp_ids.len() as i64;
+    row[1] = closest_length(hyp_ids.len(), ref_lens.clone()) as i64;
+    row[2] = ref_lens.min().unwrap_or(0) as i64;
+    let (correct, total) = row[LENGTH_COLUMNS..].split_at_mut(max_order);
+    if max_order <= 4 && vocab.len() < 0xFFFF {
+        table.clipped_counts(hyp_ids, &ref_slices, max_order, correct, total);
+    } else {
+        let owned: Vec<Vec<u32>> = ref_slices.iter().map(|r| r.to_vec()).collect();
+        clipped_counts(
+            hyp_ids,
+            &owned,
+            max_order,
+            |w| w,
+            |w: &&[u32]| w.len(),
+            correct,
+            total,
+        );
+    }
+}
+
+/// [`text_segment_stats`] of a batch (`refs[i]`: the references of
+/// hypothesis `i`): a row-major `(n, row_width)` buffer, in parallel from
+/// [`crate::PARALLEL_MIN_SEGMENTS`] segments.
+pub fn text_batch_stats<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(
+    hyps: &[H],
+    refs: &[Vec<R>],
+    tok: Tokenizer,
+    max_order: usize,
+) -> Vec<i64> {
+    let width = row_width(max_order);
+    let mut out = vec![0i64; hyps.len() * width];
+    let one = |workspace: &mut TextWorkspace,
+               (row, (hyp, seg_refs)): (&mut [i64], (&H, &Vec<R>))| {
+        text_segment_stats(workspace, tok, hyp.as_ref(), seg_refs, max_order, row)
+    };
+    if hyps.len() >= crate::PARALLEL_MIN_SEGMENTS {
+        out.par_chunks_mut(width.max(1))
+            .zip(hyps.par_iter().zip(refs.par_iter()))
+            .with_min_len(64)
+            .for_each_init(TextWorkspace::default, one);
+    } else {
+        let mut workspace = TextWorkspace::default();
+        out.chunks_mut(width.max(1))
+            .zip(hyps.iter().zip(refs.iter()))
+            .for_each(|item| one(&mut workspace, item));
+    }
     out
 }
 

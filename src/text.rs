@@ -101,7 +101,16 @@ impl Tokenizer {
     pub fn tokenize_unjoined(self, segment: &str) -> String {
         let segment = py_rstrip(segment);
         match self {
-            Tokenizer::Mteval13a => tokenize_13a(segment),
+            Tokenizer::Mteval13a => {
+                let mut out = String::with_capacity(segment.len() + segment.len() / 4);
+                tokens_13a_stripped(segment, |token| {
+                    if !out.is_empty() {
+                        out.push(' ');
+                    }
+                    out.push_str(token);
+                });
+                out
+            }
             Tokenizer::International => tokenize_intl(segment),
             Tokenizer::Chinese => tokenize_zh(segment),
             Tokenizer::Character => {
@@ -250,8 +259,9 @@ fn mteval_rules(line: &str, pad: bool) -> String {
     String::from_utf8(current).expect("byte rewrites keep UTF-8 intact")
 }
 
-fn tokenize_13a(segment: &str) -> String {
-    // mteval's language-independent part; each rewrite only when it can apply.
+/// mteval's language-independent part of 13a (`<skipped>`, line breaks and
+/// four HTML entities); each rewrite only when it can apply.
+fn preprocess_13a(segment: &str) -> std::borrow::Cow<'_, str> {
     let mut line = std::borrow::Cow::Borrowed(segment);
     if line.contains("<skipped>") {
         line = line.replace("<skipped>", "").into();
@@ -267,7 +277,172 @@ fn tokenize_13a(segment: &str) -> String {
             .replace("&gt;", ">")
             .into();
     }
-    mteval_rules(&line, true)
+    line
+}
+
+/// The regex-rule implementation of 13a (on `" {line} "`), kept as the
+/// reference the single-pass scanner is tested against.
+#[cfg(test)]
+fn tokenize_13a_rules(segment: &str) -> String {
+    mteval_rules(&preprocess_13a(segment), true)
+}
+
+/// How the 13a scanner treats an ASCII byte.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Class13a {
+    /// Part of a token.
+    Word,
+    /// Python whitespace: ends a token.
+    Space,
+    /// 13a's first rule: always a token of its own.
+    Symbol,
+    /// `.` and `,`: split off unless the digit rules keep them attached.
+    Period,
+    /// `-`: split off after a digit.
+    Dash,
+}
+
+const fn class_13a_table() -> [Class13a; 128] {
+    let mut table = [Class13a::Word; 128];
+    let mut b = 0;
+    while b < 128 {
+        let byte = b as u8;
+        table[b] = if matches!(
+            byte,
+            b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | 0x1c..=0x1f | b' '
+        ) {
+            Class13a::Space
+        } else if matches!(
+            byte,
+            b'{'..=b'~' | b'['..=b'`' | b' '..=b'&' | b'('..=b'+' | b':'..=b'@' | b'/'
+        ) {
+            Class13a::Symbol
+        } else if byte == b'.' || byte == b',' {
+            Class13a::Period
+        } else if byte == b'-' {
+            Class13a::Dash
+        } else {
+            Class13a::Word
+        };
+        b += 1;
+    }
+    table
+}
+
+static CLASS_13A: [Class13a; 128] = class_13a_table();
+
+/// The tokens of sacreBLEU's 13a tokenizer on `segment`, as `str.split()` of
+/// `Tokenizer13a()(segment.rstrip())` gives them, visited in order without
+/// building the rewritten line.
+///
+/// One pass over the bytes replaces mteval's rewrite rules (applied in turn by
+/// `re.sub`, each left to right without overlaps). Inserted spaces only ever
+/// split, so a token is a run of the line between boundaries, and the rules
+/// reduce to these boundaries (the line is padded with a space at each end):
+/// - Python whitespace;
+/// - both sides of an ASCII symbol of the first rule;
+/// - both sides of `.`/`,` at `j` when the second rule matches it (`j - 1` is
+///   not a digit and was not itself matched by that rule, which consumed it) or
+///   the third rule does (`j + 1` is not a digit; no earlier match of the third
+///   rule can have consumed `j`: its predecessor is then a digit or a space);
+/// - both sides of `-` after a digit (no other rule inserts anything between a
+///   digit and a dash).
+///
+/// Bytes stand for characters because every class is ASCII and UTF-8 never
+/// uses ASCII bytes inside a multi-byte character; only non-ASCII characters
+/// are decoded, to find Unicode whitespace.
+#[cfg(test)]
+pub fn tokens_13a(segment: &str, visit: impl FnMut(&str)) {
+    tokens_13a_stripped(py_rstrip(segment), visit)
+}
+
+fn tokens_13a_stripped(segment: &str, visit: impl FnMut(&str)) {
+    scan_13a(&preprocess_13a(segment), visit)
+}
+
+/// `segment` as 13a's scanner takes it: `rstrip()`-ed, with mteval's
+/// language-independent rewrites applied (see [`scan_13a`]).
+pub fn prepare_13a(segment: &str) -> std::borrow::Cow<'_, str> {
+    preprocess_13a(py_rstrip(segment))
+}
+
+/// The 13a tokens of a line from [`prepare_13a`] (see [`tokens_13a`]), as
+/// slices of the line.
+pub fn scan_13a<'a>(line: &'a str, mut visit: impl FnMut(&'a str)) {
+    let bytes = line.as_bytes();
+    let n = bytes.len();
+    let digit_at = |i: usize| i < n && bytes[i].is_ascii_digit();
+    // start of the current token, if one is open
+    let mut start = usize::MAX;
+    // the previous byte is a `.`/`,` the second rule matched
+    let mut matched_before = false;
+    let mut i = 0;
+    macro_rules! close {
+        () => {
+            if start != usize::MAX {
+                visit(&line[start..i]);
+                start = usize::MAX;
+            }
+        };
+    }
+    macro_rules! single {
+        () => {{
+            close!();
+            visit(&line[i..i + 1]);
+        }};
+    }
+    while i < n {
+        let b = bytes[i];
+        if b >= 0x80 {
+            let c = line[i..].chars().next().expect("a character starts here");
+            if is_py_space(c) {
+                close!();
+            } else if start == usize::MAX {
+                start = i;
+            }
+            matched_before = false;
+            i += c.len_utf8();
+            continue;
+        }
+        match CLASS_13A[b as usize] {
+            Class13a::Word => {
+                if start == usize::MAX {
+                    start = i;
+                }
+                matched_before = false;
+            }
+            Class13a::Space => {
+                close!();
+                matched_before = false;
+            }
+            Class13a::Symbol => {
+                single!();
+                matched_before = false;
+            }
+            Class13a::Period => {
+                let after_digit = i > 0 && digit_at(i - 1);
+                let second = !after_digit && !matched_before;
+                if second || !digit_at(i + 1) {
+                    single!();
+                } else if start == usize::MAX {
+                    start = i;
+                }
+                matched_before = second;
+            }
+            Class13a::Dash => {
+                if i > 0 && digit_at(i - 1) {
+                    single!();
+                } else if start == usize::MAX {
+                    start = i;
+                }
+                matched_before = false;
+            }
+        }
+        i += 1;
+    }
+    if start != usize::MAX {
+        visit(&line[start..]);
+    }
 }
 
 fn tokenize_intl(segment: &str) -> String {
@@ -356,6 +531,77 @@ mod tests {
         assert_eq!(tok.tokenize("1990-2000 &amp; more"), "1990 - 2000 & more");
         assert_eq!(tok.tokenize("don't stop"), "don't stop");
         assert_eq!(tok.tokenize("<skipped>"), "");
+    }
+
+    fn scanned_13a(line: &str) -> Vec<String> {
+        let mut tokens = Vec::new();
+        tokens_13a(line, |t| tokens.push(t.to_owned()));
+        tokens
+    }
+
+    fn rules_13a(line: &str) -> Vec<String> {
+        py_split(&tokenize_13a_rules(py_rstrip(line)))
+            .map(str::to_owned)
+            .collect()
+    }
+
+    #[test]
+    fn scanner_13a_matches_the_rewrite_rules_on_digit_cases() {
+        for line in [
+            "a.,5",
+            "1.,a",
+            "a..b",
+            "5.",
+            "x....y",
+            "1-2-3",
+            "1--2",
+            "a,,,,1",
+            ".5",
+            "1.5.6",
+            "a.1",
+            "1.a",
+            ",",
+            "-",
+            "1-",
+            "-1",
+            "9.-1",
+            "é.5",
+            "5.é",
+            "1,000.50-3",
+            "a\u{a0}.b",
+            "\u{3000},\u{85}1",
+            "&amp;.5",
+            "<skipped>.5",
+            "x-\n5",
+            "1\n-2",
+            "",
+            "   ",
+            ".,.,.,",
+        ] {
+            assert_eq!(scanned_13a(line), rules_13a(line), "{line:?}");
+        }
+    }
+
+    #[test]
+    fn scanner_13a_matches_the_rewrite_rules_on_random_lines() {
+        let alphabet: Vec<char> =
+            "ab1 9.,-'&;<>\"$(/{~`_\t\n\u{1c}\u{a0}\u{2009}\u{3000}\u{200b}é€😀"
+                .chars()
+                .collect();
+        let mut rng = fastrand::Rng::with_seed(13);
+        for _ in 0..20_000 {
+            let len = rng.usize(0..24);
+            let mut line: String = (0..len)
+                .map(|_| alphabet[rng.usize(0..alphabet.len())])
+                .collect();
+            if rng.u8(0..8) == 0 {
+                line.push_str(
+                    ["&amp;", "&quot;", "&lt;", "&gt;", "<skipped>", "-\n"][rng.usize(0..6)],
+                );
+                line.push(alphabet[rng.usize(0..alphabet.len())]);
+            }
+            assert_eq!(scanned_13a(&line), rules_13a(&line), "{line:?}");
+        }
     }
 
     #[test]
