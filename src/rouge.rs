@@ -11,18 +11,90 @@ use crate::rouge_text::RougeTokenizer;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
-/// A tokenized text: sentences (for summary-level LCS) and flat tokens.
+/// A tokenized text: flat tokens (what n-grams and skip-bigrams are counted
+/// over, and what clips the union-LCS hits) and its sentences (for summary-level LCS).
 #[derive(Clone, Debug, Default)]
 pub struct Doc {
-    pub sents: Vec<Vec<u32>>,
     pub flat: Vec<u32>,
+    /// The sentences' tokens, concatenated (unused when `sents_are_flat`).
+    sent_tokens: Vec<u32>,
+    /// End offset of each sentence in the sentence tokens.
+    sent_ends: Vec<usize>,
+    /// The sentences are `flat` cut at `sent_ends` (the text path: no copy).
+    sents_are_flat: bool,
 }
 
 impl Doc {
     /// A document whose flat tokens are its sentences concatenated.
     pub fn from_sentences(sents: Vec<Vec<u32>>) -> Doc {
-        let flat = sents.iter().flatten().copied().collect();
-        Doc { sents, flat }
+        let mut doc = Doc {
+            sents_are_flat: true,
+            ..Doc::default()
+        };
+        for sentence in sents {
+            doc.flat.extend_from_slice(&sentence);
+            doc.sent_ends.push(doc.flat.len());
+        }
+        doc
+    }
+
+    /// A document with separate sentence and flat token lists.
+    pub fn new(sents: Vec<Vec<u32>>, flat: Vec<u32>) -> Doc {
+        let mut doc = Doc {
+            flat,
+            ..Doc::default()
+        };
+        for sentence in sents {
+            doc.sent_tokens.extend_from_slice(&sentence);
+            doc.sent_ends.push(doc.sent_tokens.len());
+        }
+        doc
+    }
+
+    /// Empties the document for reuse (text path: sentences are cut from `flat`).
+    fn clear(&mut self) {
+        self.flat.clear();
+        self.sent_tokens.clear();
+        self.sent_ends.clear();
+        self.sents_are_flat = true;
+    }
+
+    /// Text path: ends the current sentence (sentences without tokens are not kept:
+    /// they add nothing to any statistic).
+    fn end_sentence(&mut self) {
+        let end = self.flat.len();
+        if end > self.sent_ends.last().copied().unwrap_or(0) {
+            self.sent_ends.push(end);
+        }
+    }
+
+    fn sent_data(&self) -> &[u32] {
+        if self.sents_are_flat {
+            &self.flat
+        } else {
+            &self.sent_tokens
+        }
+    }
+
+    /// The sentences, in order.
+    pub fn sents(&self) -> impl Iterator<Item = &[u32]> + Clone {
+        let data = self.sent_data();
+        let mut start = 0;
+        self.sent_ends.iter().map(move |&end| {
+            let s = &data[start..end];
+            start = end;
+            s
+        })
+    }
+
+    /// Number of sentence tokens.
+    pub fn sent_len(&self) -> usize {
+        self.sent_ends.last().copied().unwrap_or(0)
+    }
+
+    /// One sentence equal to the flat tokens (union LCS = LCS, clipping never bites).
+    fn single_flat_sentence(&self) -> bool {
+        self.sent_ends.len() == 1 && (self.sents_are_flat || self.sent_tokens == self.flat)
     }
 }
 
@@ -326,21 +398,19 @@ fn unigram_counts(tokens: &[u32]) -> FxHashMap<u32, i64> {
 /// Summary-level union-LCS hits of `reference` against `hyp` (both by sentence),
 /// clipped by the unigram counts of their flat tokens.
 pub fn union_lcs_hits(hyp: &Doc, reference: &Doc) -> u64 {
-    if hyp.sents.len() == 1
-        && reference.sents.len() == 1
-        && hyp.flat == hyp.sents[0]
-        && reference.flat == reference.sents[0]
-    {
+    if hyp.single_flat_sentence() && reference.single_flat_sentence() {
         // one sentence each: the union is one LCS and clipping never bites
-        return lcs_length(&reference.sents[0], &hyp.sents[0]) as u64;
+        return lcs_length(&reference.flat, &hyp.flat) as u64;
     }
     let mut hyp_counts = unigram_counts(&hyp.flat);
     let mut ref_counts = unigram_counts(&reference.flat);
     let mut table = Vec::new();
     let mut hits = 0u64;
-    for sentence in &reference.sents {
-        let mut mask = vec![false; sentence.len()];
-        for hyp_sentence in &hyp.sents {
+    let mut mask = Vec::new();
+    for sentence in reference.sents() {
+        mask.clear();
+        mask.resize(sentence.len(), false);
+        for hyp_sentence in hyp.sents() {
             mark_lcs(sentence, hyp_sentence, &mut table, &mut mask);
         }
         for (pos, &token) in sentence.iter().enumerate() {
@@ -374,11 +444,11 @@ pub fn union_wlcs_perl(hyp: &Doc, reference: &Doc, weights: &[f64]) -> (f64, f64
     let (mut score, mut run) = (Vec::new(), Vec::new());
     let mut hits = 0.0;
     let mut base = 0.0;
-    for sentence in &reference.sents {
+    for sentence in reference.sents() {
         let len = sentence.len();
         base += weights[len];
         let mut mask = vec![false; len];
-        for hyp_sentence in &hyp.sents {
+        for hyp_sentence in hyp.sents() {
             mark_wlcs(
                 sentence,
                 hyp_sentence,
@@ -474,7 +544,7 @@ pub fn pair_stats(hyp: &Doc, reference: &Doc, kind: Kind) -> [f64; 3] {
             rl as f64,
         ],
         Kind::LcsSummary => {
-            let ref_len: usize = reference.sents.iter().map(Vec::len).sum();
+            let ref_len = reference.sent_len();
             [
                 union_lcs_hits(hyp, reference) as f64,
                 hl as f64,
@@ -492,10 +562,9 @@ pub fn pair_stats(hyp: &Doc, reference: &Doc, kind: Kind) -> [f64; 3] {
         }
         Kind::WlcsSummaryPerl(weight) => {
             let longest = hyp
-                .sents
-                .iter()
-                .chain(reference.sents.iter())
-                .map(Vec::len)
+                .sents()
+                .chain(reference.sents())
+                .map(<[u32]>::len)
                 .max()
                 .unwrap_or(0);
             let weights = power_table(weight, longest);
@@ -509,128 +578,438 @@ pub fn pair_stats(hyp: &Doc, reference: &Doc, kind: Kind) -> [f64; 3] {
     }
 }
 
+/// A pair refused by the size guard (`max_cells`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PairTooLarge {
+    /// Index of the segment.
+    pub segment: usize,
+    /// Index of the reference within the segment.
+    pub reference: usize,
+    /// The pair's cost in cells (see [`pair_cells`]).
+    pub cells: u64,
+    /// The bound in force.
+    pub limit: u64,
+}
+
+/// The super-linear work of one pair for one statistic, in cells: the product of the
+/// token counts for the LCS-based statistics (dynamic-programming cells), the number of
+/// skip-bigrams for skip-bigrams without a gap limit; 0 for linear statistics.
+pub fn pair_cells(kind: Kind, hyp: &Doc, reference: &Doc) -> u64 {
+    let (h, r) = (hyp.flat.len() as u64, reference.flat.len() as u64);
+    match kind {
+        Kind::Ngram(_)
+        | Kind::Skip {
+            max_gap: Some(_), ..
+        } => 0,
+        Kind::Skip { max_gap: None, .. } => {
+            (h.saturating_mul(h) / 2).saturating_add(r.saturating_mul(r) / 2)
+        }
+        Kind::Lcs | Kind::Wlcs(_) => h.saturating_mul(r),
+        Kind::LcsSummary | Kind::WlcsSummaryPerl(_) => {
+            (hyp.sent_len() as u64).saturating_mul(reference.sent_len() as u64)
+        }
+    }
+}
+
+/// Reused buffers of the kernels (one set per thread).
+#[derive(Default)]
+struct KernelScratch {
+    /// Sorted packed n-grams of the hypothesis, by kind index.
+    hyp_keys: Vec<Vec<u64>>,
+    ref_keys: Vec<u64>,
+}
+
+/// Bits per token id that pack every id of a segment.
+fn id_bits(hyp: &Doc, refs: &[Doc]) -> u32 {
+    let max = hyp
+        .flat
+        .iter()
+        .chain(refs.iter().flat_map(|r| r.flat.iter()))
+        .copied()
+        .max()
+        .unwrap_or(0);
+    (32 - max.leading_zeros()).max(1)
+}
+
+/// The n-grams of `tokens` packed `bits` per id into sorted integer keys (`n * bits <= 64`).
+fn packed_keys(tokens: &[u32], n: usize, bits: u32, out: &mut Vec<u64>) {
+    out.clear();
+    if n == 1 {
+        out.extend(tokens.iter().map(|&t| t as u64));
+    } else if tokens.len() >= n {
+        out.extend(
+            tokens
+                .windows(n)
+                .map(|w| w.iter().fold(0u64, |key, &t| (key << bits) | t as u64)),
+        );
+    }
+    out.sort_unstable();
+}
+
+/// Rows `[hits, hyp count, ref count]` of one segment (every reference, every kind) into
+/// `out`: the hypothesis n-grams are packed once for all references, and the LCS of a pair
+/// is computed once for ROUGE-L and a one-sentence ROUGE-Lsum. `Err((reference, cells))`
+/// when a pair exceeds `max_cells` (checked before any work).
+fn segment_rows(
+    hyp: &Doc,
+    refs: &[Doc],
+    kinds: &[Kind],
+    max_cells: u64,
+    ks: &mut KernelScratch,
+    out: &mut [f64],
+) -> Result<(), (usize, u64)> {
+    for (r, reference) in refs.iter().enumerate() {
+        for &kind in kinds {
+            let cells = pair_cells(kind, hyp, reference);
+            if cells > max_cells {
+                return Err((r, cells));
+            }
+        }
+    }
+    let width = kinds.len() * 3;
+    if width == 0 {
+        return Ok(());
+    }
+    let bits = id_bits(hyp, refs);
+    let packs = |n: usize| n as u64 * bits as u64 <= 64;
+    if ks.hyp_keys.len() < kinds.len() {
+        ks.hyp_keys.resize_with(kinds.len(), Vec::new);
+    }
+    for (k, &kind) in kinds.iter().enumerate() {
+        if let Kind::Ngram(n) = kind {
+            if packs(n) {
+                packed_keys(&hyp.flat, n, bits, &mut ks.hyp_keys[k]);
+            }
+        }
+    }
+    let hl = hyp.flat.len();
+    for (reference, row) in refs.iter().zip(out.chunks_mut(width)) {
+        let rl = reference.flat.len();
+        let mut lcs: Option<u64> = None;
+        for (k, (&kind, cell)) in kinds.iter().zip(row.chunks_mut(3)).enumerate() {
+            let stats = match kind {
+                Kind::Ngram(n) if packs(n) => {
+                    let hits = if hl < n || rl < n {
+                        0
+                    } else {
+                        packed_keys(&reference.flat, n, bits, &mut ks.ref_keys);
+                        sorted_matches(&ks.hyp_keys[k], &ks.ref_keys)
+                    };
+                    [
+                        hits as f64,
+                        ngram_total(hl, n) as f64,
+                        ngram_total(rl, n) as f64,
+                    ]
+                }
+                Kind::Lcs => {
+                    let v =
+                        *lcs.get_or_insert_with(|| lcs_length(&reference.flat, &hyp.flat) as u64);
+                    [v as f64, hl as f64, rl as f64]
+                }
+                Kind::LcsSummary
+                    if hyp.single_flat_sentence() && reference.single_flat_sentence() =>
+                {
+                    let v =
+                        *lcs.get_or_insert_with(|| lcs_length(&reference.flat, &hyp.flat) as u64);
+                    [v as f64, hl as f64, reference.sent_len() as f64]
+                }
+                _ => pair_stats(hyp, reference, kind),
+            };
+            cell.copy_from_slice(&stats);
+        }
+    }
+    Ok(())
+}
+
+/// Segments per parallel job: enough jobs to balance the threads, few enough that
+/// each amortises its scheduling.
+fn block_size(n: usize) -> usize {
+    if n < crate::PARALLEL_MIN_SEGMENTS {
+        return n.max(1);
+    }
+    (n / (rayon::current_num_threads() * 8)).clamp(1, 256)
+}
+
+/// Runs `job(first segment, end, output rows)` over blocks of segments (in parallel for
+/// large batches) and returns the error of the first refused pair, if any.
+fn run_blocks<F>(ref_counts: &[usize], width: usize, job: F) -> Result<Vec<f64>, PairTooLarge>
+where
+    F: Fn(usize, usize, &mut [f64]) -> Result<(), PairTooLarge> + Sync,
+{
+    let n = ref_counts.len();
+    let mut out = vec![0.0; ref_counts.iter().sum::<usize>() * width];
+    let block = block_size(n);
+    let mut jobs: Vec<(usize, usize, &mut [f64])> = Vec::with_capacity(n.div_ceil(block));
+    let mut rest = out.as_mut_slice();
+    let mut start = 0;
+    while start < n {
+        let end = (start + block).min(n);
+        let pairs: usize = ref_counts[start..end].iter().sum();
+        let (head, tail) = rest.split_at_mut(pairs * width);
+        jobs.push((start, end, head));
+        rest = tail;
+        start = end;
+    }
+    let first_error = if n >= crate::PARALLEL_MIN_SEGMENTS {
+        jobs.into_par_iter()
+            .filter_map(|(s, e, chunk)| job(s, e, chunk).err())
+            .min_by_key(|err| (err.segment, err.reference))
+    } else {
+        jobs.into_iter()
+            .filter_map(|(s, e, chunk)| job(s, e, chunk).err())
+            .next()
+    };
+    match first_error {
+        Some(err) => Err(err),
+        None => Ok(out),
+    }
+}
+
 /// Statistics of a batch: `segments[i] = (hyp, refs)`; the output is row-major
 /// `(total pairs, kinds, 3)`, the pairs of each segment in reference order.
-pub fn batch_stats(segments: &[(Doc, Vec<Doc>)], kinds: &[Kind]) -> Vec<f64> {
-    let per_segment: Vec<Vec<f64>> = segments
-        .par_iter()
-        .map(|(hyp, refs)| {
-            let mut out = Vec::with_capacity(refs.len() * kinds.len() * 3);
-            for reference in refs {
-                for &kind in kinds {
-                    out.extend_from_slice(&pair_stats(hyp, reference, kind));
+pub fn batch_stats(
+    segments: &[(Doc, Vec<Doc>)],
+    kinds: &[Kind],
+    max_cells: u64,
+) -> Result<Vec<f64>, PairTooLarge> {
+    let width = kinds.len() * 3;
+    let counts: Vec<usize> = segments.iter().map(|(_, refs)| refs.len()).collect();
+    run_blocks(&counts, width, |start, end, chunk| {
+        let mut ks = KernelScratch::default();
+        let mut offset = 0;
+        for (i, (hyp, refs)) in segments.iter().enumerate().take(end).skip(start) {
+            let rows = &mut chunk[offset..offset + refs.len() * width];
+            segment_rows(hyp, refs, kinds, max_cells, &mut ks, rows).map_err(|(r, cells)| {
+                PairTooLarge {
+                    segment: i,
+                    reference: r,
+                    cells,
+                    limit: max_cells,
                 }
-            }
-            out
-        })
-        .collect();
-    per_segment.concat()
-}
-
-thread_local! {
-    /// Per-thread vocabularies (plain and stemmed): word -> id. A segment is
-    /// processed by one thread, so ids are consistent within it.
-    static VOCAB: std::cell::RefCell<[FxHashMap<Box<str>, u32>; 2]> = Default::default();
-    /// Per-thread stem -> id table of the stemmed vocabulary.
-    static STEMS: std::cell::RefCell<FxHashMap<String, u32>> = Default::default();
-}
-
-/// Called before each segment: bounds the per-thread vocabularies.
-fn start_segment() {
-    VOCAB.with(|v| {
-        let mut v = v.borrow_mut();
-        if v[0].len() + v[1].len() > 1 << 21 {
-            v[0].clear();
-            v[1].clear();
-            STEMS.with(|s| s.borrow_mut().clear());
+            })?;
+            offset += refs.len() * width;
         }
-    });
-}
-
-/// Ids of tokens (of their stems with `stem`) in the per-thread vocabulary.
-fn token_ids<'a>(tokens: impl Iterator<Item = &'a str>, stem: bool) -> Vec<u32> {
-    VOCAB.with(|v| {
-        let mut v = v.borrow_mut();
-        let table = &mut v[stem as usize];
-        tokens
-            .map(|t| {
-                if let Some(&id) = table.get(t) {
-                    return id;
-                }
-                let id = if stem {
-                    let s = crate::rouge_text::stem_token(t);
-                    STEMS.with(|stems| {
-                        let mut stems = stems.borrow_mut();
-                        let next = stems.len() as u32;
-                        *stems.entry(s).or_insert(next)
-                    })
-                } else {
-                    table.len() as u32
-                };
-                table.insert(t.into(), id);
-                id
-            })
-            .collect()
+        Ok(())
     })
 }
 
+/// Per-thread vocabulary of the text path: lowercased token -> id, with the stem id
+/// of every token computed once (vocabularies repeat, stemming is the costly part).
+#[derive(Default)]
+struct Vocab {
+    words: FxHashMap<Box<[u8]>, u32>,
+    /// Stem id of each token id (`u32::MAX`: not stemmed yet).
+    stem_ids: Vec<u32>,
+    stems: FxHashMap<Box<str>, u32>,
+    /// The token being read.
+    word: Vec<u8>,
+}
+
+impl Vocab {
+    /// Called before each segment: bounds the vocabulary.
+    fn start_segment(&mut self) {
+        if self.words.len() + self.stems.len() > 1 << 21 {
+            self.words.clear();
+            self.stem_ids.clear();
+            self.stems.clear();
+        }
+    }
+
+    /// Id of a token (of its stem with `stem`).
+    fn id(&mut self, token: &[u8], stem: bool) -> u32 {
+        let plain = match self.words.get(token) {
+            Some(&id) => id,
+            None => {
+                let id = self.words.len() as u32;
+                self.words.insert(token.into(), id);
+                self.stem_ids.push(u32::MAX);
+                id
+            }
+        };
+        if !stem {
+            return plain;
+        }
+        let known = self.stem_ids[plain as usize];
+        if known != u32::MAX {
+            return known;
+        }
+        let word = std::str::from_utf8(token).expect("tokens are cut from str at char boundaries");
+        let stemmed = crate::rouge_text::stem_token(word);
+        let next = self.stems.len() as u32;
+        let id = *self.stems.entry(stemmed.into_boxed_str()).or_insert(next);
+        self.stem_ids[plain as usize] = id;
+        id
+    }
+
+    /// Id of the token in `self.word`.
+    fn take_word(&mut self, stem: bool) -> u32 {
+        let word = std::mem::take(&mut self.word);
+        let id = self.id(&word, stem);
+        self.word = word;
+        self.word.clear();
+        id
+    }
+}
+
+/// Tokenizes `text` into `doc` (sentences: its lines when `split_lines`). ASCII text is
+/// read in one pass without intermediate strings (both tokenizers agree on ASCII: lowercase,
+/// every byte outside `[a-z0-9]` separates); other text goes through [`RougeTokenizer::prepare`].
+fn fill_doc(
+    vocab: &mut Vocab,
+    doc: &mut Doc,
+    text: &str,
+    tok: RougeTokenizer,
+    stem: bool,
+    split_lines: bool,
+) {
+    doc.clear();
+    if text.is_ascii() {
+        vocab.word.clear();
+        for &b in text.as_bytes() {
+            if b.is_ascii_alphanumeric() {
+                vocab.word.push(b.to_ascii_lowercase());
+                continue;
+            }
+            if !vocab.word.is_empty() {
+                let id = vocab.take_word(stem);
+                doc.flat.push(id);
+            }
+            if b == b'\n' && split_lines {
+                doc.end_sentence();
+            }
+        }
+        if !vocab.word.is_empty() {
+            let id = vocab.take_word(stem);
+            doc.flat.push(id);
+        }
+        doc.end_sentence();
+        return;
+    }
+    let mut piece = |piece: &str, doc: &mut Doc| {
+        let prepared = tok.prepare(piece);
+        for token in prepared.split(' ').filter(|t| !t.is_empty()) {
+            let id = vocab.id(token.as_bytes(), stem);
+            doc.flat.push(id);
+        }
+        doc.end_sentence();
+    };
+    if split_lines {
+        for line in text.split('\n').filter(|line| !line.is_empty()) {
+            piece(line, doc);
+        }
+    } else {
+        piece(text, doc);
+    }
+}
+
+/// Texts in one buffer (the inputs of one call, copied out of Python once).
+#[derive(Clone, Debug, Default)]
+pub struct Texts {
+    buf: String,
+    ends: Vec<usize>,
+}
+
+impl Texts {
+    /// Appends a text.
+    pub fn push(&mut self, text: &str) {
+        self.buf.push_str(text);
+        self.ends.push(self.buf.len());
+    }
+
+    /// Text `i`.
+    pub fn get(&self, i: usize) -> &str {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        &self.buf[start..self.ends[i]]
+    }
+
+    /// Number of texts.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// True without texts.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+}
+
+/// Per-thread buffers of the text path.
+#[derive(Default)]
+struct TextScratch {
+    vocab: Vocab,
+    hyp: Doc,
+    refs: Vec<Doc>,
+    kernels: KernelScratch,
+}
+
+thread_local! {
+    static TEXT_SCRATCH: std::cell::RefCell<TextScratch> = Default::default();
+}
+
 /// Statistics of raw text: each segment is tokenized (split into sentences on
-/// `'\n'` when `split_lines`), stemmed and interned on its own, in parallel.
-/// Output as [`batch_stats`].
+/// `'\n'` when `split_lines`), stemmed and interned, in parallel over blocks of
+/// segments. Output as [`batch_stats`].
+#[allow(clippy::too_many_arguments)]
 pub fn text_batch_stats(
-    hyps: &[String],
-    refs: &[Vec<String>],
+    hyps: &Texts,
+    refs: &Texts,
+    ref_counts: &[usize],
     tok: RougeTokenizer,
     stem: bool,
     kinds: &[Kind],
     split_lines: bool,
-) -> Vec<f64> {
+    max_cells: u64,
+) -> Result<Vec<f64>, PairTooLarge> {
     let width = kinds.len() * 3;
-    let mut out = vec![0.0; refs.iter().map(Vec::len).sum::<usize>() * width];
-    let mut chunks: Vec<&mut [f64]> = Vec::with_capacity(refs.len());
-    let mut rest = out.as_mut_slice();
-    for seg in refs {
-        let (head, tail) = rest.split_at_mut(seg.len() * width);
-        chunks.push(head);
-        rest = tail;
+    let mut first_ref = Vec::with_capacity(ref_counts.len());
+    let mut total = 0;
+    for &count in ref_counts {
+        first_ref.push(total);
+        total += count;
     }
-    let one = |(chunk, (hyp, seg)): (&mut [f64], (&String, &Vec<String>))| {
-        let doc = |text: &str| -> Doc {
-            let pieces: Vec<&str> = if split_lines {
-                text.split('\n').filter(|line| !line.is_empty()).collect()
-            } else {
-                vec![text]
-            };
-            let sents = pieces
-                .into_iter()
-                .map(|piece| {
-                    let prepared = tok.prepare(piece);
-                    token_ids(prepared.split(' ').filter(|t| !t.is_empty()), stem)
-                })
-                .collect();
-            Doc::from_sentences(sents)
-        };
-        start_segment();
-        let hyp_doc = doc(hyp);
-        let ref_docs: Vec<Doc> = seg.iter().map(|r| doc(r)).collect();
-        for (pair, reference) in chunk.chunks_mut(width.max(1)).zip(&ref_docs) {
-            for (cell, &kind) in pair.chunks_mut(3).zip(kinds) {
-                cell.copy_from_slice(&pair_stats(&hyp_doc, reference, kind));
+    run_blocks(ref_counts, width, |start, end, chunk| {
+        TEXT_SCRATCH.with(|cell| {
+            let mut guard = cell.borrow_mut();
+            let sc = &mut *guard;
+            let mut offset = 0;
+            for i in start..end {
+                sc.vocab.start_segment();
+                fill_doc(
+                    &mut sc.vocab,
+                    &mut sc.hyp,
+                    hyps.get(i),
+                    tok,
+                    stem,
+                    split_lines,
+                );
+                let k = ref_counts[i];
+                if sc.refs.len() < k {
+                    sc.refs.resize_with(k, Doc::default);
+                }
+                for (j, doc) in sc.refs[..k].iter_mut().enumerate() {
+                    let text = refs.get(first_ref[i] + j);
+                    fill_doc(&mut sc.vocab, doc, text, tok, stem, split_lines);
+                }
+                let rows = &mut chunk[offset..offset + k * width];
+                segment_rows(
+                    &sc.hyp,
+                    &sc.refs[..k],
+                    kinds,
+                    max_cells,
+                    &mut sc.kernels,
+                    rows,
+                )
+                .map_err(|(r, cells)| PairTooLarge {
+                    segment: i,
+                    reference: r,
+                    cells,
+                    limit: max_cells,
+                })?;
+                offset += k * width;
             }
-        }
-    };
-    if hyps.len() >= crate::PARALLEL_MIN_SEGMENTS {
-        chunks
-            .into_par_iter()
-            .zip(hyps.par_iter().zip(refs.par_iter()))
-            .for_each(one);
-    } else {
-        chunks
-            .into_iter()
-            .zip(hyps.iter().zip(refs.iter()))
-            .for_each(one);
-    }
-    out
+            Ok(())
+        })
+    })
 }
 
 /// Interns tokens to dense ids (shared by a hypothesis and its references).

@@ -23,14 +23,21 @@ def text_pairs(
     splitter: Splitter | None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Counts ``(n_pairs, n_kernels, 3)`` and the number of references per segment."""
+    split_lines = any(code in ("lsum", "wperl") for code, _ in kernels)
+    if splitter is None and type(hypotheses) is list and type(references) is list:
+        # Fast path: the native call reads lists of str (a str or a list of str per segment)
+        # itself and refuses anything else with TypeError (a lone surrogate: UnicodeEncodeError);
+        # such input then goes through the validator below, which names the segment.
+        try:
+            return _native.rouge_stats_text(hypotheses, references, tokenizer, stemmer, kernels, split_lines)
+        except (TypeError, UnicodeError):
+            pass
     hyps, refs = validate_text(hypotheses, references)
     if splitter is not None:
         hyps = apply_splitter(hyps, splitter)
         refs = [apply_splitter(seg, splitter) for seg in refs]
-    split_lines = any(code in ("lsum", "wperl") for code, _ in kernels)
     with unicode_checked(hyps, refs):
-        pairs = _native.rouge_stats_text(hyps, refs, tokenizer, stemmer, kernels, split_lines)
-    return pairs, np.fromiter((len(r) for r in refs), dtype=np.int64, count=len(refs))
+        return _native.rouge_stats_text(hyps, refs, tokenizer, stemmer, kernels, split_lines)
 
 
 def id_pairs(

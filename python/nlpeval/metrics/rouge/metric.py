@@ -135,11 +135,19 @@ class Rouge(CorpusMetric):
         n = ref_counts.shape[0]
         if n == 0:
             return np.empty((0, SCHEMA.width))
-        combined = combine_references(
-            pairs, ref_counts, self.type, multi_ref=self.combine, alpha=self.alpha, zero_division=self.zero_division
+        rows = combine_references(
+            pairs,
+            ref_counts,
+            self.type,
+            multi_ref=self.combine,
+            alpha=self.alpha,
+            zero_division=self.zero_division,
+            extra=SCHEMA.width - 6,
         )
-        nrefs = ref_counts.astype(np.float64)
-        return np.column_stack([combined, np.ones(n), nrefs, nrefs])
+        rows[:, _N] = 1.0
+        rows[:, _N + 1] = ref_counts
+        rows[:, _N + 2] = ref_counts
+        return rows
 
     def segment_stats(self, hypotheses: Sequence[Any], references: Sequence[Any]) -> Stats:
         pairs, ref_counts = self.pair_counts(hypotheses, references, [self.kernel()])
