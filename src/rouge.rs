@@ -214,7 +214,24 @@ fn ngram_total(len: usize, n: usize) -> usize {
     (len + 1).saturating_sub(n)
 }
 
-/// Length of the longest common subsequence (Hyyrö's bit-parallel algorithm).
+/// Tokens of `a` occurring at least this often get a precomputed match mask; rarer ones
+/// have theirs set and cleared per use (memory stays linear in the lengths).
+const DENSE_MASK_MIN: u32 = 64;
+
+/// One row of Hyyrö's bit-parallel LCS: `v` updated with the match mask `pm`.
+fn hyyro_step(v: &mut [u64], pm: &[u64]) {
+    let mut carry = false;
+    for (vk, &mk) in v.iter_mut().zip(pm) {
+        let u = *vk & mk;
+        let (sum, c1) = vk.overflowing_add(u);
+        let (sum, c2) = sum.overflowing_add(carry as u64);
+        carry = c1 || c2;
+        *vk = sum | (*vk & !mk);
+    }
+}
+
+/// Length of the longest common subsequence (Hyyrö's bit-parallel algorithm): time
+/// O(|a| * |b| / 64), memory linear in the lengths.
 pub fn lcs_length(a: &[u32], b: &[u32]) -> usize {
     if a.is_empty() || b.is_empty() {
         return 0;
@@ -224,30 +241,62 @@ pub fn lcs_length(a: &[u32], b: &[u32]) -> usize {
     if words == 1 {
         return lcs_length_short(a, b);
     }
-    // match masks of `a`, indexed by a dense id of the tokens of `a`
-    let mut slot: FxHashMap<u32, usize> = FxHashMap::default();
-    let mut masks: Vec<u64> = Vec::new();
-    for (pos, token) in a.iter().enumerate() {
-        let next = slot.len();
-        let index = *slot.entry(*token).or_insert(next);
-        if index == next {
-            masks.resize(masks.len() + words, 0);
+    // positions of every token of `a`, grouped by a dense id
+    let mut slot: FxHashMap<u32, u32> = FxHashMap::default();
+    let mut dense_ids = Vec::with_capacity(a.len());
+    let mut counts: Vec<u32> = Vec::new();
+    for token in a {
+        let next = counts.len() as u32;
+        let id = *slot.entry(*token).or_insert(next);
+        if id == next {
+            counts.push(0);
         }
-        masks[index * words + pos / 64] |= 1u64 << (pos % 64);
+        counts[id as usize] += 1;
+        dense_ids.push(id);
     }
+    let mut starts = Vec::with_capacity(counts.len() + 1);
+    starts.push(0usize);
+    for &c in &counts {
+        starts.push(starts.last().copied().unwrap_or(0) + c as usize);
+    }
+    let mut fill = starts.clone();
+    let mut positions = vec![0u32; a.len()];
+    for (pos, &id) in dense_ids.iter().enumerate() {
+        positions[fill[id as usize]] = pos as u32;
+        fill[id as usize] += 1;
+    }
+    // precomputed masks of the frequent tokens
+    let mut mask_of = vec![u32::MAX; counts.len()];
+    let mut masks: Vec<u64> = Vec::new();
+    for (id, &c) in counts.iter().enumerate() {
+        if c >= DENSE_MASK_MIN {
+            mask_of[id] = (masks.len() / words) as u32;
+            let base = masks.len();
+            masks.resize(base + words, 0);
+            for &pos in &positions[starts[id]..starts[id + 1]] {
+                masks[base + pos as usize / 64] |= 1u64 << (pos % 64);
+            }
+        }
+    }
+    let mut scratch = vec![0u64; words];
     let mut v = vec![u64::MAX; words];
     for token in b {
-        let Some(&index) = slot.get(token) else {
+        let Some(&id) = slot.get(token) else {
             continue;
         };
-        let pm = &masks[index * words..(index + 1) * words];
-        let mut carry = false;
-        for (vk, &mk) in v.iter_mut().zip(pm) {
-            let u = *vk & mk;
-            let (sum, c1) = vk.overflowing_add(u);
-            let (sum, c2) = sum.overflowing_add(carry as u64);
-            carry = c1 || c2;
-            *vk = sum | (*vk & !mk);
+        let id = id as usize;
+        if mask_of[id] != u32::MAX {
+            let index = mask_of[id] as usize;
+            hyyro_step(&mut v, &masks[index * words..(index + 1) * words]);
+        } else {
+            let own = &positions[starts[id]..starts[id + 1]];
+            for &pos in own {
+                scratch[pos as usize / 64] |= 1u64 << (pos % 64);
+            }
+            hyyro_step(&mut v, &scratch);
+            for &pos in own {
+                scratch[pos as usize / 64] = 0;
+            }
         }
     }
     let mut zeros = 0;
@@ -290,37 +339,164 @@ fn lcs_length_short(a: &[u32], b: &[u32]) -> usize {
     (!v & live).count_ones() as usize
 }
 
-/// Marks the reference positions of one LCS of `reference` and `hyp`, chosen
-/// as rouge-score's `_backtrack_norec` and ROUGE-1.5.5's `markLCS` do (a match
-/// goes diagonal; otherwise up unless left is strictly longer).
-fn mark_lcs(reference: &[u32], hyp: &[u32], table: &mut Vec<u32>, mask: &mut [bool]) {
-    let (m, n) = (reference.len(), hyp.len());
+/// Cells of a marking table kept whole; larger tables keep checkpoint rows only.
+const FULL_TABLE_CELLS: usize = 1 << 22;
+
+/// A backtracking move.
+#[derive(Clone, Copy)]
+enum Move {
+    Diagonal,
+    Up,
+    Left,
+}
+
+/// Reused rows of the marking tables.
+#[derive(Default)]
+pub struct MarkRows<C> {
+    checkpoints: Vec<C>,
+    block: Vec<C>,
+}
+
+/// Rows per recomputed block for a table of `m` rows of `width` cells: all of them when
+/// the table is small, else about sqrt(m) (memory O(width * sqrt(m)), time twice the table).
+fn block_rows(m: usize, width: usize) -> usize {
+    if m.saturating_mul(width) <= FULL_TABLE_CELLS {
+        m.max(1)
+    } else {
+        ((m as f64).sqrt().ceil() as usize).max(1)
+    }
+}
+
+/// Marks `mask[i - 1]` for every diagonal move of the backtrack from `(m, n)` through a DP
+/// table of `m + 1` rows of `n + 1` cells (row 0 and column 0 `C::default()`), where
+/// `fill(i, row i - 1, row i)` computes a row and `decide(i, j, row i, row i - 1)` picks the
+/// move at `(i, j)`. Only every `k`-th row is kept; blocks of `k` rows are recomputed from
+/// them as the backtrack climbs, so the moves are exactly those of the whole table.
+fn mark_path<C: Copy + Default>(
+    m: usize,
+    n: usize,
+    k: usize,
+    fill: impl Fn(usize, &[C], &mut [C]),
+    decide: impl Fn(usize, usize, &[C], &[C]) -> Move,
+    rows: &mut MarkRows<C>,
+    mask: &mut [bool],
+) {
     if m == 0 || n == 0 {
         return;
     }
     let width = n + 1;
-    table.clear();
-    table.resize((m + 1) * width, 0);
-    for i in 1..=m {
-        for j in 1..=n {
-            table[i * width + j] = if reference[i - 1] == hyp[j - 1] {
-                table[(i - 1) * width + j - 1] + 1
-            } else {
-                table[(i - 1) * width + j].max(table[i * width + j - 1])
-            };
+    let k = k.clamp(1, m);
+    let kept = (m - 1) / k + 1; // rows 0, k, 2k, ... below m
+    rows.checkpoints.clear();
+    rows.checkpoints.resize(kept * width, C::default());
+    rows.block.clear();
+    rows.block.resize((k + 1) * width, C::default());
+    if kept > 1 {
+        // forward pass over two rows, keeping the checkpoints
+        let (prev, rest) = rows.block.split_at_mut(width);
+        let cur = &mut rest[..width];
+        for i in 1..=(kept - 1) * k {
+            fill(i, prev, cur);
+            prev.copy_from_slice(cur);
+            if i % k == 0 {
+                rows.checkpoints[(i / k) * width..(i / k + 1) * width].copy_from_slice(cur);
+            }
         }
     }
     let (mut i, mut j) = (m, n);
     while i > 0 && j > 0 {
-        if reference[i - 1] == hyp[j - 1] {
-            i -= 1;
-            j -= 1;
-            mask[i] = true;
-        } else if table[i * width + j - 1] > table[(i - 1) * width + j] {
-            j -= 1;
-        } else {
-            i -= 1;
+        let base = ((i - 1) / k) * k;
+        rows.block[..width].copy_from_slice(&rows.checkpoints[(base / k) * width..][..width]);
+        for r in base + 1..=i {
+            let (before, after) = rows.block.split_at_mut((r - base) * width);
+            fill(r, &before[(r - base - 1) * width..], &mut after[..width]);
         }
+        while i > base && j > 0 {
+            let row = &rows.block[(i - base) * width..][..width];
+            let prev = &rows.block[(i - base - 1) * width..][..width];
+            match decide(i, j, row, prev) {
+                Move::Diagonal => {
+                    i -= 1;
+                    j -= 1;
+                    mask[i] = true;
+                }
+                Move::Up => i -= 1,
+                Move::Left => j -= 1,
+            }
+        }
+    }
+}
+
+/// Row `i` of the LCS table of `reference` (rows) against `hyp` (columns).
+fn lcs_row(reference: &[u32], hyp: &[u32], i: usize, prev: &[u32], row: &mut [u32]) {
+    let token = reference[i - 1];
+    row[0] = 0;
+    for j in 1..row.len() {
+        row[j] = if token == hyp[j - 1] {
+            prev[j - 1] + 1
+        } else {
+            prev[j].max(row[j - 1])
+        };
+    }
+}
+
+/// Marks the reference positions of one LCS of `reference` and `hyp`, chosen
+/// as rouge-score's `_backtrack_norec` and ROUGE-1.5.5's `markLCS` do (a match
+/// goes diagonal; otherwise up unless left is strictly longer). Memory
+/// O(|hyp| * sqrt(|reference|)) for large pairs (see [`mark_path`]).
+fn mark_lcs(reference: &[u32], hyp: &[u32], rows: &mut MarkRows<u32>, mask: &mut [bool]) {
+    let k = block_rows(reference.len(), hyp.len() + 1);
+    mark_lcs_blocks(reference, hyp, k, rows, mask);
+}
+
+fn mark_lcs_blocks(
+    reference: &[u32],
+    hyp: &[u32],
+    k: usize,
+    rows: &mut MarkRows<u32>,
+    mask: &mut [bool],
+) {
+    mark_path(
+        reference.len(),
+        hyp.len(),
+        k,
+        |i, prev, row| lcs_row(reference, hyp, i, prev, row),
+        |i, j, row, prev| {
+            if reference[i - 1] == hyp[j - 1] {
+                Move::Diagonal
+            } else if row[j - 1] > prev[j] {
+                Move::Left
+            } else {
+                Move::Up
+            }
+        },
+        rows,
+        mask,
+    );
+}
+
+/// Row `i` of the weighted-LCS tables (score, length of the run of matches ending here).
+fn wlcs_row(
+    reference: &[u32],
+    hyp: &[u32],
+    weights: &[f64],
+    i: usize,
+    prev: &[(f64, u32)],
+    row: &mut [(f64, u32)],
+) {
+    let token = reference[i - 1];
+    row[0] = (0.0, 0);
+    for j in 1..row.len() {
+        row[j] = if token == hyp[j - 1] {
+            let (score, k) = prev[j - 1];
+            let k = k as usize;
+            // evaluated left to right as the Perl does: (c + f(k+1)) - f(k)
+            (score + weights[k + 1] - weights[k], k as u32 + 1)
+        } else {
+            let up = prev[j].0;
+            let left = row[j - 1].0;
+            (if up >= left { up } else { left }, 0)
+        };
     }
 }
 
@@ -329,62 +505,50 @@ fn mark_wlcs(
     reference: &[u32],
     hyp: &[u32],
     weights: &[f64],
-    score: &mut Vec<f64>,
-    run: &mut Vec<usize>,
+    rows: &mut MarkRows<(f64, u32)>,
     mask: &mut [bool],
 ) {
-    let (m, n) = (reference.len(), hyp.len());
-    if m == 0 || n == 0 {
-        return;
-    }
-    wlcs_table(reference, hyp, weights, score, run);
-    let width = n + 1;
-    let (mut i, mut j) = (m, n);
-    while i > 0 && j > 0 {
-        if reference[i - 1] == hyp[j - 1] {
-            i -= 1;
-            j -= 1;
-            mask[i] = true;
-        } else if score[(i - 1) * width + j] >= score[i * width + j - 1] {
-            i -= 1;
-        } else {
-            j -= 1;
-        }
-    }
+    let k = block_rows(reference.len(), hyp.len() + 1);
+    mark_wlcs_blocks(reference, hyp, weights, k, rows, mask);
 }
 
-/// Fills the weighted-LCS DP tables; returns the final value.
-fn wlcs_table(
+fn mark_wlcs_blocks(
     reference: &[u32],
     hyp: &[u32],
     weights: &[f64],
-    score: &mut Vec<f64>,
-    run: &mut Vec<usize>,
-) -> f64 {
-    let (m, n) = (reference.len(), hyp.len());
-    let width = n + 1;
-    score.clear();
-    score.resize((m + 1) * width, 0.0);
-    run.clear();
-    run.resize((m + 1) * width, 0);
-    for i in 1..=m {
-        for j in 1..=n {
-            let here = i * width + j;
+    k: usize,
+    rows: &mut MarkRows<(f64, u32)>,
+    mask: &mut [bool],
+) {
+    mark_path(
+        reference.len(),
+        hyp.len(),
+        k,
+        |i, prev, row| wlcs_row(reference, hyp, weights, i, prev, row),
+        |i, j, row, prev| {
             if reference[i - 1] == hyp[j - 1] {
-                let diag = (i - 1) * width + j - 1;
-                let k = run[diag];
-                // evaluated left to right as the Perl does: (c + f(k+1)) - f(k)
-                score[here] = score[diag] + weights[k + 1] - weights[k];
-                run[here] = k + 1;
+                Move::Diagonal
+            } else if prev[j].0 >= row[j - 1].0 {
+                Move::Up
             } else {
-                let up = score[(i - 1) * width + j];
-                let left = score[i * width + j - 1];
-                score[here] = if up >= left { up } else { left };
-                run[here] = 0;
+                Move::Left
             }
-        }
+        },
+        rows,
+        mask,
+    );
+}
+
+/// The weighted-LCS value of two sequences, two rows at a time (memory linear).
+fn wlcs_value(reference: &[u32], hyp: &[u32], weights: &[f64]) -> f64 {
+    let width = hyp.len() + 1;
+    let mut prev = vec![(0.0, 0u32); width];
+    let mut row = vec![(0.0, 0u32); width];
+    for i in 1..=reference.len() {
+        wlcs_row(reference, hyp, weights, i, &prev, &mut row);
+        std::mem::swap(&mut prev, &mut row);
     }
-    score[m * width + n]
+    prev[width - 1].0
 }
 
 fn unigram_counts(tokens: &[u32]) -> FxHashMap<u32, i64> {
@@ -404,14 +568,14 @@ pub fn union_lcs_hits(hyp: &Doc, reference: &Doc) -> u64 {
     }
     let mut hyp_counts = unigram_counts(&hyp.flat);
     let mut ref_counts = unigram_counts(&reference.flat);
-    let mut table = Vec::new();
+    let mut rows = MarkRows::default();
     let mut hits = 0u64;
     let mut mask = Vec::new();
     for sentence in reference.sents() {
         mask.clear();
         mask.resize(sentence.len(), false);
         for hyp_sentence in hyp.sents() {
-            mark_lcs(sentence, hyp_sentence, &mut table, &mut mask);
+            mark_lcs(sentence, hyp_sentence, &mut rows, &mut mask);
         }
         for (pos, &token) in sentence.iter().enumerate() {
             if mask[pos] && clip(token, &mut hyp_counts, &mut ref_counts) {
@@ -441,7 +605,7 @@ fn clip(
 pub fn union_wlcs_perl(hyp: &Doc, reference: &Doc, weights: &[f64]) -> (f64, f64) {
     let mut hyp_counts = unigram_counts(&hyp.flat);
     let mut ref_counts = unigram_counts(&reference.flat);
-    let (mut score, mut run) = (Vec::new(), Vec::new());
+    let mut rows = MarkRows::default();
     let mut hits = 0.0;
     let mut base = 0.0;
     for sentence in reference.sents() {
@@ -449,14 +613,7 @@ pub fn union_wlcs_perl(hyp: &Doc, reference: &Doc, weights: &[f64]) -> (f64, f64
         base += weights[len];
         let mut mask = vec![false; len];
         for hyp_sentence in hyp.sents() {
-            mark_wlcs(
-                sentence,
-                hyp_sentence,
-                weights,
-                &mut score,
-                &mut run,
-                &mut mask,
-            );
+            mark_wlcs(sentence, hyp_sentence, weights, &mut rows, &mut mask);
         }
         let mut run_len = 0usize;
         for pos in 0..len {
@@ -556,8 +713,7 @@ pub fn pair_stats(hyp: &Doc, reference: &Doc, kind: Kind) -> [f64; 3] {
                 return [0.0, hl as f64, rl as f64];
             }
             let weights = power_table(weight, hl.max(rl));
-            let (mut score, mut run) = (Vec::new(), Vec::new());
-            let value = wlcs_table(&reference.flat, &hyp.flat, &weights, &mut score, &mut run);
+            let value = wlcs_value(&reference.flat, &hyp.flat, &weights);
             [value, hl as f64, rl as f64]
         }
         Kind::WlcsSummaryPerl(weight) => {
@@ -593,7 +749,8 @@ pub struct PairTooLarge {
 
 /// The super-linear work of one pair for one statistic, in cells: the product of the
 /// token counts for the LCS-based statistics (dynamic-programming cells), the number of
-/// skip-bigrams for skip-bigrams without a gap limit; 0 for linear statistics.
+/// skip-bigrams times [`SKIP_BIGRAM_CELLS`] for skip-bigrams without a gap limit; 0 for
+/// linear statistics.
 pub fn pair_cells(kind: Kind, hyp: &Doc, reference: &Doc) -> u64 {
     let (h, r) = (hyp.flat.len() as u64, reference.flat.len() as u64);
     match kind {
@@ -601,15 +758,19 @@ pub fn pair_cells(kind: Kind, hyp: &Doc, reference: &Doc) -> u64 {
         | Kind::Skip {
             max_gap: Some(_), ..
         } => 0,
-        Kind::Skip { max_gap: None, .. } => {
-            (h.saturating_mul(h) / 2).saturating_add(r.saturating_mul(r) / 2)
-        }
+        Kind::Skip { max_gap: None, .. } => (h.saturating_mul(h) / 2)
+            .saturating_add(r.saturating_mul(r) / 2)
+            .saturating_mul(SKIP_BIGRAM_CELLS),
         Kind::Lcs | Kind::Wlcs(_) => h.saturating_mul(r),
         Kind::LcsSummary | Kind::WlcsSummaryPerl(_) => {
             (hyp.sent_len() as u64).saturating_mul(reference.sent_len() as u64)
         }
     }
 }
+
+/// Cells charged per skip-bigram: each is a hash-table entry (tens of bytes, tens of
+/// nanoseconds), not a DP cell.
+pub const SKIP_BIGRAM_CELLS: u64 = 256;
 
 /// Reused buffers of the kernels (one set per thread).
 #[derive(Default)]
@@ -851,6 +1012,26 @@ impl Vocab {
     }
 }
 
+const SEPARATOR: u8 = 0;
+const KEPT: u8 = 1;
+const UPPER: u8 = 2;
+
+/// Class of every byte for the ASCII tokenizer: separator, kept as is (`[a-z0-9]`), uppercase.
+static BYTE_CLASS: [u8; 256] = {
+    let mut table = [SEPARATOR; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        if c.is_ascii_lowercase() || c.is_ascii_digit() {
+            table[b] = KEPT;
+        } else if c.is_ascii_uppercase() {
+            table[b] = UPPER;
+        }
+        b += 1;
+    }
+    table
+};
+
 /// Tokenizes `text` into `doc` (sentences: its lines when `split_lines`). ASCII text is
 /// read in one pass without intermediate strings (both tokenizers agree on ASCII: lowercase,
 /// every byte outside `[a-z0-9]` separates); other text goes through [`RougeTokenizer::prepare`].
@@ -864,22 +1045,36 @@ fn fill_doc(
 ) {
     doc.clear();
     if text.is_ascii() {
-        vocab.word.clear();
-        for &b in text.as_bytes() {
-            if b.is_ascii_alphanumeric() {
-                vocab.word.push(b.to_ascii_lowercase());
+        let bytes = text.as_bytes();
+        let (mut i, n) = (0, bytes.len());
+        while i < n {
+            if BYTE_CLASS[bytes[i] as usize] == SEPARATOR {
+                if bytes[i] == b'\n' && split_lines {
+                    doc.end_sentence();
+                }
+                i += 1;
                 continue;
             }
-            if !vocab.word.is_empty() {
-                let id = vocab.take_word(stem);
-                doc.flat.push(id);
+            let start = i;
+            let mut upper = false;
+            while i < n {
+                let class = BYTE_CLASS[bytes[i] as usize];
+                if class == SEPARATOR {
+                    break;
+                }
+                upper |= class == UPPER;
+                i += 1;
             }
-            if b == b'\n' && split_lines {
-                doc.end_sentence();
-            }
-        }
-        if !vocab.word.is_empty() {
-            let id = vocab.take_word(stem);
+            let token = &bytes[start..i];
+            let id = if upper {
+                vocab.word.clear();
+                vocab
+                    .word
+                    .extend(token.iter().map(|b| b.to_ascii_lowercase()));
+                vocab.take_word(stem)
+            } else {
+                vocab.id(token, stem)
+            };
             doc.flat.push(id);
         }
         doc.end_sentence();
@@ -1121,16 +1316,227 @@ mod tests {
     #[test]
     fn weighted_lcs_rewards_consecutive_matches() {
         let weights = power_table(2.0, 10);
-        let (mut s, mut r) = (Vec::new(), Vec::new());
-        let consecutive = wlcs_table(&[1, 2, 3, 4], &[1, 2, 3, 4], &weights, &mut s, &mut r);
-        let spread = wlcs_table(
-            &[1, 2, 3, 4],
-            &[1, 9, 2, 9, 3, 9, 4],
-            &weights,
-            &mut s,
-            &mut r,
-        );
+        let consecutive = wlcs_value(&[1, 2, 3, 4], &[1, 2, 3, 4], &weights);
+        let spread = wlcs_value(&[1, 2, 3, 4], &[1, 9, 2, 9, 3, 9, 4], &weights);
         assert_eq!(consecutive, 16.0);
         assert_eq!(spread, 4.0);
+    }
+
+    fn random_tokens(state: &mut u64, len: usize, vocab: u64) -> Vec<u32> {
+        (0..len)
+            .map(|_| {
+                *state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                ((*state >> 33) % vocab) as u32
+            })
+            .collect()
+    }
+
+    /// The whole-table marking (what rouge-score's `_backtrack_norec` walks).
+    fn full_mark_lcs(reference: &[u32], hyp: &[u32]) -> Vec<bool> {
+        let (m, n) = (reference.len(), hyp.len());
+        let mut t = vec![vec![0u32; n + 1]; m + 1];
+        for i in 1..=m {
+            for j in 1..=n {
+                t[i][j] = if reference[i - 1] == hyp[j - 1] {
+                    t[i - 1][j - 1] + 1
+                } else {
+                    t[i - 1][j].max(t[i][j - 1])
+                };
+            }
+        }
+        let mut mask = vec![false; m];
+        let (mut i, mut j) = (m, n);
+        while i > 0 && j > 0 {
+            if reference[i - 1] == hyp[j - 1] {
+                i -= 1;
+                j -= 1;
+                mask[i] = true;
+            } else if t[i][j - 1] > t[i - 1][j] {
+                j -= 1;
+            } else {
+                i -= 1;
+            }
+        }
+        mask
+    }
+
+    /// ROUGE-1.5.5's whole-table weighted marking.
+    fn full_mark_wlcs(reference: &[u32], hyp: &[u32], w: &[f64]) -> (Vec<bool>, f64) {
+        let (m, n) = (reference.len(), hyp.len());
+        let mut c = vec![vec![0.0f64; n + 1]; m + 1];
+        let mut run = vec![vec![0usize; n + 1]; m + 1];
+        for i in 1..=m {
+            for j in 1..=n {
+                if reference[i - 1] == hyp[j - 1] {
+                    let k = run[i - 1][j - 1];
+                    c[i][j] = c[i - 1][j - 1] + w[k + 1] - w[k];
+                    run[i][j] = k + 1;
+                } else {
+                    c[i][j] = if c[i - 1][j] >= c[i][j - 1] {
+                        c[i - 1][j]
+                    } else {
+                        c[i][j - 1]
+                    };
+                }
+            }
+        }
+        let mut mask = vec![false; m];
+        let (mut i, mut j) = (m, n);
+        while i > 0 && j > 0 {
+            if reference[i - 1] == hyp[j - 1] {
+                i -= 1;
+                j -= 1;
+                mask[i] = true;
+            } else if c[i - 1][j] >= c[i][j - 1] {
+                i -= 1;
+            } else {
+                j -= 1;
+            }
+        }
+        (mask, c[m][n])
+    }
+
+    #[test]
+    fn bit_parallel_lcs_equals_the_dp_on_random_and_repeated_tokens() {
+        let mut state = 7u64;
+        for (len_a, len_b, vocab) in [
+            (70, 90, 3),
+            (200, 150, 5),
+            (300, 320, 40),
+            (129, 400, 2),
+            (500, 450, 1000),
+            (640, 700, 1),
+        ] {
+            let a = random_tokens(&mut state, len_a, vocab);
+            let b = random_tokens(&mut state, len_b, vocab);
+            assert_eq!(
+                lcs_length(&a, &b),
+                naive_lcs(&a, &b),
+                "{len_a}x{len_b}/{vocab}"
+            );
+            assert_eq!(lcs_length(&b, &a), naive_lcs(&a, &b));
+        }
+        // one token repeated (dense masks) against a mix
+        let a = vec![4u32; 300];
+        let mut b = vec![4u32; 150];
+        b.extend(random_tokens(&mut state, 200, 6));
+        assert_eq!(lcs_length(&a, &b), naive_lcs(&a, &b));
+    }
+
+    #[test]
+    fn checkpointed_marking_equals_the_whole_table() {
+        let mut state = 99u64;
+        for (m, n, vocab) in [
+            (1, 1, 1),
+            (7, 5, 2),
+            (40, 33, 3),
+            (120, 90, 4),
+            (257, 300, 30),
+        ] {
+            let reference = random_tokens(&mut state, m, vocab);
+            let hyp = random_tokens(&mut state, n, vocab);
+            let expected = full_mark_lcs(&reference, &hyp);
+            let weights = power_table(1.2, m.max(n));
+            let (expected_w, value) = full_mark_wlcs(&reference, &hyp, &weights);
+            assert_eq!(wlcs_value(&reference, &hyp, &weights), value);
+            for k in [1, 2, 3, 7, 16, m] {
+                let mut mask = vec![false; m];
+                mark_lcs_blocks(&reference, &hyp, k, &mut MarkRows::default(), &mut mask);
+                assert_eq!(mask, expected, "lcs {m}x{n} k={k}");
+                let mut mask = vec![false; m];
+                mark_wlcs_blocks(
+                    &reference,
+                    &hyp,
+                    &weights,
+                    k,
+                    &mut MarkRows::default(),
+                    &mut mask,
+                );
+                assert_eq!(mask, expected_w, "wlcs {m}x{n} k={k}");
+            }
+        }
+    }
+
+    #[test]
+    fn large_marking_tables_keep_checkpoints_only() {
+        assert_eq!(block_rows(100, 100), 100);
+        assert_eq!(block_rows(16_000, 16_001), 127);
+    }
+
+    #[test]
+    fn the_guard_refuses_a_pair_before_any_work() {
+        let hyp = Doc::from_sentences(vec![vec![1; 300]]);
+        let small = Doc::from_sentences(vec![vec![1; 3]]);
+        let big = Doc::from_sentences(vec![vec![1; 400]]);
+        let segments = vec![
+            (hyp.clone(), vec![small.clone()]),
+            (hyp.clone(), vec![small, big]),
+        ];
+        let err = batch_stats(&segments, &[Kind::Ngram(1), Kind::Lcs], 100_000).unwrap_err();
+        assert_eq!(
+            err,
+            PairTooLarge {
+                segment: 1,
+                reference: 1,
+                cells: 120_000,
+                limit: 100_000
+            }
+        );
+        // linear statistics are never refused
+        assert!(batch_stats(&segments, &[Kind::Ngram(2)], 0).is_ok());
+        let skip = Kind::Skip {
+            max_gap: None,
+            unigrams: Unigrams::None,
+        };
+        assert_eq!(pair_cells(skip, &hyp, &hyp), 90_000 * SKIP_BIGRAM_CELLS);
+    }
+
+    #[test]
+    fn ascii_fast_path_equals_the_tokenizer() {
+        let mut vocab = Vocab::default();
+        let mut doc = Doc::default();
+        let texts = [
+            "The CAT's 3.14 running-dogs!\nSecond LINE here\n\n...\nlast",
+            "İstanbul café naïve\nCats RUNNING",
+            "",
+        ];
+        for tok in [RougeTokenizer::RougeScore, RougeTokenizer::Unicode] {
+            for stem in [false, true] {
+                for text in texts {
+                    fill_doc(&mut vocab, &mut doc, text, tok, stem, true);
+                    let lines: Vec<Vec<String>> = text
+                        .split('\n')
+                        .map(|line| tok.tokenize(line, stem))
+                        .filter(|t| !t.is_empty())
+                        .collect();
+                    let got: Vec<Vec<String>> = doc
+                        .sents()
+                        .map(|s| {
+                            s.iter()
+                                .map(|&id| {
+                                    let table: Vec<(&Box<[u8]>, &u32)> =
+                                        vocab.words.iter().collect();
+                                    if stem {
+                                        let (word, _) = vocab
+                                            .stems
+                                            .iter()
+                                            .find(|(_, &v)| v == id)
+                                            .expect("stem id");
+                                        word.to_string()
+                                    } else {
+                                        let (word, _) =
+                                            table.into_iter().find(|(_, &v)| v == id).expect("id");
+                                        String::from_utf8(word.to_vec()).expect("utf-8")
+                                    }
+                                })
+                                .collect()
+                        })
+                        .collect();
+                    assert_eq!(got, lines, "{text:?} {tok:?} stem={stem}");
+                }
+            }
+        }
     }
 }
