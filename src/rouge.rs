@@ -958,7 +958,13 @@ pub fn batch_stats(
 /// of every token computed once (vocabularies repeat, stemming is the costly part).
 #[derive(Default)]
 struct Vocab {
-    words: FxHashMap<Box<[u8]>, u32>,
+    /// Tokens of at most 15 bytes, packed with their length (see [`short_key`]).
+    short: FxHashMap<u128, u32>,
+    /// Longer tokens.
+    long: FxHashMap<Box<[u8]>, u32>,
+    /// The token of each id (for stemming).
+    tokens: Vec<u8>,
+    token_ends: Vec<usize>,
     /// Stem id of each token id (`u32::MAX`: not stemmed yet).
     stem_ids: Vec<u32>,
     stems: FxHashMap<Box<str>, u32>,
@@ -966,11 +972,26 @@ struct Vocab {
     word: Vec<u8>,
 }
 
+/// A token of at most 15 bytes as one integer: its bytes, zero padded, and its length in the
+/// last byte (so that distinct tokens get distinct keys whatever bytes they hold).
+fn short_key(token: &[u8]) -> Option<u128> {
+    if token.len() > 15 {
+        return None;
+    }
+    let mut bytes = [0u8; 16];
+    bytes[..token.len()].copy_from_slice(token);
+    bytes[15] = token.len() as u8;
+    Some(u128::from_le_bytes(bytes))
+}
+
 impl Vocab {
     /// Called before each segment: bounds the vocabulary.
     fn start_segment(&mut self) {
-        if self.words.len() + self.stems.len() > 1 << 21 {
-            self.words.clear();
+        if self.stem_ids.len() + self.stems.len() > 1 << 21 {
+            self.short.clear();
+            self.long.clear();
+            self.tokens.clear();
+            self.token_ends.clear();
             self.stem_ids.clear();
             self.stems.clear();
         }
@@ -978,15 +999,22 @@ impl Vocab {
 
     /// Id of a token (of its stem with `stem`).
     fn id(&mut self, token: &[u8], stem: bool) -> u32 {
-        let plain = match self.words.get(token) {
-            Some(&id) => id,
-            None => {
-                let id = self.words.len() as u32;
-                self.words.insert(token.into(), id);
-                self.stem_ids.push(u32::MAX);
-                id
-            }
+        let next = self.stem_ids.len() as u32;
+        let plain = match short_key(token) {
+            Some(key) => *self.short.entry(key).or_insert(next),
+            None => match self.long.get(token) {
+                Some(&id) => id,
+                None => {
+                    self.long.insert(token.into(), next);
+                    next
+                }
+            },
         };
+        if plain == next {
+            self.stem_ids.push(u32::MAX);
+            self.tokens.extend_from_slice(token);
+            self.token_ends.push(self.tokens.len());
+        }
         if !stem {
             return plain;
         }
@@ -1000,6 +1028,14 @@ impl Vocab {
         let id = *self.stems.entry(stemmed.into_boxed_str()).or_insert(next);
         self.stem_ids[plain as usize] = id;
         id
+    }
+
+    /// The token of a plain id.
+    #[cfg(test)]
+    fn token(&self, id: u32) -> &[u8] {
+        let id = id as usize;
+        let start = if id == 0 { 0 } else { self.token_ends[id - 1] };
+        &self.tokens[start..self.token_ends[id]]
     }
 
     /// Id of the token in `self.word`.
@@ -1516,8 +1552,6 @@ mod tests {
                         .map(|s| {
                             s.iter()
                                 .map(|&id| {
-                                    let table: Vec<(&Box<[u8]>, &u32)> =
-                                        vocab.words.iter().collect();
                                     if stem {
                                         let (word, _) = vocab
                                             .stems
@@ -1526,9 +1560,7 @@ mod tests {
                                             .expect("stem id");
                                         word.to_string()
                                     } else {
-                                        let (word, _) =
-                                            table.into_iter().find(|(_, &v)| v == id).expect("id");
-                                        String::from_utf8(word.to_vec()).expect("utf-8")
+                                        String::from_utf8(vocab.token(id).to_vec()).expect("utf-8")
                                     }
                                 })
                                 .collect()
