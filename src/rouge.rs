@@ -975,13 +975,24 @@ struct Vocab {
 /// A token of at most 15 bytes as one integer: its bytes, zero padded, and its length in the
 /// last byte (so that distinct tokens get distinct keys whatever bytes they hold).
 fn short_key(token: &[u8]) -> Option<u128> {
-    if token.len() > 15 {
+    /// Up to 8 bytes, little endian, built in registers (a copy through memory would stall
+    /// the 16-byte load that follows it).
+    fn load(bytes: &[u8]) -> u64 {
+        bytes
+            .iter()
+            .enumerate()
+            .fold(0u64, |v, (i, &b)| v | (b as u64) << (8 * i))
+    }
+    let len = token.len();
+    if len > 15 {
         return None;
     }
-    let mut bytes = [0u8; 16];
-    bytes[..token.len()].copy_from_slice(token);
-    bytes[15] = token.len() as u8;
-    Some(u128::from_le_bytes(bytes))
+    let (lo, hi) = if len <= 8 {
+        (load(token), 0)
+    } else {
+        (load(&token[..8]), load(&token[8..]))
+    };
+    Some((lo as u128) | ((hi | (len as u64) << 56) as u128) << 64)
 }
 
 impl Vocab {
