@@ -79,6 +79,11 @@ JAR_CORPUS = (1_000, 10_000)
 FIT_FLOOR = 0.002
 #: Corpus sizes from which nlpeval is fed in chunks through its accumulator (and the chunk size).
 STREAM_FROM, STREAM_CHUNK = 100_000, 50_000
+#: ROUGE: nlpeval's length series go on to a size its ``max_cells`` guard refuses (64,000^2 > 10^9 cells).
+ROUGE_LENGTHS = (*LENGTHS, 64_000)
+#: ROUGE's inputs are cut into lines of this many tokens, so that rougeLsum's union LCS runs per
+#: sentence pair (its quadratic worst case; on one line it is rougeL's bit-parallel LCS).
+ROUGE_LINE = 25
 #: Series that need a multi-reference tool call (jiwer and the jar take one reference).
 SINGLE_REFERENCE = {"wer", "cer", "meteor15"}
 
@@ -159,6 +164,16 @@ def stream_scorer(metric: str) -> Callable[[int], object]:
 # the scorers: (hypotheses, references per segment) -> None
 
 
+def _lines(text: str) -> str:
+    """``text`` as lines of ROUGE_LINE tokens."""
+    tokens = text.split(" ")
+    return "\n".join(" ".join(tokens[i : i + ROUGE_LINE]) for i in range(0, len(tokens), ROUGE_LINE))
+
+
+def _rouge_inputs(h: list[str], r: list[list[str]]) -> tuple[list[str], list[list[str]]]:
+    return [_lines(x) for x in h], [[_lines(x) for x in refs] for refs in r]
+
+
 def _nltk_wordnet() -> object:
     from bench_meteor import _nltk_wordnet as build
 
@@ -176,6 +191,8 @@ def scorer(metric: str, tool: str) -> Callable[[list[str], list[list[str]]], obj
             return lambda h, r: meteor15(h, r)
         if metric == "meteor-nltk":
             return lambda h, r: nlpeval.meteor(h, r, flavor="nltk")
+        if metric == "rouge":
+            return lambda h, r: nlpeval.rouge(*_rouge_inputs(h, r))
         function = getattr(nlpeval, metric)
         return lambda h, r: function(h, r)
     if metric in ("bleu", "chrf", "ter"):
@@ -187,7 +204,12 @@ def scorer(metric: str, tool: str) -> Callable[[list[str], list[list[str]]], obj
         from rouge_score import rouge_scorer
 
         rouge = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL", "rougeLsum"])
-        return lambda h, r: [rouge.score_multi(refs, hyp) for hyp, refs in zip(h, r, strict=True)]
+
+        def rouge_score(h: list[str], r: list[list[str]]) -> list:
+            h, r = _rouge_inputs(h, r)
+            return [rouge.score_multi(refs, hyp) for hyp, refs in zip(h, r, strict=True)]
+
+        return rouge_score
     if metric in ("wer", "cer"):
         import jiwer
 
@@ -309,7 +331,8 @@ def plan(metrics: list[str]) -> list[tuple[str, str, str, str, list[int]]]:
             for kind in KINDS:
                 if jar and kind in ("shifted", "disjoint"):
                     continue
-                jobs.append((metric, tool, "length", kind, list(JAR_LENGTHS if jar else LENGTHS)))
+                lengths = JAR_LENGTHS if jar else ROUGE_LENGTHS if (metric, tool) == ("rouge", "nlpeval") else LENGTHS
+                jobs.append((metric, tool, "length", kind, list(lengths)))
             jobs.append((metric, tool, "corpus", "natural", list(JAR_CORPUS if jar else CORPUS)))
             if metric not in SINGLE_REFERENCE:
                 jobs.append((metric, tool, "references", "natural", list(REFERENCES)))

@@ -15,9 +15,9 @@ pub mod text;
 
 use meteor::py_paraphrases::MeteorParaphrases;
 use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyInt, PyList};
+use pyo3::types::{PyInt, PyList, PyString};
 use rayon::prelude::*;
 use rouge::{Doc, Interner, Kind};
 use rouge_text::RougeTokenizer;
@@ -327,39 +327,121 @@ fn porter_stem(py: Python<'_>, words: Vec<String>) -> Vec<String> {
     })
 }
 
+/// Reads ROUGE text input: `hyps` a list of str, `refs` a list whose items are a str
+/// (one reference) or a non-empty list of str. Anything else raises `TypeError` (the
+/// caller then runs its validator, which names the segment); a lone surrogate raises
+/// `UnicodeEncodeError`.
+fn rouge_texts(
+    hyps: &Bound<'_, PyAny>,
+    refs: &Bound<'_, PyAny>,
+) -> PyResult<(rouge::Texts, rouge::Texts, Vec<usize>)> {
+    let bad = |what: &str| PyTypeError::new_err(format!("rouge_stats_text: {what}"));
+    let hyps = hyps
+        .cast::<PyList>()
+        .map_err(|_| bad("hypotheses must be a list"))?;
+    let refs = refs
+        .cast::<PyList>()
+        .map_err(|_| bad("references must be a list"))?;
+    if hyps.len() != refs.len() {
+        return Err(bad("inputs differ in length"));
+    }
+    let mut hyp_texts = rouge::Texts::default();
+    for item in hyps.iter() {
+        let text = item
+            .cast::<PyString>()
+            .map_err(|_| bad("hypothesis not str"))?;
+        hyp_texts.push(text.to_str()?);
+    }
+    let mut ref_texts = rouge::Texts::default();
+    let mut counts = Vec::with_capacity(refs.len());
+    for item in refs.iter() {
+        if let Ok(text) = item.cast::<PyString>() {
+            ref_texts.push(text.to_str()?);
+            counts.push(1);
+            continue;
+        }
+        let seg = item
+            .cast::<PyList>()
+            .map_err(|_| bad("reference item neither str nor list"))?;
+        if seg.is_empty() {
+            return Err(bad("segment without references"));
+        }
+        for reference in seg.iter() {
+            let text = reference
+                .cast::<PyString>()
+                .map_err(|_| bad("reference not str"))?;
+            ref_texts.push(text.to_str()?);
+        }
+        counts.push(seg.len());
+    }
+    Ok((hyp_texts, ref_texts, counts))
+}
+
 /// ROUGE statistics of text: `(pairs, kinds, 3)` floats `[hits, hyp count, ref count]`,
-/// one pair per (segment, reference) in order.
+/// one pair per (segment, reference) in order, and the number of references of each
+/// segment. `refs` items are a str or a list of str (see `rouge_texts`). A pair whose
+/// super-linear work exceeds `max_cells` (see `rouge::pair_cells`; `None`: no bound)
+/// raises `ValueError` with the message `rouge-pair-too-large <segment> <reference> <cells> <limit>`.
 #[pyfunction]
+#[pyo3(signature = (hyps, refs, tokenizer, stem, kinds, split_lines, max_cells=None))]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
 fn rouge_stats_text<'py>(
     py: Python<'py>,
-    hyps: Vec<String>,
-    refs: Vec<Vec<String>>,
+    hyps: &Bound<'py, PyAny>,
+    refs: &Bound<'py, PyAny>,
     tokenizer: &str,
     stem: bool,
     kinds: Vec<(String, f64)>,
     split_lines: bool,
-) -> PyResult<Bound<'py, PyArray3<f64>>> {
+    max_cells: Option<u64>,
+) -> PyResult<(Bound<'py, PyArray3<f64>>, Bound<'py, PyArray1<i64>>)> {
     let tok = RougeTokenizer::from_name(tokenizer)
         .ok_or_else(|| PyValueError::new_err(format!("unknown ROUGE tokenizer {tokenizer:?}")))?;
     let kinds_parsed = rouge_kinds(&kinds)?;
-    let flat =
-        py.detach(|| rouge::text_batch_stats(&hyps, &refs, tok, stem, &kinds_parsed, split_lines));
-    rouge_array(py, flat, kinds_parsed.len())
+    let (hyp_texts, ref_texts, counts) = rouge_texts(hyps, refs)?;
+    let limit = max_cells.unwrap_or(u64::MAX);
+    let flat = py
+        .detach(|| {
+            rouge::text_batch_stats(
+                &hyp_texts,
+                &ref_texts,
+                &counts,
+                tok,
+                stem,
+                &kinds_parsed,
+                split_lines,
+                limit,
+            )
+        })
+        .map_err(rouge_too_large)?;
+    let counts: Vec<i64> = counts.into_iter().map(|c| c as i64).collect();
+    Ok((
+        rouge_array(py, flat, kinds_parsed.len())?,
+        PyArray1::from_vec(py, counts),
+    ))
+}
+
+fn rouge_too_large(err: rouge::PairTooLarge) -> PyErr {
+    PyValueError::new_err(format!(
+        "rouge-pair-too-large {} {} {} {}",
+        err.segment, err.reference, err.cells, err.limit
+    ))
 }
 
 fn id_doc(sents: Vec<Vec<i64>>, flat: Vec<i64>, interner: &mut Interner<i64>) -> Doc {
-    Doc {
-        sents: sents
+    Doc::new(
+        sents
             .into_iter()
             .map(|s| s.into_iter().map(|t| interner.id(t)).collect())
             .collect(),
-        flat: flat.into_iter().map(|t| interner.id(t)).collect(),
-    }
+        flat.into_iter().map(|t| interner.id(t)).collect(),
+    )
 }
 
 /// ROUGE statistics of token ids given by sentence plus flat tokens (for n-grams,
 /// skip-bigrams and the clipping of union-LCS hits): `(pairs, kinds, 3)` floats.
 #[pyfunction]
+#[pyo3(signature = (hyp_sents, hyp_flat, ref_sents, ref_flat, kinds, max_cells=None))]
 fn rouge_stats_ids<'py>(
     py: Python<'py>,
     hyp_sents: Vec<Vec<Vec<i64>>>,
@@ -367,6 +449,7 @@ fn rouge_stats_ids<'py>(
     ref_sents: Vec<Vec<Vec<Vec<i64>>>>,
     ref_flat: Vec<Vec<Vec<i64>>>,
     kinds: Vec<(String, f64)>,
+    max_cells: Option<u64>,
 ) -> PyResult<Bound<'py, PyArray3<f64>>> {
     let kinds_parsed = rouge_kinds(&kinds)?;
     let n = hyp_sents.len();
@@ -375,24 +458,26 @@ fn rouge_stats_ids<'py>(
             "rouge_stats_ids: inputs differ in length",
         ));
     }
-    let flat = py.detach(|| {
-        let segments: Vec<(Doc, Vec<Doc>)> = hyp_sents
-            .into_par_iter()
-            .zip(hyp_flat)
-            .zip(ref_sents.into_par_iter().zip(ref_flat))
-            .map(|((hs, hf), (rs, rf))| {
-                let mut interner = Interner::default();
-                let hyp = id_doc(hs, hf, &mut interner);
-                let refs = rs
-                    .into_iter()
-                    .zip(rf)
-                    .map(|(s, f)| id_doc(s, f, &mut interner))
-                    .collect();
-                (hyp, refs)
-            })
-            .collect();
-        rouge::batch_stats(&segments, &kinds_parsed)
-    });
+    let flat = py
+        .detach(|| {
+            let segments: Vec<(Doc, Vec<Doc>)> = hyp_sents
+                .into_par_iter()
+                .zip(hyp_flat)
+                .zip(ref_sents.into_par_iter().zip(ref_flat))
+                .map(|((hs, hf), (rs, rf))| {
+                    let mut interner = Interner::default();
+                    let hyp = id_doc(hs, hf, &mut interner);
+                    let refs = rs
+                        .into_iter()
+                        .zip(rf)
+                        .map(|(s, f)| id_doc(s, f, &mut interner))
+                        .collect();
+                    (hyp, refs)
+                })
+                .collect();
+            rouge::batch_stats(&segments, &kinds_parsed, max_cells.unwrap_or(u64::MAX))
+        })
+        .map_err(rouge_too_large)?;
     rouge_array(py, flat, kinds_parsed.len())
 }
 

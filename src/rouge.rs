@@ -11,18 +11,90 @@ use crate::rouge_text::RougeTokenizer;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
-/// A tokenized text: sentences (for summary-level LCS) and flat tokens.
+/// A tokenized text: flat tokens (what n-grams and skip-bigrams are counted
+/// over, and what clips the union-LCS hits) and its sentences (for summary-level LCS).
 #[derive(Clone, Debug, Default)]
 pub struct Doc {
-    pub sents: Vec<Vec<u32>>,
     pub flat: Vec<u32>,
+    /// The sentences' tokens, concatenated (unused when `sents_are_flat`).
+    sent_tokens: Vec<u32>,
+    /// End offset of each sentence in the sentence tokens.
+    sent_ends: Vec<usize>,
+    /// The sentences are `flat` cut at `sent_ends` (the text path: no copy).
+    sents_are_flat: bool,
 }
 
 impl Doc {
     /// A document whose flat tokens are its sentences concatenated.
     pub fn from_sentences(sents: Vec<Vec<u32>>) -> Doc {
-        let flat = sents.iter().flatten().copied().collect();
-        Doc { sents, flat }
+        let mut doc = Doc {
+            sents_are_flat: true,
+            ..Doc::default()
+        };
+        for sentence in sents {
+            doc.flat.extend_from_slice(&sentence);
+            doc.sent_ends.push(doc.flat.len());
+        }
+        doc
+    }
+
+    /// A document with separate sentence and flat token lists.
+    pub fn new(sents: Vec<Vec<u32>>, flat: Vec<u32>) -> Doc {
+        let mut doc = Doc {
+            flat,
+            ..Doc::default()
+        };
+        for sentence in sents {
+            doc.sent_tokens.extend_from_slice(&sentence);
+            doc.sent_ends.push(doc.sent_tokens.len());
+        }
+        doc
+    }
+
+    /// Empties the document for reuse (text path: sentences are cut from `flat`).
+    fn clear(&mut self) {
+        self.flat.clear();
+        self.sent_tokens.clear();
+        self.sent_ends.clear();
+        self.sents_are_flat = true;
+    }
+
+    /// Text path: ends the current sentence (sentences without tokens are not kept:
+    /// they add nothing to any statistic).
+    fn end_sentence(&mut self) {
+        let end = self.flat.len();
+        if end > self.sent_ends.last().copied().unwrap_or(0) {
+            self.sent_ends.push(end);
+        }
+    }
+
+    fn sent_data(&self) -> &[u32] {
+        if self.sents_are_flat {
+            &self.flat
+        } else {
+            &self.sent_tokens
+        }
+    }
+
+    /// The sentences, in order.
+    pub fn sents(&self) -> impl Iterator<Item = &[u32]> + Clone {
+        let data = self.sent_data();
+        let mut start = 0;
+        self.sent_ends.iter().map(move |&end| {
+            let s = &data[start..end];
+            start = end;
+            s
+        })
+    }
+
+    /// Number of sentence tokens.
+    pub fn sent_len(&self) -> usize {
+        self.sent_ends.last().copied().unwrap_or(0)
+    }
+
+    /// One sentence equal to the flat tokens (union LCS = LCS, clipping never bites).
+    fn single_flat_sentence(&self) -> bool {
+        self.sent_ends.len() == 1 && (self.sents_are_flat || self.sent_tokens == self.flat)
     }
 }
 
@@ -142,7 +214,24 @@ fn ngram_total(len: usize, n: usize) -> usize {
     (len + 1).saturating_sub(n)
 }
 
-/// Length of the longest common subsequence (Hyyrö's bit-parallel algorithm).
+/// Tokens of `a` occurring at least this often get a precomputed match mask; rarer ones
+/// have theirs set and cleared per use (memory stays linear in the lengths).
+const DENSE_MASK_MIN: u32 = 64;
+
+/// One row of Hyyrö's bit-parallel LCS: `v` updated with the match mask `pm`.
+fn hyyro_step(v: &mut [u64], pm: &[u64]) {
+    let mut carry = false;
+    for (vk, &mk) in v.iter_mut().zip(pm) {
+        let u = *vk & mk;
+        let (sum, c1) = vk.overflowing_add(u);
+        let (sum, c2) = sum.overflowing_add(carry as u64);
+        carry = c1 || c2;
+        *vk = sum | (*vk & !mk);
+    }
+}
+
+/// Length of the longest common subsequence (Hyyrö's bit-parallel algorithm): time
+/// O(|a| * |b| / 64), memory linear in the lengths.
 pub fn lcs_length(a: &[u32], b: &[u32]) -> usize {
     if a.is_empty() || b.is_empty() {
         return 0;
@@ -152,30 +241,62 @@ pub fn lcs_length(a: &[u32], b: &[u32]) -> usize {
     if words == 1 {
         return lcs_length_short(a, b);
     }
-    // match masks of `a`, indexed by a dense id of the tokens of `a`
-    let mut slot: FxHashMap<u32, usize> = FxHashMap::default();
-    let mut masks: Vec<u64> = Vec::new();
-    for (pos, token) in a.iter().enumerate() {
-        let next = slot.len();
-        let index = *slot.entry(*token).or_insert(next);
-        if index == next {
-            masks.resize(masks.len() + words, 0);
+    // positions of every token of `a`, grouped by a dense id
+    let mut slot: FxHashMap<u32, u32> = FxHashMap::default();
+    let mut dense_ids = Vec::with_capacity(a.len());
+    let mut counts: Vec<u32> = Vec::new();
+    for token in a {
+        let next = counts.len() as u32;
+        let id = *slot.entry(*token).or_insert(next);
+        if id == next {
+            counts.push(0);
         }
-        masks[index * words + pos / 64] |= 1u64 << (pos % 64);
+        counts[id as usize] += 1;
+        dense_ids.push(id);
     }
+    let mut starts = Vec::with_capacity(counts.len() + 1);
+    starts.push(0usize);
+    for &c in &counts {
+        starts.push(starts.last().copied().unwrap_or(0) + c as usize);
+    }
+    let mut fill = starts.clone();
+    let mut positions = vec![0u32; a.len()];
+    for (pos, &id) in dense_ids.iter().enumerate() {
+        positions[fill[id as usize]] = pos as u32;
+        fill[id as usize] += 1;
+    }
+    // precomputed masks of the frequent tokens
+    let mut mask_of = vec![u32::MAX; counts.len()];
+    let mut masks: Vec<u64> = Vec::new();
+    for (id, &c) in counts.iter().enumerate() {
+        if c >= DENSE_MASK_MIN {
+            mask_of[id] = (masks.len() / words) as u32;
+            let base = masks.len();
+            masks.resize(base + words, 0);
+            for &pos in &positions[starts[id]..starts[id + 1]] {
+                masks[base + pos as usize / 64] |= 1u64 << (pos % 64);
+            }
+        }
+    }
+    let mut scratch = vec![0u64; words];
     let mut v = vec![u64::MAX; words];
     for token in b {
-        let Some(&index) = slot.get(token) else {
+        let Some(&id) = slot.get(token) else {
             continue;
         };
-        let pm = &masks[index * words..(index + 1) * words];
-        let mut carry = false;
-        for (vk, &mk) in v.iter_mut().zip(pm) {
-            let u = *vk & mk;
-            let (sum, c1) = vk.overflowing_add(u);
-            let (sum, c2) = sum.overflowing_add(carry as u64);
-            carry = c1 || c2;
-            *vk = sum | (*vk & !mk);
+        let id = id as usize;
+        if mask_of[id] != u32::MAX {
+            let index = mask_of[id] as usize;
+            hyyro_step(&mut v, &masks[index * words..(index + 1) * words]);
+        } else {
+            let own = &positions[starts[id]..starts[id + 1]];
+            for &pos in own {
+                scratch[pos as usize / 64] |= 1u64 << (pos % 64);
+            }
+            hyyro_step(&mut v, &scratch);
+            for &pos in own {
+                scratch[pos as usize / 64] = 0;
+            }
         }
     }
     let mut zeros = 0;
@@ -218,37 +339,164 @@ fn lcs_length_short(a: &[u32], b: &[u32]) -> usize {
     (!v & live).count_ones() as usize
 }
 
-/// Marks the reference positions of one LCS of `reference` and `hyp`, chosen
-/// as rouge-score's `_backtrack_norec` and ROUGE-1.5.5's `markLCS` do (a match
-/// goes diagonal; otherwise up unless left is strictly longer).
-fn mark_lcs(reference: &[u32], hyp: &[u32], table: &mut Vec<u32>, mask: &mut [bool]) {
-    let (m, n) = (reference.len(), hyp.len());
+/// Cells of a marking table kept whole; larger tables keep checkpoint rows only.
+const FULL_TABLE_CELLS: usize = 1 << 22;
+
+/// A backtracking move.
+#[derive(Clone, Copy)]
+enum Move {
+    Diagonal,
+    Up,
+    Left,
+}
+
+/// Reused rows of the marking tables.
+#[derive(Default)]
+pub struct MarkRows<C> {
+    checkpoints: Vec<C>,
+    block: Vec<C>,
+}
+
+/// Rows per recomputed block for a table of `m` rows of `width` cells: all of them when
+/// the table is small, else about sqrt(m) (memory O(width * sqrt(m)), time twice the table).
+fn block_rows(m: usize, width: usize) -> usize {
+    if m.saturating_mul(width) <= FULL_TABLE_CELLS {
+        m.max(1)
+    } else {
+        ((m as f64).sqrt().ceil() as usize).max(1)
+    }
+}
+
+/// Marks `mask[i - 1]` for every diagonal move of the backtrack from `(m, n)` through a DP
+/// table of `m + 1` rows of `n + 1` cells (row 0 and column 0 `C::default()`), where
+/// `fill(i, row i - 1, row i)` computes a row and `decide(i, j, row i, row i - 1)` picks the
+/// move at `(i, j)`. Only every `k`-th row is kept; blocks of `k` rows are recomputed from
+/// them as the backtrack climbs, so the moves are exactly those of the whole table.
+fn mark_path<C: Copy + Default>(
+    m: usize,
+    n: usize,
+    k: usize,
+    fill: impl Fn(usize, &[C], &mut [C]),
+    decide: impl Fn(usize, usize, &[C], &[C]) -> Move,
+    rows: &mut MarkRows<C>,
+    mask: &mut [bool],
+) {
     if m == 0 || n == 0 {
         return;
     }
     let width = n + 1;
-    table.clear();
-    table.resize((m + 1) * width, 0);
-    for i in 1..=m {
-        for j in 1..=n {
-            table[i * width + j] = if reference[i - 1] == hyp[j - 1] {
-                table[(i - 1) * width + j - 1] + 1
-            } else {
-                table[(i - 1) * width + j].max(table[i * width + j - 1])
-            };
+    let k = k.clamp(1, m);
+    let kept = (m - 1) / k + 1; // rows 0, k, 2k, ... below m
+    rows.checkpoints.clear();
+    rows.checkpoints.resize(kept * width, C::default());
+    rows.block.clear();
+    rows.block.resize((k + 1) * width, C::default());
+    if kept > 1 {
+        // forward pass over two rows, keeping the checkpoints
+        let (prev, rest) = rows.block.split_at_mut(width);
+        let cur = &mut rest[..width];
+        for i in 1..=(kept - 1) * k {
+            fill(i, prev, cur);
+            prev.copy_from_slice(cur);
+            if i % k == 0 {
+                rows.checkpoints[(i / k) * width..(i / k + 1) * width].copy_from_slice(cur);
+            }
         }
     }
     let (mut i, mut j) = (m, n);
     while i > 0 && j > 0 {
-        if reference[i - 1] == hyp[j - 1] {
-            i -= 1;
-            j -= 1;
-            mask[i] = true;
-        } else if table[i * width + j - 1] > table[(i - 1) * width + j] {
-            j -= 1;
-        } else {
-            i -= 1;
+        let base = ((i - 1) / k) * k;
+        rows.block[..width].copy_from_slice(&rows.checkpoints[(base / k) * width..][..width]);
+        for r in base + 1..=i {
+            let (before, after) = rows.block.split_at_mut((r - base) * width);
+            fill(r, &before[(r - base - 1) * width..], &mut after[..width]);
         }
+        while i > base && j > 0 {
+            let row = &rows.block[(i - base) * width..][..width];
+            let prev = &rows.block[(i - base - 1) * width..][..width];
+            match decide(i, j, row, prev) {
+                Move::Diagonal => {
+                    i -= 1;
+                    j -= 1;
+                    mask[i] = true;
+                }
+                Move::Up => i -= 1,
+                Move::Left => j -= 1,
+            }
+        }
+    }
+}
+
+/// Row `i` of the LCS table of `reference` (rows) against `hyp` (columns).
+fn lcs_row(reference: &[u32], hyp: &[u32], i: usize, prev: &[u32], row: &mut [u32]) {
+    let token = reference[i - 1];
+    row[0] = 0;
+    for j in 1..row.len() {
+        row[j] = if token == hyp[j - 1] {
+            prev[j - 1] + 1
+        } else {
+            prev[j].max(row[j - 1])
+        };
+    }
+}
+
+/// Marks the reference positions of one LCS of `reference` and `hyp`, chosen
+/// as rouge-score's `_backtrack_norec` and ROUGE-1.5.5's `markLCS` do (a match
+/// goes diagonal; otherwise up unless left is strictly longer). Memory
+/// O(|hyp| * sqrt(|reference|)) for large pairs (see [`mark_path`]).
+fn mark_lcs(reference: &[u32], hyp: &[u32], rows: &mut MarkRows<u32>, mask: &mut [bool]) {
+    let k = block_rows(reference.len(), hyp.len() + 1);
+    mark_lcs_blocks(reference, hyp, k, rows, mask);
+}
+
+fn mark_lcs_blocks(
+    reference: &[u32],
+    hyp: &[u32],
+    k: usize,
+    rows: &mut MarkRows<u32>,
+    mask: &mut [bool],
+) {
+    mark_path(
+        reference.len(),
+        hyp.len(),
+        k,
+        |i, prev, row| lcs_row(reference, hyp, i, prev, row),
+        |i, j, row, prev| {
+            if reference[i - 1] == hyp[j - 1] {
+                Move::Diagonal
+            } else if row[j - 1] > prev[j] {
+                Move::Left
+            } else {
+                Move::Up
+            }
+        },
+        rows,
+        mask,
+    );
+}
+
+/// Row `i` of the weighted-LCS tables (score, length of the run of matches ending here).
+fn wlcs_row(
+    reference: &[u32],
+    hyp: &[u32],
+    weights: &[f64],
+    i: usize,
+    prev: &[(f64, u32)],
+    row: &mut [(f64, u32)],
+) {
+    let token = reference[i - 1];
+    row[0] = (0.0, 0);
+    for j in 1..row.len() {
+        row[j] = if token == hyp[j - 1] {
+            let (score, k) = prev[j - 1];
+            let k = k as usize;
+            // evaluated left to right as the Perl does: (c + f(k+1)) - f(k)
+            (score + weights[k + 1] - weights[k], k as u32 + 1)
+        } else {
+            let up = prev[j].0;
+            let left = row[j - 1].0;
+            (if up >= left { up } else { left }, 0)
+        };
     }
 }
 
@@ -257,62 +505,50 @@ fn mark_wlcs(
     reference: &[u32],
     hyp: &[u32],
     weights: &[f64],
-    score: &mut Vec<f64>,
-    run: &mut Vec<usize>,
+    rows: &mut MarkRows<(f64, u32)>,
     mask: &mut [bool],
 ) {
-    let (m, n) = (reference.len(), hyp.len());
-    if m == 0 || n == 0 {
-        return;
-    }
-    wlcs_table(reference, hyp, weights, score, run);
-    let width = n + 1;
-    let (mut i, mut j) = (m, n);
-    while i > 0 && j > 0 {
-        if reference[i - 1] == hyp[j - 1] {
-            i -= 1;
-            j -= 1;
-            mask[i] = true;
-        } else if score[(i - 1) * width + j] >= score[i * width + j - 1] {
-            i -= 1;
-        } else {
-            j -= 1;
-        }
-    }
+    let k = block_rows(reference.len(), hyp.len() + 1);
+    mark_wlcs_blocks(reference, hyp, weights, k, rows, mask);
 }
 
-/// Fills the weighted-LCS DP tables; returns the final value.
-fn wlcs_table(
+fn mark_wlcs_blocks(
     reference: &[u32],
     hyp: &[u32],
     weights: &[f64],
-    score: &mut Vec<f64>,
-    run: &mut Vec<usize>,
-) -> f64 {
-    let (m, n) = (reference.len(), hyp.len());
-    let width = n + 1;
-    score.clear();
-    score.resize((m + 1) * width, 0.0);
-    run.clear();
-    run.resize((m + 1) * width, 0);
-    for i in 1..=m {
-        for j in 1..=n {
-            let here = i * width + j;
+    k: usize,
+    rows: &mut MarkRows<(f64, u32)>,
+    mask: &mut [bool],
+) {
+    mark_path(
+        reference.len(),
+        hyp.len(),
+        k,
+        |i, prev, row| wlcs_row(reference, hyp, weights, i, prev, row),
+        |i, j, row, prev| {
             if reference[i - 1] == hyp[j - 1] {
-                let diag = (i - 1) * width + j - 1;
-                let k = run[diag];
-                // evaluated left to right as the Perl does: (c + f(k+1)) - f(k)
-                score[here] = score[diag] + weights[k + 1] - weights[k];
-                run[here] = k + 1;
+                Move::Diagonal
+            } else if prev[j].0 >= row[j - 1].0 {
+                Move::Up
             } else {
-                let up = score[(i - 1) * width + j];
-                let left = score[i * width + j - 1];
-                score[here] = if up >= left { up } else { left };
-                run[here] = 0;
+                Move::Left
             }
-        }
+        },
+        rows,
+        mask,
+    );
+}
+
+/// The weighted-LCS value of two sequences, two rows at a time (memory linear).
+fn wlcs_value(reference: &[u32], hyp: &[u32], weights: &[f64]) -> f64 {
+    let width = hyp.len() + 1;
+    let mut prev = vec![(0.0, 0u32); width];
+    let mut row = vec![(0.0, 0u32); width];
+    for i in 1..=reference.len() {
+        wlcs_row(reference, hyp, weights, i, &prev, &mut row);
+        std::mem::swap(&mut prev, &mut row);
     }
-    score[m * width + n]
+    prev[width - 1].0
 }
 
 fn unigram_counts(tokens: &[u32]) -> FxHashMap<u32, i64> {
@@ -326,22 +562,20 @@ fn unigram_counts(tokens: &[u32]) -> FxHashMap<u32, i64> {
 /// Summary-level union-LCS hits of `reference` against `hyp` (both by sentence),
 /// clipped by the unigram counts of their flat tokens.
 pub fn union_lcs_hits(hyp: &Doc, reference: &Doc) -> u64 {
-    if hyp.sents.len() == 1
-        && reference.sents.len() == 1
-        && hyp.flat == hyp.sents[0]
-        && reference.flat == reference.sents[0]
-    {
+    if hyp.single_flat_sentence() && reference.single_flat_sentence() {
         // one sentence each: the union is one LCS and clipping never bites
-        return lcs_length(&reference.sents[0], &hyp.sents[0]) as u64;
+        return lcs_length(&reference.flat, &hyp.flat) as u64;
     }
     let mut hyp_counts = unigram_counts(&hyp.flat);
     let mut ref_counts = unigram_counts(&reference.flat);
-    let mut table = Vec::new();
+    let mut rows = MarkRows::default();
     let mut hits = 0u64;
-    for sentence in &reference.sents {
-        let mut mask = vec![false; sentence.len()];
-        for hyp_sentence in &hyp.sents {
-            mark_lcs(sentence, hyp_sentence, &mut table, &mut mask);
+    let mut mask = Vec::new();
+    for sentence in reference.sents() {
+        mask.clear();
+        mask.resize(sentence.len(), false);
+        for hyp_sentence in hyp.sents() {
+            mark_lcs(sentence, hyp_sentence, &mut rows, &mut mask);
         }
         for (pos, &token) in sentence.iter().enumerate() {
             if mask[pos] && clip(token, &mut hyp_counts, &mut ref_counts) {
@@ -371,22 +605,15 @@ fn clip(
 pub fn union_wlcs_perl(hyp: &Doc, reference: &Doc, weights: &[f64]) -> (f64, f64) {
     let mut hyp_counts = unigram_counts(&hyp.flat);
     let mut ref_counts = unigram_counts(&reference.flat);
-    let (mut score, mut run) = (Vec::new(), Vec::new());
+    let mut rows = MarkRows::default();
     let mut hits = 0.0;
     let mut base = 0.0;
-    for sentence in &reference.sents {
+    for sentence in reference.sents() {
         let len = sentence.len();
         base += weights[len];
         let mut mask = vec![false; len];
-        for hyp_sentence in &hyp.sents {
-            mark_wlcs(
-                sentence,
-                hyp_sentence,
-                weights,
-                &mut score,
-                &mut run,
-                &mut mask,
-            );
+        for hyp_sentence in hyp.sents() {
+            mark_wlcs(sentence, hyp_sentence, weights, &mut rows, &mut mask);
         }
         let mut run_len = 0usize;
         for pos in 0..len {
@@ -474,7 +701,7 @@ pub fn pair_stats(hyp: &Doc, reference: &Doc, kind: Kind) -> [f64; 3] {
             rl as f64,
         ],
         Kind::LcsSummary => {
-            let ref_len: usize = reference.sents.iter().map(Vec::len).sum();
+            let ref_len = reference.sent_len();
             [
                 union_lcs_hits(hyp, reference) as f64,
                 hl as f64,
@@ -486,16 +713,14 @@ pub fn pair_stats(hyp: &Doc, reference: &Doc, kind: Kind) -> [f64; 3] {
                 return [0.0, hl as f64, rl as f64];
             }
             let weights = power_table(weight, hl.max(rl));
-            let (mut score, mut run) = (Vec::new(), Vec::new());
-            let value = wlcs_table(&reference.flat, &hyp.flat, &weights, &mut score, &mut run);
+            let value = wlcs_value(&reference.flat, &hyp.flat, &weights);
             [value, hl as f64, rl as f64]
         }
         Kind::WlcsSummaryPerl(weight) => {
             let longest = hyp
-                .sents
-                .iter()
-                .chain(reference.sents.iter())
-                .map(Vec::len)
+                .sents()
+                .chain(reference.sents())
+                .map(<[u32]>::len)
                 .max()
                 .unwrap_or(0);
             let weights = power_table(weight, longest);
@@ -509,128 +734,524 @@ pub fn pair_stats(hyp: &Doc, reference: &Doc, kind: Kind) -> [f64; 3] {
     }
 }
 
+/// A pair refused by the size guard (`max_cells`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PairTooLarge {
+    /// Index of the segment.
+    pub segment: usize,
+    /// Index of the reference within the segment.
+    pub reference: usize,
+    /// The pair's cost in cells (see [`pair_cells`]).
+    pub cells: u64,
+    /// The bound in force.
+    pub limit: u64,
+}
+
+/// The super-linear work of one pair for one statistic, in cells: the product of the
+/// token counts for the LCS-based statistics (dynamic-programming cells), the number of
+/// skip-bigrams times [`SKIP_BIGRAM_CELLS`] for skip-bigrams without a gap limit; 0 for
+/// linear statistics.
+pub fn pair_cells(kind: Kind, hyp: &Doc, reference: &Doc) -> u64 {
+    let (h, r) = (hyp.flat.len() as u64, reference.flat.len() as u64);
+    match kind {
+        Kind::Ngram(_)
+        | Kind::Skip {
+            max_gap: Some(_), ..
+        } => 0,
+        Kind::Skip { max_gap: None, .. } => (h.saturating_mul(h) / 2)
+            .saturating_add(r.saturating_mul(r) / 2)
+            .saturating_mul(SKIP_BIGRAM_CELLS),
+        Kind::Lcs | Kind::Wlcs(_) => h.saturating_mul(r),
+        Kind::LcsSummary | Kind::WlcsSummaryPerl(_) => {
+            (hyp.sent_len() as u64).saturating_mul(reference.sent_len() as u64)
+        }
+    }
+}
+
+/// Cells charged per skip-bigram: each is a hash-table entry (tens of bytes, tens of
+/// nanoseconds), not a DP cell.
+pub const SKIP_BIGRAM_CELLS: u64 = 256;
+
+/// Reused buffers of the kernels (one set per thread).
+#[derive(Default)]
+struct KernelScratch {
+    /// Sorted packed n-grams of the hypothesis, by kind index.
+    hyp_keys: Vec<Vec<u64>>,
+    ref_keys: Vec<u64>,
+}
+
+/// Bits per token id that pack every id of a segment.
+fn id_bits(hyp: &Doc, refs: &[Doc]) -> u32 {
+    let max = hyp
+        .flat
+        .iter()
+        .chain(refs.iter().flat_map(|r| r.flat.iter()))
+        .copied()
+        .max()
+        .unwrap_or(0);
+    (32 - max.leading_zeros()).max(1)
+}
+
+/// The n-grams of `tokens` packed `bits` per id into sorted integer keys (`n * bits <= 64`).
+fn packed_keys(tokens: &[u32], n: usize, bits: u32, out: &mut Vec<u64>) {
+    out.clear();
+    if n == 1 {
+        out.extend(tokens.iter().map(|&t| t as u64));
+    } else if tokens.len() >= n {
+        out.extend(
+            tokens
+                .windows(n)
+                .map(|w| w.iter().fold(0u64, |key, &t| (key << bits) | t as u64)),
+        );
+    }
+    out.sort_unstable();
+}
+
+/// Rows `[hits, hyp count, ref count]` of one segment (every reference, every kind) into
+/// `out`: the hypothesis n-grams are packed once for all references, and the LCS of a pair
+/// is computed once for ROUGE-L and a one-sentence ROUGE-Lsum. `Err((reference, cells))`
+/// when a pair exceeds `max_cells` (checked before any work).
+fn segment_rows(
+    hyp: &Doc,
+    refs: &[Doc],
+    kinds: &[Kind],
+    max_cells: u64,
+    ks: &mut KernelScratch,
+    out: &mut [f64],
+) -> Result<(), (usize, u64)> {
+    for (r, reference) in refs.iter().enumerate() {
+        for &kind in kinds {
+            let cells = pair_cells(kind, hyp, reference);
+            if cells > max_cells {
+                return Err((r, cells));
+            }
+        }
+    }
+    let width = kinds.len() * 3;
+    if width == 0 {
+        return Ok(());
+    }
+    let bits = id_bits(hyp, refs);
+    let packs = |n: usize| n as u64 * bits as u64 <= 64;
+    if ks.hyp_keys.len() < kinds.len() {
+        ks.hyp_keys.resize_with(kinds.len(), Vec::new);
+    }
+    for (k, &kind) in kinds.iter().enumerate() {
+        if let Kind::Ngram(n) = kind {
+            if packs(n) {
+                packed_keys(&hyp.flat, n, bits, &mut ks.hyp_keys[k]);
+            }
+        }
+    }
+    let hl = hyp.flat.len();
+    for (reference, row) in refs.iter().zip(out.chunks_mut(width)) {
+        let rl = reference.flat.len();
+        let mut lcs: Option<u64> = None;
+        for (k, (&kind, cell)) in kinds.iter().zip(row.chunks_mut(3)).enumerate() {
+            let stats = match kind {
+                Kind::Ngram(n) if packs(n) => {
+                    let hits = if hl < n || rl < n {
+                        0
+                    } else {
+                        packed_keys(&reference.flat, n, bits, &mut ks.ref_keys);
+                        sorted_matches(&ks.hyp_keys[k], &ks.ref_keys)
+                    };
+                    [
+                        hits as f64,
+                        ngram_total(hl, n) as f64,
+                        ngram_total(rl, n) as f64,
+                    ]
+                }
+                Kind::Lcs => {
+                    let v =
+                        *lcs.get_or_insert_with(|| lcs_length(&reference.flat, &hyp.flat) as u64);
+                    [v as f64, hl as f64, rl as f64]
+                }
+                Kind::LcsSummary
+                    if hyp.single_flat_sentence() && reference.single_flat_sentence() =>
+                {
+                    let v =
+                        *lcs.get_or_insert_with(|| lcs_length(&reference.flat, &hyp.flat) as u64);
+                    [v as f64, hl as f64, reference.sent_len() as f64]
+                }
+                _ => pair_stats(hyp, reference, kind),
+            };
+            cell.copy_from_slice(&stats);
+        }
+    }
+    Ok(())
+}
+
+/// Segments per parallel job: enough jobs to balance the threads, few enough that
+/// each amortises its scheduling.
+fn block_size(n: usize) -> usize {
+    if n < crate::PARALLEL_MIN_SEGMENTS {
+        return n.max(1);
+    }
+    (n / (rayon::current_num_threads() * 8)).clamp(1, 256)
+}
+
+/// Runs `job(first segment, end, output rows)` over blocks of segments (in parallel for
+/// large batches) and returns the error of the first refused pair, if any.
+fn run_blocks<F>(ref_counts: &[usize], width: usize, job: F) -> Result<Vec<f64>, PairTooLarge>
+where
+    F: Fn(usize, usize, &mut [f64]) -> Result<(), PairTooLarge> + Sync,
+{
+    let n = ref_counts.len();
+    let mut out = vec![0.0; ref_counts.iter().sum::<usize>() * width];
+    let block = block_size(n);
+    let mut jobs: Vec<(usize, usize, &mut [f64])> = Vec::with_capacity(n.div_ceil(block));
+    let mut rest = out.as_mut_slice();
+    let mut start = 0;
+    while start < n {
+        let end = (start + block).min(n);
+        let pairs: usize = ref_counts[start..end].iter().sum();
+        let (head, tail) = rest.split_at_mut(pairs * width);
+        jobs.push((start, end, head));
+        rest = tail;
+        start = end;
+    }
+    let first_error = if n >= crate::PARALLEL_MIN_SEGMENTS {
+        jobs.into_par_iter()
+            .filter_map(|(s, e, chunk)| job(s, e, chunk).err())
+            .min_by_key(|err| (err.segment, err.reference))
+    } else {
+        jobs.into_iter()
+            .filter_map(|(s, e, chunk)| job(s, e, chunk).err())
+            .next()
+    };
+    match first_error {
+        Some(err) => Err(err),
+        None => Ok(out),
+    }
+}
+
 /// Statistics of a batch: `segments[i] = (hyp, refs)`; the output is row-major
 /// `(total pairs, kinds, 3)`, the pairs of each segment in reference order.
-pub fn batch_stats(segments: &[(Doc, Vec<Doc>)], kinds: &[Kind]) -> Vec<f64> {
-    let per_segment: Vec<Vec<f64>> = segments
-        .par_iter()
-        .map(|(hyp, refs)| {
-            let mut out = Vec::with_capacity(refs.len() * kinds.len() * 3);
-            for reference in refs {
-                for &kind in kinds {
-                    out.extend_from_slice(&pair_stats(hyp, reference, kind));
+pub fn batch_stats(
+    segments: &[(Doc, Vec<Doc>)],
+    kinds: &[Kind],
+    max_cells: u64,
+) -> Result<Vec<f64>, PairTooLarge> {
+    let width = kinds.len() * 3;
+    let counts: Vec<usize> = segments.iter().map(|(_, refs)| refs.len()).collect();
+    run_blocks(&counts, width, |start, end, chunk| {
+        let mut ks = KernelScratch::default();
+        let mut offset = 0;
+        for (i, (hyp, refs)) in segments.iter().enumerate().take(end).skip(start) {
+            let rows = &mut chunk[offset..offset + refs.len() * width];
+            segment_rows(hyp, refs, kinds, max_cells, &mut ks, rows).map_err(|(r, cells)| {
+                PairTooLarge {
+                    segment: i,
+                    reference: r,
+                    cells,
+                    limit: max_cells,
                 }
-            }
-            out
-        })
-        .collect();
-    per_segment.concat()
-}
-
-thread_local! {
-    /// Per-thread vocabularies (plain and stemmed): word -> id. A segment is
-    /// processed by one thread, so ids are consistent within it.
-    static VOCAB: std::cell::RefCell<[FxHashMap<Box<str>, u32>; 2]> = Default::default();
-    /// Per-thread stem -> id table of the stemmed vocabulary.
-    static STEMS: std::cell::RefCell<FxHashMap<String, u32>> = Default::default();
-}
-
-/// Called before each segment: bounds the per-thread vocabularies.
-fn start_segment() {
-    VOCAB.with(|v| {
-        let mut v = v.borrow_mut();
-        if v[0].len() + v[1].len() > 1 << 21 {
-            v[0].clear();
-            v[1].clear();
-            STEMS.with(|s| s.borrow_mut().clear());
+            })?;
+            offset += refs.len() * width;
         }
-    });
-}
-
-/// Ids of tokens (of their stems with `stem`) in the per-thread vocabulary.
-fn token_ids<'a>(tokens: impl Iterator<Item = &'a str>, stem: bool) -> Vec<u32> {
-    VOCAB.with(|v| {
-        let mut v = v.borrow_mut();
-        let table = &mut v[stem as usize];
-        tokens
-            .map(|t| {
-                if let Some(&id) = table.get(t) {
-                    return id;
-                }
-                let id = if stem {
-                    let s = crate::rouge_text::stem_token(t);
-                    STEMS.with(|stems| {
-                        let mut stems = stems.borrow_mut();
-                        let next = stems.len() as u32;
-                        *stems.entry(s).or_insert(next)
-                    })
-                } else {
-                    table.len() as u32
-                };
-                table.insert(t.into(), id);
-                id
-            })
-            .collect()
+        Ok(())
     })
 }
 
+/// Per-thread vocabulary of the text path: lowercased token -> id, with the stem id
+/// of every token computed once (vocabularies repeat, stemming is the costly part).
+#[derive(Default)]
+struct Vocab {
+    /// Tokens of at most 15 bytes, packed with their length (see [`short_key`]).
+    short: FxHashMap<u128, u32>,
+    /// Longer tokens.
+    long: FxHashMap<Box<[u8]>, u32>,
+    /// The token of each id (for stemming).
+    tokens: Vec<u8>,
+    token_ends: Vec<usize>,
+    /// Stem id of each token id (`u32::MAX`: not stemmed yet).
+    stem_ids: Vec<u32>,
+    stems: FxHashMap<Box<str>, u32>,
+    /// The token being read.
+    word: Vec<u8>,
+}
+
+/// A token of at most 15 bytes as one integer: its bytes, zero padded, and its length in the
+/// last byte (so that distinct tokens get distinct keys whatever bytes they hold).
+fn short_key(token: &[u8]) -> Option<u128> {
+    /// Up to 8 bytes, little endian, built in registers (a copy through memory would stall
+    /// the 16-byte load that follows it).
+    fn load(bytes: &[u8]) -> u64 {
+        bytes
+            .iter()
+            .enumerate()
+            .fold(0u64, |v, (i, &b)| v | (b as u64) << (8 * i))
+    }
+    let len = token.len();
+    if len > 15 {
+        return None;
+    }
+    let (lo, hi) = if len <= 8 {
+        (load(token), 0)
+    } else {
+        (load(&token[..8]), load(&token[8..]))
+    };
+    Some((lo as u128) | ((hi | (len as u64) << 56) as u128) << 64)
+}
+
+impl Vocab {
+    /// Called before each segment: bounds the vocabulary.
+    fn start_segment(&mut self) {
+        if self.stem_ids.len() + self.stems.len() > 1 << 21 {
+            self.short.clear();
+            self.long.clear();
+            self.tokens.clear();
+            self.token_ends.clear();
+            self.stem_ids.clear();
+            self.stems.clear();
+        }
+    }
+
+    /// Id of a token (of its stem with `stem`).
+    fn id(&mut self, token: &[u8], stem: bool) -> u32 {
+        let next = self.stem_ids.len() as u32;
+        let plain = match short_key(token) {
+            Some(key) => *self.short.entry(key).or_insert(next),
+            None => match self.long.get(token) {
+                Some(&id) => id,
+                None => {
+                    self.long.insert(token.into(), next);
+                    next
+                }
+            },
+        };
+        if plain == next {
+            self.stem_ids.push(u32::MAX);
+            self.tokens.extend_from_slice(token);
+            self.token_ends.push(self.tokens.len());
+        }
+        if !stem {
+            return plain;
+        }
+        let known = self.stem_ids[plain as usize];
+        if known != u32::MAX {
+            return known;
+        }
+        let word = std::str::from_utf8(token).expect("tokens are cut from str at char boundaries");
+        let stemmed = crate::rouge_text::stem_token(word);
+        let next = self.stems.len() as u32;
+        let id = *self.stems.entry(stemmed.into_boxed_str()).or_insert(next);
+        self.stem_ids[plain as usize] = id;
+        id
+    }
+
+    /// The token of a plain id.
+    #[cfg(test)]
+    fn token(&self, id: u32) -> &[u8] {
+        let id = id as usize;
+        let start = if id == 0 { 0 } else { self.token_ends[id - 1] };
+        &self.tokens[start..self.token_ends[id]]
+    }
+
+    /// Id of the token in `self.word`.
+    fn take_word(&mut self, stem: bool) -> u32 {
+        let word = std::mem::take(&mut self.word);
+        let id = self.id(&word, stem);
+        self.word = word;
+        self.word.clear();
+        id
+    }
+}
+
+const SEPARATOR: u8 = 0;
+const KEPT: u8 = 1;
+const UPPER: u8 = 2;
+
+/// Class of every byte for the ASCII tokenizer: separator, kept as is (`[a-z0-9]`), uppercase.
+static BYTE_CLASS: [u8; 256] = {
+    let mut table = [SEPARATOR; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        if c.is_ascii_lowercase() || c.is_ascii_digit() {
+            table[b] = KEPT;
+        } else if c.is_ascii_uppercase() {
+            table[b] = UPPER;
+        }
+        b += 1;
+    }
+    table
+};
+
+/// Tokenizes `text` into `doc` (sentences: its lines when `split_lines`). ASCII text is
+/// read in one pass without intermediate strings (both tokenizers agree on ASCII: lowercase,
+/// every byte outside `[a-z0-9]` separates); other text goes through [`RougeTokenizer::prepare`].
+fn fill_doc(
+    vocab: &mut Vocab,
+    doc: &mut Doc,
+    text: &str,
+    tok: RougeTokenizer,
+    stem: bool,
+    split_lines: bool,
+) {
+    doc.clear();
+    if text.is_ascii() {
+        let bytes = text.as_bytes();
+        let (mut i, n) = (0, bytes.len());
+        while i < n {
+            if BYTE_CLASS[bytes[i] as usize] == SEPARATOR {
+                if bytes[i] == b'\n' && split_lines {
+                    doc.end_sentence();
+                }
+                i += 1;
+                continue;
+            }
+            let start = i;
+            let mut upper = false;
+            while i < n {
+                let class = BYTE_CLASS[bytes[i] as usize];
+                if class == SEPARATOR {
+                    break;
+                }
+                upper |= class == UPPER;
+                i += 1;
+            }
+            let token = &bytes[start..i];
+            let id = if upper {
+                vocab.word.clear();
+                vocab
+                    .word
+                    .extend(token.iter().map(|b| b.to_ascii_lowercase()));
+                vocab.take_word(stem)
+            } else {
+                vocab.id(token, stem)
+            };
+            doc.flat.push(id);
+        }
+        doc.end_sentence();
+        return;
+    }
+    let mut piece = |piece: &str, doc: &mut Doc| {
+        let prepared = tok.prepare(piece);
+        for token in prepared.split(' ').filter(|t| !t.is_empty()) {
+            let id = vocab.id(token.as_bytes(), stem);
+            doc.flat.push(id);
+        }
+        doc.end_sentence();
+    };
+    if split_lines {
+        for line in text.split('\n').filter(|line| !line.is_empty()) {
+            piece(line, doc);
+        }
+    } else {
+        piece(text, doc);
+    }
+}
+
+/// Texts in one buffer (the inputs of one call, copied out of Python once).
+#[derive(Clone, Debug, Default)]
+pub struct Texts {
+    buf: String,
+    ends: Vec<usize>,
+}
+
+impl Texts {
+    /// Appends a text.
+    pub fn push(&mut self, text: &str) {
+        self.buf.push_str(text);
+        self.ends.push(self.buf.len());
+    }
+
+    /// Text `i`.
+    pub fn get(&self, i: usize) -> &str {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        &self.buf[start..self.ends[i]]
+    }
+
+    /// Number of texts.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// True without texts.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+}
+
+/// Per-thread buffers of the text path.
+#[derive(Default)]
+struct TextScratch {
+    vocab: Vocab,
+    hyp: Doc,
+    refs: Vec<Doc>,
+    kernels: KernelScratch,
+}
+
+thread_local! {
+    static TEXT_SCRATCH: std::cell::RefCell<TextScratch> = Default::default();
+}
+
 /// Statistics of raw text: each segment is tokenized (split into sentences on
-/// `'\n'` when `split_lines`), stemmed and interned on its own, in parallel.
-/// Output as [`batch_stats`].
+/// `'\n'` when `split_lines`), stemmed and interned, in parallel over blocks of
+/// segments. Output as [`batch_stats`].
+#[allow(clippy::too_many_arguments)]
 pub fn text_batch_stats(
-    hyps: &[String],
-    refs: &[Vec<String>],
+    hyps: &Texts,
+    refs: &Texts,
+    ref_counts: &[usize],
     tok: RougeTokenizer,
     stem: bool,
     kinds: &[Kind],
     split_lines: bool,
-) -> Vec<f64> {
+    max_cells: u64,
+) -> Result<Vec<f64>, PairTooLarge> {
     let width = kinds.len() * 3;
-    let mut out = vec![0.0; refs.iter().map(Vec::len).sum::<usize>() * width];
-    let mut chunks: Vec<&mut [f64]> = Vec::with_capacity(refs.len());
-    let mut rest = out.as_mut_slice();
-    for seg in refs {
-        let (head, tail) = rest.split_at_mut(seg.len() * width);
-        chunks.push(head);
-        rest = tail;
+    let mut first_ref = Vec::with_capacity(ref_counts.len());
+    let mut total = 0;
+    for &count in ref_counts {
+        first_ref.push(total);
+        total += count;
     }
-    let one = |(chunk, (hyp, seg)): (&mut [f64], (&String, &Vec<String>))| {
-        let doc = |text: &str| -> Doc {
-            let pieces: Vec<&str> = if split_lines {
-                text.split('\n').filter(|line| !line.is_empty()).collect()
-            } else {
-                vec![text]
-            };
-            let sents = pieces
-                .into_iter()
-                .map(|piece| {
-                    let prepared = tok.prepare(piece);
-                    token_ids(prepared.split(' ').filter(|t| !t.is_empty()), stem)
-                })
-                .collect();
-            Doc::from_sentences(sents)
-        };
-        start_segment();
-        let hyp_doc = doc(hyp);
-        let ref_docs: Vec<Doc> = seg.iter().map(|r| doc(r)).collect();
-        for (pair, reference) in chunk.chunks_mut(width.max(1)).zip(&ref_docs) {
-            for (cell, &kind) in pair.chunks_mut(3).zip(kinds) {
-                cell.copy_from_slice(&pair_stats(&hyp_doc, reference, kind));
+    run_blocks(ref_counts, width, |start, end, chunk| {
+        TEXT_SCRATCH.with(|cell| {
+            let mut guard = cell.borrow_mut();
+            let sc = &mut *guard;
+            let mut offset = 0;
+            for i in start..end {
+                sc.vocab.start_segment();
+                fill_doc(
+                    &mut sc.vocab,
+                    &mut sc.hyp,
+                    hyps.get(i),
+                    tok,
+                    stem,
+                    split_lines,
+                );
+                let k = ref_counts[i];
+                if sc.refs.len() < k {
+                    sc.refs.resize_with(k, Doc::default);
+                }
+                for (j, doc) in sc.refs[..k].iter_mut().enumerate() {
+                    let text = refs.get(first_ref[i] + j);
+                    fill_doc(&mut sc.vocab, doc, text, tok, stem, split_lines);
+                }
+                let rows = &mut chunk[offset..offset + k * width];
+                segment_rows(
+                    &sc.hyp,
+                    &sc.refs[..k],
+                    kinds,
+                    max_cells,
+                    &mut sc.kernels,
+                    rows,
+                )
+                .map_err(|(r, cells)| PairTooLarge {
+                    segment: i,
+                    reference: r,
+                    cells,
+                    limit: max_cells,
+                })?;
+                offset += k * width;
             }
-        }
-    };
-    if hyps.len() >= crate::PARALLEL_MIN_SEGMENTS {
-        chunks
-            .into_par_iter()
-            .zip(hyps.par_iter().zip(refs.par_iter()))
-            .for_each(one);
-    } else {
-        chunks
-            .into_iter()
-            .zip(hyps.iter().zip(refs.iter()))
-            .for_each(one);
-    }
-    out
+            Ok(())
+        })
+    })
 }
 
 /// Interns tokens to dense ids (shared by a hypothesis and its references).
@@ -742,16 +1363,223 @@ mod tests {
     #[test]
     fn weighted_lcs_rewards_consecutive_matches() {
         let weights = power_table(2.0, 10);
-        let (mut s, mut r) = (Vec::new(), Vec::new());
-        let consecutive = wlcs_table(&[1, 2, 3, 4], &[1, 2, 3, 4], &weights, &mut s, &mut r);
-        let spread = wlcs_table(
-            &[1, 2, 3, 4],
-            &[1, 9, 2, 9, 3, 9, 4],
-            &weights,
-            &mut s,
-            &mut r,
-        );
+        let consecutive = wlcs_value(&[1, 2, 3, 4], &[1, 2, 3, 4], &weights);
+        let spread = wlcs_value(&[1, 2, 3, 4], &[1, 9, 2, 9, 3, 9, 4], &weights);
         assert_eq!(consecutive, 16.0);
         assert_eq!(spread, 4.0);
+    }
+
+    fn random_tokens(state: &mut u64, len: usize, vocab: u64) -> Vec<u32> {
+        (0..len)
+            .map(|_| {
+                *state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                ((*state >> 33) % vocab) as u32
+            })
+            .collect()
+    }
+
+    /// The whole-table marking (what rouge-score's `_backtrack_norec` walks).
+    fn full_mark_lcs(reference: &[u32], hyp: &[u32]) -> Vec<bool> {
+        let (m, n) = (reference.len(), hyp.len());
+        let mut t = vec![vec![0u32; n + 1]; m + 1];
+        for i in 1..=m {
+            for j in 1..=n {
+                t[i][j] = if reference[i - 1] == hyp[j - 1] {
+                    t[i - 1][j - 1] + 1
+                } else {
+                    t[i - 1][j].max(t[i][j - 1])
+                };
+            }
+        }
+        let mut mask = vec![false; m];
+        let (mut i, mut j) = (m, n);
+        while i > 0 && j > 0 {
+            if reference[i - 1] == hyp[j - 1] {
+                i -= 1;
+                j -= 1;
+                mask[i] = true;
+            } else if t[i][j - 1] > t[i - 1][j] {
+                j -= 1;
+            } else {
+                i -= 1;
+            }
+        }
+        mask
+    }
+
+    /// ROUGE-1.5.5's whole-table weighted marking.
+    fn full_mark_wlcs(reference: &[u32], hyp: &[u32], w: &[f64]) -> (Vec<bool>, f64) {
+        let (m, n) = (reference.len(), hyp.len());
+        let mut c = vec![vec![0.0f64; n + 1]; m + 1];
+        let mut run = vec![vec![0usize; n + 1]; m + 1];
+        for i in 1..=m {
+            for j in 1..=n {
+                if reference[i - 1] == hyp[j - 1] {
+                    let k = run[i - 1][j - 1];
+                    c[i][j] = c[i - 1][j - 1] + w[k + 1] - w[k];
+                    run[i][j] = k + 1;
+                } else {
+                    c[i][j] = if c[i - 1][j] >= c[i][j - 1] {
+                        c[i - 1][j]
+                    } else {
+                        c[i][j - 1]
+                    };
+                }
+            }
+        }
+        let mut mask = vec![false; m];
+        let (mut i, mut j) = (m, n);
+        while i > 0 && j > 0 {
+            if reference[i - 1] == hyp[j - 1] {
+                i -= 1;
+                j -= 1;
+                mask[i] = true;
+            } else if c[i - 1][j] >= c[i][j - 1] {
+                i -= 1;
+            } else {
+                j -= 1;
+            }
+        }
+        (mask, c[m][n])
+    }
+
+    #[test]
+    fn bit_parallel_lcs_equals_the_dp_on_random_and_repeated_tokens() {
+        let mut state = 7u64;
+        for (len_a, len_b, vocab) in [
+            (70, 90, 3),
+            (200, 150, 5),
+            (300, 320, 40),
+            (129, 400, 2),
+            (500, 450, 1000),
+            (640, 700, 1),
+        ] {
+            let a = random_tokens(&mut state, len_a, vocab);
+            let b = random_tokens(&mut state, len_b, vocab);
+            assert_eq!(
+                lcs_length(&a, &b),
+                naive_lcs(&a, &b),
+                "{len_a}x{len_b}/{vocab}"
+            );
+            assert_eq!(lcs_length(&b, &a), naive_lcs(&a, &b));
+        }
+        // one token repeated (dense masks) against a mix
+        let a = vec![4u32; 300];
+        let mut b = vec![4u32; 150];
+        b.extend(random_tokens(&mut state, 200, 6));
+        assert_eq!(lcs_length(&a, &b), naive_lcs(&a, &b));
+    }
+
+    #[test]
+    fn checkpointed_marking_equals_the_whole_table() {
+        let mut state = 99u64;
+        for (m, n, vocab) in [
+            (1, 1, 1),
+            (7, 5, 2),
+            (40, 33, 3),
+            (120, 90, 4),
+            (257, 300, 30),
+        ] {
+            let reference = random_tokens(&mut state, m, vocab);
+            let hyp = random_tokens(&mut state, n, vocab);
+            let expected = full_mark_lcs(&reference, &hyp);
+            let weights = power_table(1.2, m.max(n));
+            let (expected_w, value) = full_mark_wlcs(&reference, &hyp, &weights);
+            assert_eq!(wlcs_value(&reference, &hyp, &weights), value);
+            for k in [1, 2, 3, 7, 16, m] {
+                let mut mask = vec![false; m];
+                mark_lcs_blocks(&reference, &hyp, k, &mut MarkRows::default(), &mut mask);
+                assert_eq!(mask, expected, "lcs {m}x{n} k={k}");
+                let mut mask = vec![false; m];
+                mark_wlcs_blocks(
+                    &reference,
+                    &hyp,
+                    &weights,
+                    k,
+                    &mut MarkRows::default(),
+                    &mut mask,
+                );
+                assert_eq!(mask, expected_w, "wlcs {m}x{n} k={k}");
+            }
+        }
+    }
+
+    #[test]
+    fn large_marking_tables_keep_checkpoints_only() {
+        assert_eq!(block_rows(100, 100), 100);
+        assert_eq!(block_rows(16_000, 16_001), 127);
+    }
+
+    #[test]
+    fn the_guard_refuses_a_pair_before_any_work() {
+        let hyp = Doc::from_sentences(vec![vec![1; 300]]);
+        let small = Doc::from_sentences(vec![vec![1; 3]]);
+        let big = Doc::from_sentences(vec![vec![1; 400]]);
+        let segments = vec![
+            (hyp.clone(), vec![small.clone()]),
+            (hyp.clone(), vec![small, big]),
+        ];
+        let err = batch_stats(&segments, &[Kind::Ngram(1), Kind::Lcs], 100_000).unwrap_err();
+        assert_eq!(
+            err,
+            PairTooLarge {
+                segment: 1,
+                reference: 1,
+                cells: 120_000,
+                limit: 100_000
+            }
+        );
+        // linear statistics are never refused
+        assert!(batch_stats(&segments, &[Kind::Ngram(2)], 0).is_ok());
+        let skip = Kind::Skip {
+            max_gap: None,
+            unigrams: Unigrams::None,
+        };
+        assert_eq!(pair_cells(skip, &hyp, &hyp), 90_000 * SKIP_BIGRAM_CELLS);
+    }
+
+    #[test]
+    fn ascii_fast_path_equals_the_tokenizer() {
+        let mut vocab = Vocab::default();
+        let mut doc = Doc::default();
+        let texts = [
+            "The CAT's 3.14 running-dogs!\nSecond LINE here\n\n...\nlast",
+            "İstanbul café naïve\nCats RUNNING",
+            "",
+        ];
+        for tok in [RougeTokenizer::RougeScore, RougeTokenizer::Unicode] {
+            for stem in [false, true] {
+                for text in texts {
+                    fill_doc(&mut vocab, &mut doc, text, tok, stem, true);
+                    let lines: Vec<Vec<String>> = text
+                        .split('\n')
+                        .map(|line| tok.tokenize(line, stem))
+                        .filter(|t| !t.is_empty())
+                        .collect();
+                    let got: Vec<Vec<String>> = doc
+                        .sents()
+                        .map(|s| {
+                            s.iter()
+                                .map(|&id| {
+                                    if stem {
+                                        let (word, _) = vocab
+                                            .stems
+                                            .iter()
+                                            .find(|(_, &v)| v == id)
+                                            .expect("stem id");
+                                        word.to_string()
+                                    } else {
+                                        String::from_utf8(vocab.token(id).to_vec()).expect("utf-8")
+                                    }
+                                })
+                                .collect()
+                        })
+                        .collect();
+                    assert_eq!(got, lines, "{text:?} {tok:?} stem={stem}");
+                }
+            }
+        }
     }
 }

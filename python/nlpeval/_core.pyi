@@ -32,18 +32,20 @@ def rouge_tokenize(texts: list[str], tokenizer: str, stem: bool) -> list[list[st
 def porter_stem(words: list[str]) -> list[str]: ...
 def rouge_stats_text(
     hyps: list[str],
-    refs: list[list[str]],
+    refs: list[str | list[str]],
     tokenizer: str,
     stem: bool,
     kinds: list[tuple[str, float]],
     split_lines: bool,
-) -> npt.NDArray[np.float64]: ...
+    max_cells: int | None = None,
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]]: ...
 def rouge_stats_ids(
     hyp_sents: list[list[list[int]]],
     hyp_flat: list[list[int]],
     ref_sents: list[list[list[list[int]]]],
     ref_flat: list[list[list[int]]],
     kinds: list[tuple[str, float]],
+    max_cells: int | None = None,
 ) -> npt.NDArray[np.float64]: ...
 def edit_stats(hyps: list[str], refs: list[str], unit: str) -> npt.NDArray[np.int64]: ...
 def edit_align(hyps: list[str], refs: list[str], unit: str) -> list[tuple[list[str], list[str], bytes]]: ...

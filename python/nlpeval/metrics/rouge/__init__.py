@@ -18,6 +18,7 @@ from typing import Any
 from nlpeval.core.stats import Stats
 from nlpeval.core.token_ids import is_token_id_input
 from nlpeval.core.zero_division import ZeroDivision
+from nlpeval.metrics.rouge.engine import MAX_CELLS
 from nlpeval.metrics.rouge.metric import FLAVORS, Rouge
 from nlpeval.metrics.rouge.result import RougeScore
 from nlpeval.metrics.rouge.types import TYPE_PATTERN, RougeType
@@ -53,6 +54,7 @@ def make_rouge(
     pad_id: int | None = None,
     eos_id: int | None = None,
     segment_columns: str = "prf",
+    max_cells: int | None = MAX_CELLS,
 ) -> Rouge:
     """The configured metric object of one ROUGE type (see :func:`rouge` for the options).
 
@@ -85,6 +87,7 @@ def make_rouge(
             byte_limit=byte_limit,
             data_dir=data_dir,
             segment_columns=segment_columns,
+            max_cells=max_cells,
         )
     if remove_stopwords or word_limit is not None or byte_limit is not None or data_dir is not None:
         raise ValueError(
@@ -103,6 +106,7 @@ def make_rouge(
         pad_id=pad_id,
         eos_id=eos_id,
         segment_columns=segment_columns,
+        max_cells=max_cells,
     )
 
 
@@ -128,6 +132,7 @@ def rouge(
     seed: int | None = 12345,
     pad_id: int | None = None,
     eos_id: int | None = None,
+    max_cells: int | None = MAX_CELLS,
 ) -> dict[str, RougeScore]:
     """ROUGE scores of ``hypotheses`` against ``references``, one :class:`RougeScore` per type.
 
@@ -177,6 +182,13 @@ def rouge(
         Seed of the bootstrap.
     pad_id, eos_id : int, optional
         Token-id input: drop ``pad_id`` and cut at the first ``eos_id``.
+    max_cells : int or None
+        Bound on one pair's super-linear work, in cells: hypothesis tokens x reference
+        tokens for ``rougeL``/``rougeLsum``/``rougeW`` (LCS tables; time grows with the
+        product, memory stays linear), 256 per skip-bigram for ``rougeS*``/``rougeSU*``.
+        A pair above it is refused with an :class:`~nlpeval.core.errors.InputError`
+        naming the segment, before any work. The default, 10^9, allows about 31,600
+        tokens a side (a few seconds per pair at most); ``None``: no bound.
 
     Returns
     -------
@@ -217,6 +229,7 @@ def rouge(
             token_ids=token_ids,
             pad_id=pad_id,
             eos_id=eos_id,
+            max_cells=max_cells,
         )
         for name in names
     }

@@ -60,9 +60,21 @@ def group_starts(ref_counts: np.ndarray) -> np.ndarray:
 
 
 def first_argmax(values: np.ndarray, ref_counts: np.ndarray) -> np.ndarray:
-    """Per segment, the index (into the pairs) of the first maximal value."""
+    """Per segment, the index (into the pairs) of the first maximal value.
+
+    Examples
+    --------
+    >>> first_argmax(np.array([0.5, 0.7, 0.7, 0.2]), np.array([3, 1])).tolist()
+    [1, 3]
+    """
     n_pairs = values.shape[0]
-    group = np.repeat(np.arange(ref_counts.shape[0]), ref_counts)
+    n = ref_counts.shape[0]
+    if n and n_pairs % n == 0 and not np.isnan(values).any():
+        k = n_pairs // n
+        if (ref_counts == k).all():
+            # the same number of references everywhere: argmax picks the first maximum
+            return values.reshape(n, k).argmax(axis=1) + np.arange(0, n_pairs, k)
+    group = np.repeat(np.arange(n), ref_counts)
     order = np.lexsort((np.arange(n_pairs), -values, group))
     return order[group_starts(ref_counts)]
 
@@ -75,8 +87,10 @@ def combine_references(
     multi_ref: str,
     alpha: float,
     zero_division: ZeroDivision,
+    extra: int = 0,
 ) -> np.ndarray:
-    """Per-segment ``[precision, recall, fmeasure, hits, hyp, ref]`` from pair counts.
+    """Per-segment ``[precision, recall, fmeasure, hits, hyp, ref]`` from pair counts
+    (followed by ``extra`` uninitialised columns for the caller to fill).
 
     ``pairs`` is ``(n_pairs, 3)``: hits, hypothesis count, reference count;
     ``ref_counts`` the number of references of each segment. ``multi_ref``:
@@ -99,10 +113,17 @@ def combine_references(
     precision = ratio(hits, hyp, rtype, zero_division, "ROUGE precision (empty hypothesis)")
     recall = ratio(hits, ref, rtype, zero_division, "ROUGE recall (empty reference)")
     f = fmeasure(precision, recall, alpha)
-    if multi_ref in ("max", "best"):
+    columns = (precision, recall, f, hits, hyp, ref)
+    n = ref_counts.shape[0]
+    out = np.empty((n, len(columns) + extra))
+    if multi_ref in ("max", "best") and pairs.shape[0] != n:
         pick = first_argmax(f if multi_ref == "max" else recall, ref_counts)
-        precision, recall, f, hits, hyp, ref = (col[pick] for col in (precision, recall, f, hits, hyp, ref))
-    return np.column_stack([precision, recall, f, hits, hyp, ref])
+        for index, col in enumerate(columns):
+            np.take(col, pick, out=out[:, index])
+    else:  # pooled, or one reference per segment: nothing to pick
+        for index, col in enumerate(columns):
+            out[:, index] = col
+    return out
 
 
 def micro_values(totals: np.ndarray, rtype: RougeType, alpha: float) -> np.ndarray:

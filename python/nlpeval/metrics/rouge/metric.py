@@ -18,7 +18,7 @@ from nlpeval.core.metric import CorpusMetric
 from nlpeval.core.signature import Signature, nrefs_field
 from nlpeval.core.stats import Stats, StatsSchema
 from nlpeval.core.zero_division import ZeroDivision, check_zero_division
-from nlpeval.metrics.rouge.engine import id_pairs, text_pairs
+from nlpeval.metrics.rouge.engine import MAX_CELLS, id_pairs, text_pairs
 from nlpeval.metrics.rouge.formulas import MULTI_REF, combine_references, micro_values
 from nlpeval.metrics.rouge.result import RougeScore
 from nlpeval.metrics.rouge.splitters import resolve_splitter
@@ -68,6 +68,7 @@ class Rouge(CorpusMetric):
     pad_id: int | None = None
     eos_id: int | None = None
     segment_columns: str = "prf"
+    max_cells: int | None = MAX_CELLS
 
     def __post_init__(self) -> None:
         if self.flavor not in FLAVORS:
@@ -89,6 +90,10 @@ class Rouge(CorpusMetric):
             raise ValueError(f"aggregate must be 'macro' or 'micro'; got {self.aggregate!r}")
         check_zero_division(self.zero_division)
         resolve_splitter(self.sentence_splitter)
+        if self.max_cells is not None and (
+            isinstance(self.max_cells, bool) or not isinstance(self.max_cells, int) or self.max_cells < 0
+        ):
+            raise ValueError(f"max_cells must be a non-negative int or None; got {self.max_cells!r}")
 
     @property
     def name(self) -> str:  # type: ignore[override]
@@ -120,7 +125,9 @@ class Rouge(CorpusMetric):
     ) -> tuple[np.ndarray, np.ndarray]:
         """Counts of every pair for several kernels (shared by :func:`nlpeval.rouge`)."""
         if self.token_ids:
-            return id_pairs(hypotheses, references, kernels, pad_id=self.pad_id, eos_id=self.eos_id)
+            return id_pairs(
+                hypotheses, references, kernels, pad_id=self.pad_id, eos_id=self.eos_id, max_cells=self.max_cells
+            )
         return text_pairs(
             hypotheses,
             references,
@@ -128,6 +135,7 @@ class Rouge(CorpusMetric):
             tokenizer=TOKENIZERS[self.flavor],
             stemmer=self.stemmer,
             splitter=resolve_splitter(self.sentence_splitter),
+            max_cells=self.max_cells,
         )
 
     def rows_from_pairs(self, pairs: np.ndarray, ref_counts: np.ndarray) -> np.ndarray:
@@ -135,11 +143,19 @@ class Rouge(CorpusMetric):
         n = ref_counts.shape[0]
         if n == 0:
             return np.empty((0, SCHEMA.width))
-        combined = combine_references(
-            pairs, ref_counts, self.type, multi_ref=self.combine, alpha=self.alpha, zero_division=self.zero_division
+        rows = combine_references(
+            pairs,
+            ref_counts,
+            self.type,
+            multi_ref=self.combine,
+            alpha=self.alpha,
+            zero_division=self.zero_division,
+            extra=SCHEMA.width - 6,
         )
-        nrefs = ref_counts.astype(np.float64)
-        return np.column_stack([combined, np.ones(n), nrefs, nrefs])
+        rows[:, _N] = 1.0
+        rows[:, _N + 1] = ref_counts
+        rows[:, _N + 2] = ref_counts
+        return rows
 
     def segment_stats(self, hypotheses: Sequence[Any], references: Sequence[Any]) -> Stats:
         pairs, ref_counts = self.pair_counts(hypotheses, references, [self.kernel()])

@@ -45,6 +45,7 @@ from nlpeval.core.score import ConfidenceInterval
 from nlpeval.core.signature import Signature
 from nlpeval.core.stats import Stats
 from nlpeval.core.validation import validate_text
+from nlpeval.metrics.rouge.engine import guarded
 from nlpeval.metrics.rouge.metric import SCHEMA, Rouge
 from nlpeval.metrics.rouge.result import RougeScore
 from nlpeval.metrics.rouge.rouge155.bootstrap import perl_averages
@@ -149,7 +150,9 @@ class Rouge155(Rouge):
                 seg_flat.append(ids(flat))
             ref_sents.append(seg_sents)
             ref_flat.append(seg_flat)
-        pairs = _native.rouge_stats_ids(hyp_sents, hyp_flat, ref_sents, ref_flat, kernels)
+        pairs = guarded(
+            lambda: _native.rouge_stats_ids(hyp_sents, hyp_flat, ref_sents, ref_flat, kernels, self.max_cells)
+        )
         return pairs, np.fromiter((len(r) for r in refs), dtype=np.int64, count=len(refs))
 
     def rows_from_pairs(self, pairs: np.ndarray, ref_counts: np.ndarray) -> np.ndarray:
