@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -53,6 +53,17 @@ class CorpusMetric(ABC):
     @abstractmethod
     def signature(self, totals: np.ndarray) -> Signature:
         """The reproducibility signature for these (merged) statistics."""
+
+    def _memo(self, key: Any, build: Callable[[], Any]) -> Any:
+        """``build()``, kept on this (frozen) metric object under ``key``: a training loop asks for the
+        same signature every call. At most 64 values are kept per object."""
+        cache = self.__dict__.setdefault("_memo_values", {})
+        value = cache.get(key)
+        if value is None:
+            value = build()
+            if len(cache) < 64:
+                cache[key] = value
+        return value
 
     def segment_values(self, stats: Stats) -> np.ndarray:
         """Sentence-level scores, one per row (default: each row scored as a corpus)."""

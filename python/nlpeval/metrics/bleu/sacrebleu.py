@@ -466,20 +466,17 @@ class BLEU(CorpusMetric):
     def _signature(self, nrefs_min: int, nrefs_max: int) -> Signature:
         """The signature of these reference counts (kept per metric object: a training loop asks
         for the same one every call)."""
-        cache = self.__dict__.setdefault("_signatures", {})
-        signature = cache.get((nrefs_min, nrefs_max))
-        if signature is None:
-            signature = Signature.build(
+        return self._memo(
+            ("signature", nrefs_min, nrefs_max),
+            lambda: Signature.build(
                 nrefs=nrefs_field(nrefs_min, nrefs_max),
                 case="lc" if self.lowercase else "mixed",
                 eff=self.effective_order,
                 tok=self._tokenizer.signature if self._uses_text else "ids",
                 smooth=self._smooth_field(),
                 flavor=self.flavor,
-            )
-            if len(cache) < 64:
-                cache[(nrefs_min, nrefs_max)] = signature
-        return signature
+            ),
+        )
 
     _uses_text: ClassVar[bool] = True
 

@@ -204,10 +204,9 @@ class CHRF(CorpusMetric):
     def _signature(self, nrefs_min: int, nrefs_max: int) -> Signature:
         """The signature of these reference counts (kept per metric object: a training loop asks
         for the same one every call)."""
-        cache = self.__dict__.setdefault("_signatures", {})
-        signature = cache.get((nrefs_min, nrefs_max))
-        if signature is None:
-            signature = Signature.build(
+        return self._memo(
+            ("signature", nrefs_min, nrefs_max),
+            lambda: Signature.build(
                 nrefs=nrefs_field(nrefs_min, nrefs_max),
                 case="lc" if self.lowercase else "mixed",
                 eff=not self.eps_smoothing,
@@ -216,10 +215,8 @@ class CHRF(CorpusMetric):
                 space=self.whitespace,
                 beta=None if self.beta == DEFAULT_BETA else self.beta,
                 flavor=self.flavor,
-            )
-            if len(cache) < 64:
-                cache[(nrefs_min, nrefs_max)] = signature
-        return signature
+            ),
+        )
 
 
 __all__ = ["CHRF", "DEFAULT_BETA", "check_options", "chrf_schema"]
