@@ -252,3 +252,11 @@ def test_systems_on_dask_must_cover_the_same_ids_with_the_same_references(tmp_pa
     # without ids, row counts are compared: the same message on both paths
     fails([good[0], good[1][1:]], "counts", "segment counts differ: A has 40, B has 39 rows (give --id-col",
           extra=[a for a in args if a not in ("--id-col", "sid")])  # fmt: skip
+    # one file per system (no --system-col), and a lone system that repeats an id
+    split = [a for a in args if a not in ("--system-col", "sys")]
+    for system, rows in (("A", good[0][:25]), ("B", [row for row in good[0][25:] if row[1] != order[1]])):
+        _long_table(tmp_path, [[(s, i, r) for s, i, r in rows]], f"per-{system}")
+    _same_error(["score", str(tmp_path / "per-A-0.jsonl"), str(tmp_path / "per-B-0.jsonl"), *split], dask, capsys,
+                f"{tmp_path / 'per-B-0.jsonl'} lacks id ")  # fmt: skip
+    lone = _long_table(tmp_path, [[("A", 1, "r"), ("A", 2, "s"), ("A", 1, "r")]], "lone")
+    _same_error(["score", lone, *split], dask, capsys, f"{lone[:-7]}0.jsonl:3: id 'd1' repeats {lone[:-7]}0.jsonl:1")
