@@ -11,7 +11,6 @@ systems' fingerprints. Hashes are ``blake2b`` (keyed, 8 bytes), the same in ever
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -25,9 +24,15 @@ BUCKETS = 256
 _KEY = b"nlpeval-ids-1"
 
 
-def _hash(value: Any) -> int:
-    data = json.dumps(value, ensure_ascii=False).encode("utf-8", "surrogatepass")
-    return int.from_bytes(hashlib.blake2b(data, digest_size=8, key=_KEY).digest(), "little")
+def _id_digest(key: Any) -> bytes:
+    return hashlib.blake2b(str(key).encode("utf-8", "surrogatepass"), digest_size=8, key=_KEY).digest()
+
+
+def _row_digest(id_digest: bytes, refs: Sequence[str]) -> bytes:
+    # several references: their lengths keep ["a", "b"] apart from ["a\x00b"]
+    text = refs[0] if len(refs) == 1 else ",".join(str(len(r)) for r in refs) + "\x00" + "\x00".join(refs)
+    data = id_digest + len(refs).to_bytes(4, "little") + text.encode("utf-8", "surrogatepass")
+    return hashlib.blake2b(data, digest_size=8, key=_KEY).digest()
 
 
 def id_hash(key: Any) -> int:
@@ -38,12 +43,12 @@ def id_hash(key: Any) -> int:
     >>> id_hash("doc1") == id_hash("doc1") != id_hash("doc2")
     True
     """
-    return _hash(["id", str(key)])
+    return int.from_bytes(_id_digest(key), "little")
 
 
 def row_hash(key: Any, refs: Sequence[str]) -> int:
     """The 64-bit hash of an id and its references."""
-    return _hash(["row", str(key), list(refs)])
+    return int.from_bytes(_row_digest(_id_digest(key), refs), "little")
 
 
 def bucket(hash_: int) -> int:
@@ -75,8 +80,10 @@ class Fingerprint:
     @classmethod
     def of(cls, ids: Sequence[Any], refs: Sequence[Sequence[str]]) -> Fingerprint:
         """The fingerprint of rows ``ids`` with references ``refs``."""
-        keys = np.fromiter((id_hash(k) for k in ids), dtype=np.uint64, count=len(ids))
-        rows = np.fromiter((row_hash(k, r) for k, r in zip(ids, refs, strict=True)), dtype=np.uint64, count=len(ids))
+        id_digests = [_id_digest(key) for key in ids]
+        row_digests = [_row_digest(d, r) for d, r in zip(id_digests, refs, strict=True)]
+        keys = np.frombuffer(b"".join(id_digests), dtype="<u8").astype(np.uint64)
+        rows = np.frombuffer(b"".join(row_digests), dtype="<u8").astype(np.uint64)
         buckets = (keys >> np.uint64(56)).astype(np.intp)
         counts = np.bincount(buckets, minlength=BUCKETS).astype(np.int64)
         sums = np.zeros(BUCKETS, dtype=np.uint64)
