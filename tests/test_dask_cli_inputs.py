@@ -260,3 +260,32 @@ def test_systems_on_dask_must_cover_the_same_ids_with_the_same_references(tmp_pa
                 f"{tmp_path / 'per-B-0.jsonl'} lacks id ")  # fmt: skip
     lone = _long_table(tmp_path, [[("A", 1, "r"), ("A", 2, "s"), ("A", 1, "r")]], "lone")
     _same_error(["score", lone, *split], dask, capsys, f"{lone[:-7]}0.jsonl:3: id 'd1' repeats {lone[:-7]}0.jsonl:1")
+
+
+def test_id_fingerprints_merge_in_any_order_and_hash_alike_in_every_process() -> None:
+    import os
+    import subprocess
+    import sys
+
+    from nlpeval.dask._ids import Fingerprint, row_hash
+
+    ids = [f"s{i}" for i in range(300)]
+    refs = [[f"ref {i}"] if i % 2 else [f"ref {i}", f"alt {i}"] for i in range(300)]
+    whole = Fingerprint.of(ids, refs)
+    shuffled = list(range(300))
+    random.Random(1).shuffle(shuffled)
+    parts = [Fingerprint.of([ids[i] for i in chunk], [refs[i] for i in chunk])
+             for chunk in (shuffled[:7], shuffled[7:150], [], shuffled[150:])]  # fmt: skip
+    merged = parts[3].merge(parts[0]).merge(parts[2].merge(parts[1])).finish()
+    assert merged.same_rows(whole) and merged.n_rows == 300 and merged.repeats == []
+    other = Fingerprint.of(ids, [*refs[:-1], ["ref 299 changed"]])
+    assert not other.same_rows(whole) and other.n_rows == 300
+    assert row_hash("a", ["a", "b"]) != row_hash("a", ["a\x00b"]) != row_hash("b", ["a\x00b"])
+    assert whole.merge(Fingerprint.of(["s5"], [["x"]])).finish().repeats != []
+    # Python's hash() is salted per process; these hashes are not
+    code = "from nlpeval.dask._ids import row_hash; print(row_hash('s1', ['ref 1']))"
+    import nlpeval
+
+    env = {**os.environ, "PYTHONHASHSEED": "123", "PYTHONPATH": os.path.dirname(os.path.dirname(nlpeval.__file__))}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+    assert int(out) == row_hash("s1", ["ref 1"])
