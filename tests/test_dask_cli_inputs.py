@@ -289,3 +289,16 @@ def test_id_fingerprints_merge_in_any_order_and_hash_alike_in_every_process() ->
     env = {**os.environ, "PYTHONHASHSEED": "123", "PYTHONPATH": os.path.dirname(os.path.dirname(nlpeval.__file__))}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
     assert int(out) == row_hash("s1", ["ref 1"])
+
+
+def test_the_baseline_of_a_long_table_is_its_first_system_on_both_paths(tmp_path, scheduler, capsys) -> None:
+    rows = [(system, i, f"Z says {i} {'x' * (i % 3)}") for i in range(30) for system in ("Z", "A")]
+    argv = ["score", _long_table(tmp_path, [rows[:25], rows[25:]], "order"), "--hyp-col", "out", "--ref-col", "tgt",
+            "--id-col", "sid", "--system-col", "sys", "-m", "chrf", "--paired-bs", "--paired-n", "50",
+            "--resampling", "poisson", "-f", "json"]  # fmt: skip
+    outputs = []
+    for extra in ([], [*scheduler, "--partition-lines", "4"]):
+        code, out, err = _run([*argv, *extra], capsys)
+        assert (code, err) == (0, "")
+        outputs.append([(s["name"], s["scores"]["chrf"].get("p_value")) for s in json.loads(out)["systems"]])
+    assert outputs[0] == outputs[1] and outputs[0][0] == ("Z", None) and outputs[0][1][1] < 0.05

@@ -69,7 +69,8 @@ def partials(
     loc: str | None = None,
     check_ids: bool = False,
 ) -> Any:
-    """Lazy merged partials: ``{metric name: Partial}``, or ``{group: {metric name: Partial}}`` with ``by``.
+    """Lazy merged partials: ``{metric name: Partial}``, or ``{group: {metric name: Partial}}`` with ``by``
+    (groups in order of first appearance in the input).
 
     Parameters
     ----------
@@ -157,8 +158,8 @@ def _ungroup(merged: Grouped, grouped: bool, *, named: dict[str, CorpusMetric]) 
     for by_name in merged.values():
         if IDS_KEY in by_name:  # the client needs the fingerprint, not every id's hash
             by_name[IDS_KEY] = by_name[IDS_KEY].finish()
-    if grouped:
-        return {key: merged[key] for key in sorted(merged, key=repr)}
+    if grouped:  # groups in order of first appearance (the merge tree keeps partition order), as on one machine
+        return dict(merged)
     return merged.get(None) or {name: Partial.zero(m) for name, m in named.items()}
 
 
