@@ -197,3 +197,108 @@ def test_data_file_options_and_errors_are_shared(files, tmp_path, scheduler, cap
         code, local, _ = _run(argv, capsys)
         code_dask, remote, _ = _run([*argv, *scheduler, "--partition-lines", "500"], capsys)
         assert code == code_dask == 0 and _systems(remote) == _systems(local)
+
+
+def _long_table(folder, rows_by_shard: list[list[tuple[str, int, str]]], name: str = "ids") -> str:
+    """Shards ``{name}-{k}.jsonl`` of a long table; a row is (system, segment, reference) with text derived from both."""
+    for shard, rows in enumerate(rows_by_shard):
+        with open(folder / f"{name}-{shard}.jsonl", "w", encoding="utf-8") as out:
+            for system, i, ref in rows:
+                out.write(json.dumps({"sys": system, "sid": f"d{i}", "out": f"{system} says {i} {'x' * (i % 3)}",
+                                      "tgt": [ref]}) + "\n")  # fmt: skip
+    return str(folder / f"{name}-*.jsonl")
+
+
+def test_systems_on_dask_must_cover_the_same_ids_with_the_same_references(tmp_path, scheduler, capsys) -> None:
+    refs = {i: f"the reference of segment {i} is {'long ' * (i % 4)}here" for i in range(40)}
+    order = list(range(40))
+    random.Random(5).shuffle(order)
+    # ids in a different order in each system and shard: the same scores as on one machine
+    good = [[("A", i, refs[i]) for i in range(25)] + [("B", i, refs[i]) for i in order[:20]],
+            [("B", i, refs[i]) for i in order[20:]] + [("A", i, refs[i]) for i in reversed(range(25, 40))]]  # fmt: skip
+    args = ["--hyp-col", "out", "--ref-col", "tgt", "--id-col", "sid", "--system-col", "sys", "-m", "bleu,chrf"]
+    pattern = _long_table(tmp_path, good)
+    argv = ["score", pattern, *args, "--paired-bs", "--paired-n", "50", "--resampling", "poisson", "-f", "json"]
+    code, local, err = _run(argv, capsys)
+    assert code == 0, err
+    code, remote, err = _run([*argv, *scheduler, "--partition-lines", "7"], capsys)
+    assert (code, err) == (0, "")
+    expected = {n: {m: {k: v for k, v in e.items() if k != "segments"} for m, e in s.items()}
+                for n, s in _systems(local).items()}  # fmt: skip
+    assert _systems(remote) == expected and 0 < expected["B"]["bleu"]["p_value"] <= 1
+    dask = [*scheduler, "--partition-lines", "7"]
+
+    def fails(shards: list[list[tuple[str, int, str]]], name: str, expected: str, extra=args) -> None:
+        _same_error(["score", _long_table(tmp_path, shards, name), *extra], dask, capsys, expected)
+
+    # B lacks one id (d17, in the second shard)
+    fails([good[0], [row for row in good[1] if row[:2] != ("B", 17)]], "missing",
+          "B lacks id 'd17': every system must cover the same ids")  # fmt: skip
+    # B holds another reference for d30: the row of B and the row of A are named
+    changed = [(s, i, "another reference" if (s, i) == ("B", 30) else r) for s, i, r in good[1]]
+    b_row = 1 + [row[:2] for row in changed].index(("B", 30))
+    a_row = 1 + [row[:2] for row in good[1]].index(("A", 30))
+    fails([good[0], changed], "other",
+          f"{tmp_path / 'other-1.jsonl'}:{b_row}: the references of id 'd30' differ from those at "
+          f"{tmp_path / 'other-1.jsonl'}:{a_row}")  # fmt: skip
+    # B repeats an id (in another shard than its first row of that id)
+    twice = order[0]
+    first = 1 + [row[:2] for row in good[0]].index(("B", twice))
+    fails([good[0], [*good[1], ("B", twice, refs[twice])]], "repeat",
+          f"{tmp_path / 'repeat-1.jsonl'}:{len(good[1]) + 1}: id 'd{twice}' repeats "
+          f"{tmp_path / 'repeat-0.jsonl'}:{first}")  # fmt: skip
+    # B has an id that A lacks
+    fails([good[0], [*good[1], ("B", 77, "new")]], "extra", "every system must cover the same ids")
+    # without ids, row counts are compared: the same message on both paths
+    fails([good[0], good[1][1:]], "counts", "segment counts differ: A has 40, B has 39 rows (give --id-col",
+          extra=[a for a in args if a not in ("--id-col", "sid")])  # fmt: skip
+    # one file per system (no --system-col), and a lone system that repeats an id
+    split = [a for a in args if a not in ("--system-col", "sys")]
+    for system, rows in (("A", good[0][:25]), ("B", [row for row in good[0][25:] if row[1] != order[1]])):
+        _long_table(tmp_path, [[(s, i, r) for s, i, r in rows]], f"per-{system}")
+    _same_error(["score", str(tmp_path / "per-A-0.jsonl"), str(tmp_path / "per-B-0.jsonl"), *split], dask, capsys,
+                f"{tmp_path / 'per-B-0.jsonl'} lacks id ")  # fmt: skip
+    lone = _long_table(tmp_path, [[("A", 1, "r"), ("A", 2, "s"), ("A", 1, "r")]], "lone")
+    _same_error(["score", lone, *split], dask, capsys, f"{lone[:-7]}0.jsonl:3: id 'd1' repeats {lone[:-7]}0.jsonl:1")
+
+
+def test_id_fingerprints_merge_in_any_order_and_hash_alike_in_every_process() -> None:
+    import os
+    import subprocess
+    import sys
+
+    from nlpeval.dask._ids import Fingerprint, row_hash
+
+    ids = [f"s{i}" for i in range(300)]
+    refs = [[f"ref {i}"] if i % 2 else [f"ref {i}", f"alt {i}"] for i in range(300)]
+    whole = Fingerprint.of(ids, refs)
+    shuffled = list(range(300))
+    random.Random(1).shuffle(shuffled)
+    parts = [Fingerprint.of([ids[i] for i in chunk], [refs[i] for i in chunk])
+             for chunk in (shuffled[:7], shuffled[7:150], [], shuffled[150:])]  # fmt: skip
+    merged = parts[3].merge(parts[0]).merge(parts[2].merge(parts[1])).finish()
+    assert merged.same_rows(whole) and merged.n_rows == 300 and merged.repeats == []
+    other = Fingerprint.of(ids, [*refs[:-1], ["ref 299 changed"]])
+    assert not other.same_rows(whole) and other.n_rows == 300
+    assert row_hash("a", ["a", "b"]) != row_hash("a", ["a\x00b"]) != row_hash("b", ["a\x00b"])
+    assert whole.merge(Fingerprint.of(["s5"], [["x"]])).finish().repeats != []
+    # Python's hash() is salted per process; these hashes are not
+    code = "from nlpeval.dask._ids import row_hash; print(row_hash('s1', ['ref 1']))"
+    import nlpeval
+
+    env = {**os.environ, "PYTHONHASHSEED": "123", "PYTHONPATH": os.path.dirname(os.path.dirname(nlpeval.__file__))}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+    assert int(out) == row_hash("s1", ["ref 1"])
+
+
+def test_the_baseline_of_a_long_table_is_its_first_system_on_both_paths(tmp_path, scheduler, capsys) -> None:
+    rows = [(system, i, f"Z says {i} {'x' * (i % 3)}") for i in range(30) for system in ("Z", "A")]
+    argv = ["score", _long_table(tmp_path, [rows[:25], rows[25:]], "order"), "--hyp-col", "out", "--ref-col", "tgt",
+            "--id-col", "sid", "--system-col", "sys", "-m", "chrf", "--paired-bs", "--paired-n", "50",
+            "--resampling", "poisson", "-f", "json"]  # fmt: skip
+    outputs = []
+    for extra in ([], [*scheduler, "--partition-lines", "4"]):
+        code, out, err = _run([*argv, *extra], capsys)
+        assert (code, err) == (0, "")
+        outputs.append([(s["name"], s["scores"]["chrf"].get("p_value")) for s in json.loads(out)["systems"]])
+    assert outputs[0] == outputs[1] and outputs[0][0] == ("Z", None) and outputs[0][1][1] < 0.05

@@ -252,3 +252,72 @@ def locate(error: BaseException, system: str, refs: Sequence[str], every: int) -
     side = getattr(error, "side", None)
     path = refs[getattr(error, "reference", None) or 0] if side == "references" else system
     return UsageError(f"{path}:{partition * every + row + 1}: {error.detail}")  # type: ignore[attr-defined]
+
+
+# ----------------------------------------------------------------------------- ids
+
+
+@dataclass(frozen=True)
+class Covered:
+    """A system's id fingerprint, and how to read its rows again (to name an example when a check fails)."""
+
+    fingerprint: Any
+    rows: Any  # a callable: () -> the bag of the rows of the input holding this system
+    system: str | None  # the --system-col value of its rows (None: every row of the input)
+
+
+def _picked(row: dict[str, Any], system: str | None, bucket: int | None, hashes: frozenset[int]) -> bool:
+    from nlpeval.dask._ids import bucket as bucket_of
+    from nlpeval.dask._ids import id_hash
+
+    if system is not None and row["sys"] != system:
+        return False
+    key = id_hash(row["id"])
+    return key in hashes or (bucket is not None and bucket_of(key) == bucket)
+
+
+def _brief(row: dict[str, Any]) -> tuple[str, int, str]:
+    from nlpeval.dask._ids import row_hash
+
+    return row["id"], row_hash(row["id"], row["ref"]), row["loc"]
+
+
+def _rows_of(client: Any, covered: Covered, bucket: int | None = None, hashes: frozenset[int] = frozenset()) -> list:
+    """``(id, row hash, file:row)`` of the system's rows whose id is in ``bucket`` or has a hash in ``hashes``."""
+    import functools
+
+    bag = covered.rows().filter(functools.partial(_picked, system=covered.system, bucket=bucket, hashes=hashes))
+    return client.compute(bag.map(_brief)).result()
+
+
+def check_ids(client: Any, systems: dict[str, Covered]) -> None:
+    """The single-machine rules of ``--id-col``, from the fingerprints: no system repeats an id, and every
+    system covers the first's ids with the same references. A failing check reads the rows of one id
+    bucket (or of the repeated ids) again to name an example, with the single-machine message."""
+    for covered in systems.values():
+        if covered.fingerprint.repeats:
+            seen: dict[str, str] = {}
+            for key, _, where in _rows_of(client, covered, hashes=frozenset(covered.fingerprint.repeats)):
+                if key in seen:
+                    raise UsageError(f"{where}: id {key!r} repeats {seen[key]}")
+                seen[key] = where  # (two ids whose 64-bit hashes collide are not a repeat)
+    (first, base), *others = systems.items()
+    for name, covered in others:
+        if base.fingerprint.same_rows(covered.fingerprint):
+            continue
+        n_base, n_mine = base.fingerprint.n_rows, covered.fingerprint.n_rows
+        counts = f" ({name} has {n_mine} rows, {first} has {n_base})" if n_base != n_mine else ""
+        bucket = base.fingerprint.first_difference(covered.fingerprint)
+        theirs = {key: (digest, where) for key, digest, where in _rows_of(client, base, bucket)}
+        mine = {key: (digest, where) for key, digest, where in _rows_of(client, covered, bucket)}
+        missing = [key for key in theirs if key not in mine]
+        if missing:
+            raise UsageError(f"{name} lacks id {missing[0]!r}: every system must cover the same ids{counts}")
+        extra = [key for key in mine if key not in theirs]
+        if extra:
+            raise UsageError(f"{name} has id {extra[0]!r} that {first} lacks: every system must cover the same ids"
+                             f"{counts}")  # fmt: skip
+        for key, (digest, where) in mine.items():
+            if digest != theirs[key][0]:
+                raise UsageError(f"{where}: the references of id {key!r} differ from those at {theirs[key][1]}")
+        raise UsageError(f"{name} covers other ids or references than {first}: every system must cover the same ids")

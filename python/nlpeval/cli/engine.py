@@ -112,6 +112,7 @@ def score_dask(options: argparse.Namespace, metrics: dict[str, Any]) -> tuple[li
     from nlpeval.cli import dask_inputs
     from nlpeval.cli.datafiles import expand_paths
     from nlpeval.cli.formats import SystemScores
+    from nlpeval.dask._ids import IDS_KEY
 
     if options.segments:
         raise UsageError("--segments is not available with --engine dask (only merged statistics come back)")
@@ -133,7 +134,7 @@ def score_dask(options: argparse.Namespace, metrics: dict[str, Any]) -> tuple[li
     paired_n = (options.paired_n or 1000) if options.paired_bs else 0
     # one set of resamples serves both: resample r's weights do not depend on how many are drawn
     keywords: dict[str, Any] = {"n_resamples": max(options.bootstrap, paired_n), "seed": options.seed}
-    systems, partials = [], {}
+    systems, partials, covered = [], {}, {}
     with _client(options) as (client, provenance):
         if data:
             columns = dask_inputs.DataColumns(options.hyp_col, tuple(options.ref_col), options.id_col,
@@ -148,18 +149,27 @@ def score_dask(options: argparse.Namespace, metrics: dict[str, Any]) -> tuple[li
         else:
             inputs = [(path, functools.partial(dask_inputs.text_input, client, path, options.ref, every), path)
                       for path in options.systems]  # fmt: skip
+        check_ids = bool(data and options.id_col)
         for name, build, line_file in inputs:
             try:
-                result = _compute(client, nlpeval.dask.partials(build(), metrics, **keywords))
+                lazy = nlpeval.dask.partials(build(), metrics, **keywords, check_ids=check_ids)
+                result = _compute(client, lazy)
             except ValueError as exc:
                 raise dask_inputs.locate(exc, line_file or "", options.ref if line_file else [], every) from None
             grouped = result if options.system_col else {name: result}
             for system, by_name in grouped.items():
                 if str(system) in partials:
                     raise UsageError(f"system {str(system)!r} appears in more than one file")
+                by_name = dict(by_name)
+                fingerprint = by_name.pop(IDS_KEY, None)
+                if fingerprint is not None:
+                    covered[str(system)] = dask_inputs.Covered(fingerprint, build, system if options.system_col
+                                                               else None)  # fmt: skip
                 scores = {m: _resamples(p, options.bootstrap).score() for m, p in by_name.items()}
                 systems.append(SystemScores(str(system), scores))
                 partials[str(system)] = by_name
+        if covered:
+            dask_inputs.check_ids(client, covered)
         provenance["workers"] = len(client.scheduler_info().get("workers", {}))
     if data and not options.id_col:
         _same_counts(partials)

@@ -67,8 +67,10 @@ def partials(
     seed: int = 12345,
     split_every: int = 8,
     loc: str | None = None,
+    check_ids: bool = False,
 ) -> Any:
-    """Lazy merged partials: ``{metric name: Partial}``, or ``{group: {metric name: Partial}}`` with ``by``.
+    """Lazy merged partials: ``{metric name: Partial}``, or ``{group: {metric name: Partial}}`` with ``by``
+    (groups in order of first appearance in the input).
 
     Parameters
     ----------
@@ -96,6 +98,10 @@ def partials(
     loc : str, optional
         Key of dict elements that says where the row came from (e.g. ``"file.jsonl:12"``);
         errors about a row then name it instead of its partition and row.
+    check_ids : bool
+        With ``id``: also return each group's :class:`~nlpeval.dask._ids.Fingerprint` (which ids,
+        with which references; repeated ids) under the key ``"ids:fingerprint"``, merged in the
+        same tree, so systems can be checked to cover the same segments without collecting ids.
 
     Examples
     --------
@@ -119,7 +125,8 @@ def partials(
     # the (cache-free, small) metrics are bound to each task's function rather than being a key of the
     # graph: each partition's task then depends on its partition alone, so the two fuse (below)
     bare = {name: bare_metric(m) for name, m in named.items()}
-    task = bind(partition_partials, metrics=bare, columns=columns, n_resamples=n_resamples, seed=seed)
+    task = bind(partition_partials, metrics=bare, columns=columns, n_resamples=n_resamples, seed=seed,
+                check_ids=check_ids)  # fmt: skip
     starts = offsets(parts, columns) if (n_resamples and id is None) else None
     tasks = []
     for index, part in enumerate(parts):
@@ -146,8 +153,13 @@ def _bags(data: Any) -> bool:
 
 
 def _ungroup(merged: Grouped, grouped: bool, *, named: dict[str, CorpusMetric]) -> Any:
-    if grouped:
-        return {key: merged[key] for key in sorted(merged, key=repr)}
+    from nlpeval.dask._ids import IDS_KEY
+
+    for by_name in merged.values():
+        if IDS_KEY in by_name:  # the client needs the fingerprint, not every id's hash
+            by_name[IDS_KEY] = by_name[IDS_KEY].finish()
+    if grouped:  # groups in order of first appearance (the merge tree keeps partition order), as on one machine
+        return dict(merged)
     return merged.get(None) or {name: Partial.zero(m) for name, m in named.items()}
 
 

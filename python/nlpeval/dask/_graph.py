@@ -43,6 +43,7 @@ def partition_partials(
     columns: Columns,
     n_resamples: int,
     seed: int,
+    check_ids: bool = False,
 ) -> Grouped:
     """The partials of one partition, per group and metric (a task of the graph)."""
     release_memory()  # what the worker's previous partitions freed
@@ -84,6 +85,10 @@ def partition_partials(
                 name: Partial.from_stats(metrics[name], stats, n_resamples=n_resamples, seed=seed)
                 for name, stats in all_stats.items()
             }
+        if check_ids and rows.ids is not None:
+            from nlpeval.dask._ids import IDS_KEY, Fingerprint
+
+            out[key][IDS_KEY] = Fingerprint.of([rows.ids[i] for i in selected], refs or [[] for _ in selected])
     return out
 
 
