@@ -68,6 +68,21 @@ impl Storage {
             Storage::Borrowed { ptr, len, .. } => unsafe { std::slice::from_raw_parts(*ptr, *len) },
         }
     }
+
+    /// The first `words` native-endian u64 words of the bytes (a cache file's
+    /// header), or why they cannot be one: unaligned or too short.
+    pub fn header(&self, words: usize) -> Result<Vec<u64>, &'static str> {
+        let bytes = self.bytes();
+        if !(bytes.as_ptr() as usize).is_multiple_of(8) {
+            return Err("unaligned bytes");
+        }
+        if bytes.len() < words * 8 {
+            return Err("too short");
+        }
+        Ok((0..words)
+            .map(|i| u64::from_ne_bytes(bytes[i * 8..i * 8 + 8].try_into().unwrap()))
+            .collect())
+    }
 }
 
 impl std::fmt::Debug for Table {
@@ -358,15 +373,11 @@ impl Table {
     /// cache file), checked as described on [`Table`].
     pub fn from_storage(storage: Storage) -> Result<Table, String> {
         let bad = |what: &str| Err(format!("not a paraphrase table cache: {what}"));
+        let header = match storage.header(HEADER_WORDS) {
+            Ok(header) => header,
+            Err(what) => return bad(what),
+        };
         let bytes = storage.bytes();
-        if !(bytes.as_ptr() as usize).is_multiple_of(8) {
-            return bad("unaligned bytes");
-        }
-        if bytes.len() < HEADER_WORDS * 8 {
-            return bad("too short");
-        }
-        let word = |i: usize| u64::from_ne_bytes(bytes[i * 8..i * 8 + 8].try_into().unwrap());
-        let header: Vec<u64> = (0..HEADER_WORDS).map(word).collect();
         if header[0] != MAGIC {
             return bad("wrong magic number");
         }

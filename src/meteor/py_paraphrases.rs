@@ -31,18 +31,7 @@ impl MeteorParaphrases {
     /// table (another format version, truncated, damaged header).
     #[staticmethod]
     fn from_buffer(array: PyReadonlyArray1<'_, u8>) -> PyResult<MeteorParaphrases> {
-        if !array.is_c_contiguous() {
-            return Err(PyValueError::new_err("the bytes must be contiguous"));
-        }
-        let slice = array.as_slice()?;
-        let (ptr, len) = (slice.as_ptr(), slice.len());
-        let owner: Py<PyAny> = array.as_any().clone().unbind();
-        let storage = Storage::Borrowed {
-            ptr,
-            len,
-            _owner: Box::new(owner),
-        };
-        let table = Table::from_storage(storage).map_err(PyValueError::new_err)?;
+        let table = Table::from_storage(borrowed_storage(array)?).map_err(PyValueError::new_err)?;
         Ok(MeteorParaphrases { table })
     }
 
@@ -68,4 +57,18 @@ impl MeteorParaphrases {
     fn __len__(&self) -> usize {
         self.table.len()
     }
+}
+
+/// The bytes of a read-only, C-contiguous `uint8` array (e.g. `np.memmap(path,
+/// mode="r")`) as table storage, used in place and kept alive by the array.
+pub fn borrowed_storage(array: PyReadonlyArray1<'_, u8>) -> PyResult<Storage> {
+    if !array.is_c_contiguous() {
+        return Err(PyValueError::new_err("the bytes must be contiguous"));
+    }
+    let slice = array.as_slice()?;
+    Ok(Storage::Borrowed {
+        ptr: slice.as_ptr(),
+        len: slice.len(),
+        _owner: Box::new(array.as_any().clone().unbind()),
+    })
 }

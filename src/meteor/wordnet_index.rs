@@ -10,11 +10,12 @@
 //! entries, `"pos offset offset ...|pos ..."`. Reads are bounds-checked: a
 //! damaged body can give wrong entries but neither crash nor hang.
 
-use numpy::{PyReadonlyArray1, PyUntypedArrayMethods};
+use numpy::PyReadonlyArray1;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use super::paraphrase::Storage;
+use super::py_paraphrases::borrowed_storage;
 
 const MAGIC: u64 = u64::from_le_bytes(*b"NLPEWNIX");
 /// Version of the byte layout; bump it when the layout changes.
@@ -127,16 +128,11 @@ impl StrTable {
     /// A table over bytes in its layout, checked (header, length, ends of the offsets).
     pub fn from_storage(storage: Storage) -> Result<StrTable, String> {
         let bad = |what: &str| Err(format!("not a WordNet index cache: {what}"));
+        let header = match storage.header(HEADER_WORDS) {
+            Ok(header) => header,
+            Err(what) => return bad(what),
+        };
         let bytes = storage.bytes();
-        if !(bytes.as_ptr() as usize).is_multiple_of(8) {
-            return bad("unaligned bytes");
-        }
-        if bytes.len() < HEADER_WORDS * 8 {
-            return bad("too short");
-        }
-        let header: Vec<u64> = (0..HEADER_WORDS)
-            .map(|i| u64::from_ne_bytes(bytes[i * 8..i * 8 + 8].try_into().unwrap()))
-            .collect();
         if header[0] != MAGIC || header[1] != FORMAT || header[2] != ENDIAN {
             return bad("wrong magic number, version or byte order");
         }
@@ -295,16 +291,8 @@ impl WordNetIndex {
     /// in place. Raises `ValueError` when the bytes are not such an index.
     #[staticmethod]
     fn from_buffer(array: PyReadonlyArray1<'_, u8>) -> PyResult<WordNetIndex> {
-        if !array.is_c_contiguous() {
-            return Err(PyValueError::new_err("the bytes must be contiguous"));
-        }
-        let slice = array.as_slice()?;
-        let storage = Storage::Borrowed {
-            ptr: slice.as_ptr(),
-            len: slice.len(),
-            _owner: Box::new(array.as_any().clone().unbind()),
-        };
-        let table = StrTable::from_storage(storage).map_err(PyValueError::new_err)?;
+        let table =
+            StrTable::from_storage(borrowed_storage(array)?).map_err(PyValueError::new_err)?;
         Ok(WordNetIndex { table })
     }
 
