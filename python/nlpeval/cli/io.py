@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import contextlib
-import os
-import stat
 import sys
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
 
 from nlpeval.cli.errors import UsageError
+from nlpeval.core.files import write_atomically
 
 DEFAULT_CHUNK = 20_000
 
@@ -73,32 +71,6 @@ def read_all(path: str) -> list[str]:
         while chunk := seg_file.read_chunk(DEFAULT_CHUNK):
             lines.extend(chunk)
     return lines
-
-
-def _new_file_mode(path: str) -> int:
-    """The mode ``path`` keeps if it exists, else what ``open(path, "w")`` would create (0666 less the umask)."""
-    try:
-        return stat.S_IMODE(os.stat(path).st_mode)
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
-
-
-def write_atomically(path: str, text: str | bytes) -> None:
-    """Write ``text`` (str as UTF-8, or bytes) to ``path`` via a temporary file and a rename: never half-written."""
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".nlpeval-", suffix=".tmp")
-    try:
-        # mkstemp creates the file private (0600); give it the permissions a plain open() would.
-        os.fchmod(fd, _new_file_mode(path))
-        with os.fdopen(fd, "wb") if isinstance(text, bytes) else os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
 
 
 def emit(text: str, output: str | None) -> None:

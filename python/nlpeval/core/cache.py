@@ -6,11 +6,11 @@ disk cache off. Caches are written atomically and a cache that cannot be read or
 
 from __future__ import annotations
 
-import contextlib
 import os
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from nlpeval.core.files import write_atomically
 
 if TYPE_CHECKING:
     import numpy as np
@@ -66,17 +66,7 @@ def write_cache_file(path: Path, data: bytes) -> bool:
     """
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        handle, tmp = tempfile.mkstemp(dir=path.parent, prefix=".nlpeval-", suffix=".tmp")
+        write_atomically(str(path), data)
     except OSError:
         return False
-    try:
-        os.chmod(tmp, 0o644)  # mkstemp's file is private; a cache is readable like ~/.cache's other files
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-        os.replace(tmp, path)
-        return True
-    except OSError:
-        return False
-    finally:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+    return True
