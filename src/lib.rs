@@ -10,6 +10,7 @@ pub mod ngram;
 pub mod porter;
 pub mod rouge;
 pub mod rouge_text;
+pub mod sentence_scores;
 pub mod ter;
 pub mod text;
 
@@ -1013,6 +1014,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(nltk_porter_stems, m)?)?;
     m.add_function(wrap_pyfunction!(nltk_meteor_scores, m)?)?;
     m.add_function(wrap_pyfunction!(meteor_align_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(sentence_scores::bleu_row_scores, m)?)?;
+    m.add_function(wrap_pyfunction!(sentence_scores::bleu_totals_values, m)?)?;
+    m.add_function(wrap_pyfunction!(sentence_scores::chrf_row_scores, m)?)?;
+    m.add_function(wrap_pyfunction!(sentence_scores::chrf_totals_parts, m)?)?;
     m.add_class::<MeteorParaphrases>()?;
     m.add_class::<meteor::wordnet_index::WordNetIndex>()?;
     Ok(())

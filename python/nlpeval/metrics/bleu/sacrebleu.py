@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -9,6 +10,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from nlpeval import _native
 from nlpeval.core.metric import CorpusMetric
 from nlpeval.core.score import Score
 from nlpeval.core.signature import Signature, nrefs_field
@@ -21,6 +23,9 @@ SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k":
 
 #: sacreBLEU's floor for log(0).
 _LOG_ZERO = -9999999999.0
+
+#: Largest ``max_order`` of the native formula (``_native.bleu_row_scores``).
+MAX_NATIVE_ORDER = 7
 
 
 def sacrebleu_values(
@@ -36,8 +41,15 @@ def sacrebleu_values(
 
     Vectorised over the leading axes of ``totals``; follows sacreBLEU's
     ``BLEU.compute_bleu`` step by step (smoothing, effective order, the
-    ``my_log`` floor) so values agree to the last bit.
+    ``my_log`` floor) so values agree to the last bit. One integer totals vector is scored
+    natively (see :func:`sentence_scores`).
     """
+    totals = np.asarray(totals)
+    if totals.ndim == 1 and totals.dtype == np.int64 and _native_options(max_order, smooth, smooth_value):
+        score, precisions, bp = _native.bleu_totals_values(
+            totals, max_order, smooth, smooth_value, effective_order, ref_len_column
+        )
+        return np.float64(score), np.array(precisions), np.float64(bp)
     totals = np.asarray(totals, dtype=np.float64)
     if totals.ndim == 1 and max_order < 8:
         scalar = _scalar_values(
@@ -143,9 +155,15 @@ def _scalar_values(
     return np.float64(score), np.array(precisions), np.float64(bp)
 
 
-#: Up to this many rows, :func:`sentence_scores` uses Python floats (two NumPy calls in all) rather
-#: than ~60 array operations whose fixed cost dominates small batches.
-FEW_ROWS = 24
+def _native_options(max_order: int, smooth: str, smooth_value: float | None) -> bool:
+    """Whether the native formula computes with the same arithmetic as the Python one: up to
+    :data:`MAX_NATIVE_ORDER` orders (NumPy sums 8 or more values pairwise) and no ``smooth_value``
+    or a finite int or float that a float64 holds exactly."""
+    if type(max_order) is not int or not 1 <= max_order <= MAX_NATIVE_ORDER or smooth not in SMOOTH_DEFAULTS:
+        return False
+    if smooth_value is None:
+        return True
+    return type(smooth_value) in (int, float) and math.isfinite(smooth_value) and float(smooth_value) == smooth_value
 
 
 def sentence_scores(
@@ -156,13 +174,15 @@ def sentence_scores(
     smooth_value: float | None,
     effective_order: bool,
     ref_len_column: int = 1,
+    divisor: float = 1.0,
 ) -> np.ndarray:
-    """The BLEU (0–100) of each statistics row: ``sacrebleu_values(rows, ...)[0]``, bit for bit.
+    """The BLEU (0–100) of each statistics row, divided by ``divisor``: ``sacrebleu_values(rows, ...)[0]
+    / divisor``, bit for bit.
 
-    A small batch of integer rows (a training loop's, up to :data:`FEW_ROWS`) takes Python floats
-    for the arithmetic (the same IEEE operations in the same order as the array path) and one
-    batched NumPy ``log`` and ``exp`` (the same functions, so the same bits); larger or float
-    batches take the array path (from about 30 rows on, its fixed cost is the smaller).
+    Integer rows are scored natively (``_native.bleu_row_scores``): sacreBLEU's steps with the same
+    IEEE operations in the same order and the C library's ``log``/``exp``, which sacreBLEU's
+    ``math.log``/``math.exp`` call too. Float rows and ``max_order >= 8`` (where NumPy's sum of the
+    logs is pairwise) take the array path.
 
     Examples
     --------
@@ -171,165 +191,15 @@ def sentence_scores(
     [59.460355750136046, 0.0]
     """
     rows = np.asarray(rows)
+    if rows.dtype.kind == "i" and rows.dtype != np.int64:
+        rows = rows.astype(np.int64)
+    if rows.ndim == 2 and rows.dtype == np.int64 and _native_options(max_order, smooth, smooth_value):
+        return _native.bleu_row_scores(
+            rows, max_order, smooth, smooth_value, effective_order, ref_len_column, float(divisor)
+        )
     options = {"max_order": max_order, "smooth": smooth, "smooth_value": smooth_value}
-    if rows.ndim != 2 or rows.shape[0] > FEW_ROWS or max_order >= 8 or rows.dtype.kind not in "iu":
-        values = sacrebleu_values(rows, **options, effective_order=effective_order, ref_len_column=ref_len_column)
-        return values[0]
-    return _few_rows_scores(rows.tolist(), **options, effective_order=effective_order, ref_len_column=ref_len_column)
-
-
-def _few_rows_scores(
-    rows: list[list[int]],
-    *,
-    max_order: int,
-    smooth: str,
-    smooth_value: float | None,
-    effective_order: bool,
-    ref_len_column: int,
-) -> np.ndarray:
-    """:func:`sentence_scores` of integer rows in Python numbers; see :func:`_scalar_values` for the
-    correspondence with the array path (integers below 2**53 are exact in float64, so the quotients
-    and products of Python ints round as those of the array's floats; the array path's sum of fewer
-    than 8 logs is sequential, as here)."""
-    if smooth == "exp" and effective_order:
-        fast = _exp_effective_scores(rows, max_order, ref_len_column)
-        if fast is not None:
-            return fast
-    value = SMOOTH_DEFAULTS[smooth] if smooth_value is None else smooth_value
-    add_k, exp_smooth, floor = smooth == "add-k", smooth == "exp", smooth == "floor"
-    first_correct, first_total = 3, 3 + max_order
-    # per row: (logged precisions: True for a positive one, False for the log floor), 1 / eff_order
-    # as the divisor, the brevity penalty's exponent (None: 1.0), and whether the score is nonzero
-    plans = []
-    to_log: list[float] = []
-    for row in rows:
-        sys_len, ref_len = row[0], row[ref_len_column]
-        eff_order = max_order
-        smooth_mteval = 1.0
-        positive: list[bool] = []
-        any_correct = False
-        alive = True
-        for n in range(max_order):
-            c = row[first_correct + n]
-            t = row[first_total + n]
-            if c != 0:
-                any_correct = True
-            if add_k and n > 0:
-                c += value
-                t += value
-            if alive and t != 0:
-                if c == 0:
-                    if exp_smooth:
-                        smooth_mteval = smooth_mteval * 2
-                        p = 100.0 / (smooth_mteval * t)
-                    elif floor:
-                        p = 100.0 * value / t
-                    else:
-                        p = 0.0
-                else:
-                    p = 100.0 * c / t
-            else:
-                if alive and effective_order and n > 0:
-                    eff_order = n  # the orders alive so far (none alive: sacreBLEU keeps max_order)
-                alive = False
-                p = 0.0
-            if p > 0:
-                to_log.append(p)
-                positive.append(True)
-            else:
-                positive.append(False)
-        bp_arg = None
-        nonzero = any_correct
-        if sys_len < ref_len:
-            if sys_len > 0:
-                bp_arg = 1.0 - ref_len / sys_len
-            else:
-                nonzero = False  # a zero brevity penalty (and then no n-gram matched anyway)
-        plans.append((positive[:eff_order], float(eff_order), bp_arg, nonzero))
-    logs = np.log(to_log).tolist() if to_log else []
-    at = 0
-    to_exp: list[float] = []
-    for positive, eff_order, bp_arg, _ in plans:
-        mean_log = 0.0
-        for is_positive in positive:
-            if is_positive:
-                mean_log += logs[at]
-                at += 1
-            else:
-                mean_log += _LOG_ZERO
-        to_exp.append(mean_log / eff_order)
-        if bp_arg is not None:
-            to_exp.append(bp_arg)
-    exps = np.exp(to_exp).tolist()
-    scores = []
-    at = 0
-    for _, _, bp_arg, nonzero in plans:
-        geo = exps[at]
-        if bp_arg is not None:
-            at += 1
-            scores.append(exps[at] * geo if nonzero else 0.0)
-        else:
-            scores.append(geo if nonzero else 0.0)
-        at += 1
-    return np.array(scores, dtype=np.float64)
-
-
-def _exp_effective_scores(rows: list[list[int]], max_order: int, ref_len_column: int) -> np.ndarray | None:
-    """:func:`_few_rows_scores` for sentence BLEU's defaults (``exp`` smoothing, effective order),
-    where every order alive has a positive precision and exactly those orders are averaged. None
-    when a row has no order alive (the general loop handles it)."""
-    first_total, end = 3 + max_order, 3 + 2 * max_order
-    to_log: list[float] = []
-    log_later = to_log.append
-    used_orders: list[int] = []
-    bp_rows: list[int] = []
-    bp_args: list[float] = []
-    zero_rows: list[int] = []
-    for index, row in enumerate(rows):
-        mteval = 1.0
-        used = 0
-        matched = False
-        for c, t in zip(row[3:first_total], row[first_total:end], strict=True):
-            if not t:
-                break
-            if c:
-                log_later(100.0 * c / t)
-                matched = True
-            else:
-                mteval = mteval * 2
-                log_later(100.0 / (mteval * t))
-            used += 1
-        if not used:
-            return None
-        sys_len, ref_len = row[0], row[ref_len_column]
-        zero_bp = False
-        if sys_len < ref_len:
-            if sys_len > 0:
-                bp_rows.append(index)
-                bp_args.append(1.0 - ref_len / sys_len)
-            else:
-                zero_bp = True  # 0.0 * exp(mean_log) in the array path
-        if zero_bp or not (matched or any(row[3 + used : first_total])):
-            zero_rows.append(index)
-        used_orders.append(used)
-    logs = np.log(to_log).tolist()
-    means: list[float] = []
-    at = 0
-    for used in used_orders:
-        mean_log = 0.0
-        for log in logs[at : at + used]:
-            mean_log += log
-        at += used
-        means.append(mean_log / used)
-    scores = np.exp(means + bp_args)
-    n = len(means)
-    if bp_rows:
-        # bp * exp(mean_log), as the array path multiplies them (elsewhere bp is 1.0)
-        scores[bp_rows] = scores[n:] * scores[bp_rows]
-    scores = scores[:n]
-    if zero_rows:
-        scores[zero_rows] = 0.0
-    return scores
+    values = sacrebleu_values(rows, **options, effective_order=effective_order, ref_len_column=ref_len_column)
+    return values[0] / divisor if divisor != 1.0 else values[0]
 
 
 @dataclass(frozen=True)
@@ -410,14 +280,14 @@ class BLEU(CorpusMetric):
 
     def segment_values(self, stats: Stats) -> np.ndarray:
         """Sentence BLEU of each segment, as ``sacrebleu.sentence_bleu`` (effective order on)."""
-        scores = sentence_scores(
+        return sentence_scores(
             stats.rows,
             max_order=self.max_order,
             smooth=self.smooth,
             smooth_value=self.smooth_value,
             effective_order=True,
+            divisor=100.0,
         )
-        return scores / 100.0
 
     def components(self, totals: np.ndarray) -> dict[str, Any]:
         _, precisions, bp = self._values(totals, effective_order=self.effective_order)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
+
+from nlpeval import _native
 
 #: sacreBLEU's epsilon for undefined precision, recall and F (eps smoothing).
 EPS = 1e-16
@@ -61,7 +64,15 @@ def chrf_parts(totals: np.ndarray, *, orders: int, factor: float, eps_smoothing:
     >>> float(parts.score), float(parts.precision), float(parts.recall)
     (83.33333333333334, 0.5, 1.0)
     """
-    t = np.asarray(totals, dtype=np.float64)
+    t = np.asarray(totals)
+    if t.ndim == 1 and t.dtype == np.int64 and type(orders) is int and orders >= 1 and _native_factor(factor):
+        score, precision, recall, precisions, recalls = _native.chrf_totals_parts(
+            t, orders, float(factor), bool(eps_smoothing)
+        )
+        return ChrfParts(
+            np.float64(score), np.float64(precision), np.float64(recall), np.array(precisions), np.array(recalls)
+        )
+    t = np.asarray(t, dtype=np.float64)
     if t.ndim == 1:
         scalar = _scalar_parts(t.tolist(), orders=orders, factor=factor, eps_smoothing=eps_smoothing)
         if scalar is not None:
@@ -128,18 +139,23 @@ def _scalar_parts(t: list[float], *, orders: int, factor: float, eps_smoothing: 
     )
 
 
-#: Up to this many rows, :func:`sentence_scores` uses Python floats rather than ~25 array operations
-#: whose fixed cost dominates small batches.
-FEW_ROWS = 24
+def _native_factor(factor: float) -> bool:
+    """Whether the native formula computes with ``factor`` as the Python one does: a finite
+    Python float, or an int that a float64 holds exactly (also ``1 + factor``); a NumPy scalar
+    would change the types of the arithmetic."""
+    if type(factor) is float:
+        return math.isfinite(factor)
+    return type(factor) is int and abs(factor) < 2**53
 
 
-def sentence_scores(rows: np.ndarray, *, orders: int, factor: float, eps_smoothing: bool) -> np.ndarray:
-    """chrF (0–100) of each statistics row: ``chrf_parts(rows, ...).score``, bit for bit.
+def sentence_scores(
+    rows: np.ndarray, *, orders: int, factor: float, eps_smoothing: bool, divisor: float = 1.0
+) -> np.ndarray:
+    """chrF (0–100) of each statistics row, divided by ``divisor``: ``chrf_parts(rows, ...).score /
+    divisor``, bit for bit.
 
-    A small batch of integer rows (a training loop's, up to :data:`FEW_ROWS`) is scored with
-    Python floats: the same IEEE operations in the same order as the array path (integers below
-    2**53 are exact in float64). Larger or float batches take the array path (from about 30 rows
-    on, its fixed cost is the smaller).
+    Integer rows are scored natively (``_native.chrf_row_scores``: sacreBLEU's steps, the same IEEE
+    operations in the same order); float rows take the array path.
 
     Examples
     --------
@@ -147,43 +163,9 @@ def sentence_scores(rows: np.ndarray, *, orders: int, factor: float, eps_smoothi
     [83.33333333333334, 0.0]
     """
     rows = np.asarray(rows)
-    plain = type(factor) in (int, float)  # a NumPy scalar would change the types of the arithmetic
-    if plain and rows.ndim == 2 and rows.shape[0] <= FEW_ROWS and rows.dtype.kind in "iu":
-        scores = _few_rows_scores(rows.tolist(), orders=orders, factor=factor, eps_smoothing=eps_smoothing)
-        if scores is not None:
-            return np.array(scores, dtype=np.float64)
-    return chrf_parts(rows, orders=orders, factor=factor, eps_smoothing=eps_smoothing).score
-
-
-def _few_rows_scores(rows: list[list[int]], *, orders: int, factor: float, eps_smoothing: bool) -> list[float] | None:
-    """The loop of :func:`_scalar_parts` over rows, keeping only the score; None where a ratio is
-    undefined (the array path then gives its inf/nan exactly)."""
-    scores: list[float] = []
-    scale = 1 + factor
-    end = 3 * orders
-    try:
-        for row in rows:
-            score = sum_prec = sum_rec = effective = 0.0
-            for i in range(0, end, 3):
-                n_hyp, n_ref, n_match = row[i], row[i + 1], row[i + 2]
-                prec = n_match / n_hyp if n_hyp > 0 else EPS
-                rec = n_match / n_ref if n_ref > 0 else EPS
-                denom = factor * prec + rec
-                score = score + (scale * prec * rec / denom if denom > 0 else EPS)
-                if n_hyp > 0 and n_ref > 0:
-                    sum_prec = sum_prec + prec
-                    sum_rec = sum_rec + rec
-                    effective = effective + 1.0
-            if eps_smoothing:
-                scores.append(100 * score / orders)
-                continue
-            avg_prec = sum_prec / effective if effective > 0 else 0.0
-            avg_rec = sum_rec / effective if effective > 0 else 0.0
-            if avg_prec + avg_rec != 0:
-                f = scale * avg_prec * avg_rec
-                scores.append(100 * (f / (factor * avg_prec + avg_rec)))
-            else:
-                scores.append(0.0)
-    except ZeroDivisionError:
-        return None
-    return scores
+    if rows.dtype.kind == "i" and rows.dtype != np.int64:
+        rows = rows.astype(np.int64)
+    if rows.ndim == 2 and rows.dtype == np.int64 and type(orders) is int and orders >= 1 and _native_factor(factor):
+        return _native.chrf_row_scores(rows, orders, float(factor), bool(eps_smoothing), float(divisor))
+    score = chrf_parts(rows, orders=orders, factor=factor, eps_smoothing=eps_smoothing).score
+    return score / divisor if divisor != 1.0 else score

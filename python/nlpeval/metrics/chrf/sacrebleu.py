@@ -160,8 +160,9 @@ class CHRF(CorpusMetric):
 
     def segment_values(self, stats: Stats) -> np.ndarray:
         """Sentence chrF of each segment (``sacrebleu.sentence_chrf`` / 100)."""
-        scores = sentence_scores(stats.rows, orders=self.orders, factor=self.factor, eps_smoothing=self.eps_smoothing)
-        return scores / 100.0
+        return sentence_scores(
+            stats.rows, orders=self.orders, factor=self.factor, eps_smoothing=self.eps_smoothing, divisor=100.0
+        )
 
     def score_from_totals(self, totals: np.ndarray, *, signature: Signature | None = None) -> Score:
         """The corpus :class:`Score` of merged statistics (the formula evaluated once for the

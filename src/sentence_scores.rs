@@ -1,0 +1,367 @@
+//! Scores of statistics rows: sacreBLEU's BLEU (`BLEU.compute_bleu`) and chrF
+//! (`CHRF._compute_f_score`) formulas, for sentence-level calls and corpus totals.
+//!
+//! A training loop scores 8-16 segments per call; evaluated in Python, the formulas
+//! cost more than computing the statistics. Here they run on the rows the statistics
+//! kernels return. sacreBLEU computes with Python floats and `math.log`/`math.exp`
+//! (the C library's `log`/`exp`, which `f64::ln`/`f64::exp` call too), so the same
+//! IEEE operations in the same order give the same bits; the Python tests pin these
+//! functions to the vectorised Python formulas and to sacreBLEU.
+
+use crate::bleu_score::Smoothing;
+use numpy::ndarray::{ArrayView1, ArrayView2};
+use numpy::{PyArray1, PyReadonlyArray1, PyReadonlyArray2};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+/// Largest `max_order` scored here: NumPy's sum over 8 or more orders is pairwise, not
+/// sequential, so the Python formula keeps larger orders.
+pub const MAX_BLEU_ORDER: usize = 7;
+
+/// sacreBLEU's floor for `log(0)` (`my_log`).
+const LOG_ZERO: f64 = -9_999_999_999.0;
+
+/// sacreBLEU's epsilon for undefined chrF precision, recall and F.
+const CHRF_EPS: f64 = 1e-16;
+
+/// BLEU of one statistics row `[hyp_len, ref_len.., correct_1..N, total_1..N, ..]`
+/// (`N = precisions.len()`, `ref_len_column` the reference length used) on
+/// sacreBLEU's 0–100 scale, as `BLEU.compute_bleu`: returns `(score, brevity penalty)`
+/// and writes the precisions (0–100; all zero when nothing matched) into `precisions`.
+pub fn bleu(
+    row: &[i64],
+    ref_len_column: usize,
+    smoothing: Smoothing,
+    effective_order: bool,
+    precisions: &mut [f64],
+) -> (f64, f64) {
+    let max_order = precisions.len();
+    let (sys_len, ref_len) = (row[0] as f64, row[ref_len_column] as f64);
+    let correct = &row[3..3 + max_order];
+    let total = &row[3 + max_order..3 + 2 * max_order];
+    let bp = if sys_len < ref_len {
+        if sys_len > 0.0 {
+            (1.0 - ref_len / sys_len).exp()
+        } else {
+            0.0
+        }
+    } else {
+        1.0
+    };
+    precisions.fill(0.0);
+    if correct.iter().all(|&c| c == 0) {
+        return (0.0, bp);
+    }
+    let mut smooth_mteval = 1.0;
+    let mut eff_order = max_order;
+    for n in 0..max_order {
+        let (mut c, mut t) = (correct[n] as f64, total[n] as f64);
+        if let Smoothing::AddK(k) = smoothing {
+            if n > 0 {
+                c += k;
+                t += k;
+            }
+        }
+        if t == 0.0 {
+            break;
+        }
+        if effective_order {
+            eff_order = n + 1;
+        }
+        if c == 0.0 {
+            match smoothing {
+                Smoothing::Exp => {
+                    smooth_mteval *= 2.0;
+                    precisions[n] = 100.0 / (smooth_mteval * t);
+                }
+                Smoothing::Floor(value) => precisions[n] = 100.0 * value / t,
+                _ => {}
+            }
+        } else {
+            precisions[n] = 100.0 * c / t;
+        }
+    }
+    // sequential, as Python's sum() of floats (3.11) and NumPy's sum of fewer than 8 values
+    let mut log_sum = 0.0;
+    for &p in &precisions[..eff_order] {
+        log_sum += if p > 0.0 { p.ln() } else { LOG_ZERO };
+    }
+    (bp * (log_sum / eff_order as f64).exp(), bp)
+}
+
+/// chrF of `[hyp, ref, match]` triples (0–100 scale) as sacreBLEU's
+/// `CHRF._compute_f_score`, with its parts: `(score, precision, recall)` averaged over
+/// the effective orders, and per order the precision and recall (0 where undefined)
+/// written into `precisions` and `recalls` when given.
+pub fn chrf(
+    triples: &[i64],
+    factor: f64,
+    eps_smoothing: bool,
+    mut per_order: Option<(&mut [f64], &mut [f64])>,
+) -> (f64, f64, f64) {
+    let orders = triples.len() / 3;
+    let mut score = 0.0;
+    let (mut sum_prec, mut sum_rec, mut effective) = (0.0, 0.0, 0.0);
+    for (i, triple) in triples.chunks_exact(3).enumerate() {
+        let (n_hyp, n_ref, n_match) = (triple[0], triple[1], triple[2]);
+        let prec = if n_hyp > 0 {
+            n_match as f64 / n_hyp as f64
+        } else {
+            CHRF_EPS
+        };
+        let rec = if n_ref > 0 {
+            n_match as f64 / n_ref as f64
+        } else {
+            CHRF_EPS
+        };
+        let denom = factor * prec + rec;
+        score += if denom > 0.0 {
+            (1.0 + factor) * prec * rec / denom
+        } else {
+            CHRF_EPS
+        };
+        if n_hyp > 0 && n_ref > 0 {
+            sum_prec += prec;
+            sum_rec += rec;
+            effective += 1.0;
+        }
+        if let Some((precisions, recalls)) = per_order.as_mut() {
+            precisions[i] = if n_hyp > 0 { prec } else { 0.0 };
+            recalls[i] = if n_ref > 0 { rec } else { 0.0 };
+        }
+    }
+    let (avg_prec, avg_rec) = if effective > 0.0 {
+        (sum_prec / effective, sum_rec / effective)
+    } else {
+        (0.0, 0.0)
+    };
+    let value = if eps_smoothing {
+        100.0 * score / orders as f64
+    } else if avg_prec + avg_rec != 0.0 {
+        let f = (1.0 + factor) * avg_prec * avg_rec;
+        100.0 * (f / (factor * avg_prec + avg_rec))
+    } else {
+        0.0
+    };
+    (value, avg_prec, avg_rec)
+}
+
+fn smoothing_from(smooth: &str, smooth_value: Option<f64>) -> PyResult<Smoothing> {
+    Smoothing::from_name(smooth, smooth_value)
+        .ok_or_else(|| PyValueError::new_err(format!("unknown smoothing {smooth:?}")))
+}
+
+fn check_width(width: usize, needed: usize) -> PyResult<()> {
+    if width < needed {
+        return Err(PyValueError::new_err(format!(
+            "statistics rows have {width} columns; the formula reads {needed}"
+        )));
+    }
+    Ok(())
+}
+
+fn check_bleu(max_order: usize, ref_len_column: usize, width: usize) -> PyResult<()> {
+    if max_order == 0 || max_order > MAX_BLEU_ORDER || !(1..3).contains(&ref_len_column) {
+        return Err(PyValueError::new_err(format!(
+            "max_order must be in 1..={MAX_BLEU_ORDER} and ref_len_column 1 or 2"
+        )));
+    }
+    check_width(width, 3 + 2 * max_order)
+}
+
+/// `score(row) / divisor` of every row of `rows`, borrowing contiguous rows.
+fn map_rows(rows: ArrayView2<'_, i64>, mut score: impl FnMut(&[i64]) -> f64) -> Vec<f64> {
+    let mut copy = Vec::new();
+    rows.outer_iter()
+        .map(|row: ArrayView1<'_, i64>| match row.as_slice() {
+            Some(slice) => score(slice),
+            None => {
+                copy.clear();
+                copy.extend(row.iter().copied());
+                score(&copy)
+            }
+        })
+        .collect()
+}
+
+fn row_vec(row: ArrayView1<'_, i64>) -> Vec<i64> {
+    row.iter().copied().collect()
+}
+
+/// Sentence BLEU of every statistics row (0–100 divided by `divisor`).
+#[pyfunction]
+#[pyo3(signature = (rows, max_order, smooth, smooth_value, effective_order, ref_len_column=1, divisor=1.0))]
+#[allow(clippy::too_many_arguments)]
+pub fn bleu_row_scores<'py>(
+    py: Python<'py>,
+    rows: PyReadonlyArray2<'py, i64>,
+    max_order: usize,
+    smooth: &str,
+    smooth_value: Option<f64>,
+    effective_order: bool,
+    ref_len_column: usize,
+    divisor: f64,
+) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    let smoothing = smoothing_from(smooth, smooth_value)?;
+    let rows = rows.as_array();
+    check_bleu(max_order, ref_len_column, rows.ncols())?;
+    let mut precisions = [0.0; MAX_BLEU_ORDER];
+    let scores = map_rows(rows, |row| {
+        let precisions = &mut precisions[..max_order];
+        bleu(row, ref_len_column, smoothing, effective_order, precisions).0 / divisor
+    });
+    Ok(PyArray1::from_vec(py, scores))
+}
+
+/// BLEU of one totals vector: `(score, precisions, brevity penalty)`, 0–100 scale.
+#[pyfunction]
+#[pyo3(signature = (totals, max_order, smooth, smooth_value, effective_order, ref_len_column=1))]
+pub fn bleu_totals_values(
+    totals: PyReadonlyArray1<'_, i64>,
+    max_order: usize,
+    smooth: &str,
+    smooth_value: Option<f64>,
+    effective_order: bool,
+    ref_len_column: usize,
+) -> PyResult<(f64, Vec<f64>, f64)> {
+    let smoothing = smoothing_from(smooth, smooth_value)?;
+    let totals = row_vec(totals.as_array());
+    check_bleu(max_order, ref_len_column, totals.len())?;
+    let mut precisions = vec![0.0; max_order];
+    let (score, bp) = bleu(
+        &totals,
+        ref_len_column,
+        smoothing,
+        effective_order,
+        &mut precisions,
+    );
+    Ok((score, precisions, bp))
+}
+
+fn check_chrf(orders: usize, width: usize) -> PyResult<()> {
+    if orders == 0 {
+        return Err(PyValueError::new_err("chrF needs at least one order"));
+    }
+    check_width(width, 3 * orders)
+}
+
+/// Sentence chrF of every statistics row (0–100 divided by `divisor`).
+#[pyfunction]
+#[pyo3(signature = (rows, orders, factor, eps_smoothing, divisor=1.0))]
+pub fn chrf_row_scores<'py>(
+    py: Python<'py>,
+    rows: PyReadonlyArray2<'py, i64>,
+    orders: usize,
+    factor: f64,
+    eps_smoothing: bool,
+    divisor: f64,
+) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    let rows = rows.as_array();
+    check_chrf(orders, rows.ncols())?;
+    let scores = map_rows(rows, |row| {
+        chrf(&row[..3 * orders], factor, eps_smoothing, None).0 / divisor
+    });
+    Ok(PyArray1::from_vec(py, scores))
+}
+
+/// `(score, precision, recall, precisions, recalls)` of chrF.
+type ChrfParts = (f64, f64, f64, Vec<f64>, Vec<f64>);
+
+/// chrF of one totals vector: `(score, precision, recall, precisions, recalls)`.
+#[pyfunction]
+pub fn chrf_totals_parts(
+    totals: PyReadonlyArray1<'_, i64>,
+    orders: usize,
+    factor: f64,
+    eps_smoothing: bool,
+) -> PyResult<ChrfParts> {
+    let totals = row_vec(totals.as_array());
+    check_chrf(orders, totals.len())?;
+    let (mut precisions, mut recalls) = (vec![0.0; orders], vec![0.0; orders]);
+    let (score, precision, recall) = chrf(
+        &totals[..3 * orders],
+        factor,
+        eps_smoothing,
+        Some((&mut precisions, &mut recalls)),
+    );
+    Ok((score, precision, recall, precisions, recalls))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bleu4(row: &[i64], smoothing: Smoothing, effective_order: bool) -> f64 {
+        bleu(row, 1, smoothing, effective_order, &mut [0.0; 4]).0
+    }
+
+    #[test]
+    fn identical_sentences_score_one_hundred() {
+        let row = [4, 4, 4, 4, 3, 2, 1, 4, 3, 2, 1];
+        assert!((bleu4(&row, Smoothing::Exp, true) - 100.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn exp_smoothing_halves_the_count_per_order_without_matches() {
+        // 5/7, 3/6, 1/5, 0/4: the last precision is 100 / (2 * 4)
+        let row = [7, 7, 7, 5, 3, 1, 0, 7, 6, 5, 4];
+        let mut precisions = [0.0; 4];
+        bleu(&row, 1, Smoothing::Exp, true, &mut precisions);
+        assert_eq!(precisions, [500.0 / 7.0, 50.0, 20.0, 12.5]);
+        // without smoothing the zero precision is logged as sacreBLEU's floor
+        let none = bleu4(&row, Smoothing::None, true);
+        let floor = (((500.0f64 / 7.0).ln() + 50f64.ln() + 20f64.ln() + LOG_ZERO) / 4.0).exp();
+        assert_eq!(none, floor);
+    }
+
+    #[test]
+    fn effective_order_stops_at_orders_without_ngrams() {
+        let row = [2, 2, 2, 2, 1, 0, 0, 2, 1, 0, 0];
+        assert!((bleu4(&row, Smoothing::Exp, true) - 100.0).abs() < 1e-12);
+        assert_eq!(bleu4(&row, Smoothing::Exp, false), 0.0);
+    }
+
+    #[test]
+    fn no_match_scores_zero_and_a_short_hypothesis_is_penalised() {
+        let mut precisions = [1.0; 4];
+        let (score, bp) = bleu(
+            &[3, 6, 6, 0, 0, 0, 0, 3, 2, 1, 0],
+            1,
+            Smoothing::Exp,
+            true,
+            &mut precisions,
+        );
+        assert_eq!((score, precisions), (0.0, [0.0; 4]));
+        assert_eq!(bp, (1.0f64 - 2.0).exp());
+        assert_eq!(
+            bleu(
+                &[0, 5, 5, 0, 0, 0, 0, 0, 0, 0, 0],
+                1,
+                Smoothing::Exp,
+                true,
+                &mut [0.0; 4]
+            )
+            .1,
+            0.0
+        );
+    }
+
+    #[test]
+    fn add_k_smooths_orders_above_one() {
+        let row = [3, 3, 3, 2, 0, 0, 0, 3, 2, 1, 0];
+        let mut precisions = [0.0; 4];
+        bleu(&row, 1, Smoothing::AddK(1.0), false, &mut precisions);
+        assert_eq!(precisions, [200.0 / 3.0, 100.0 / 3.0, 50.0, 100.0]);
+    }
+
+    #[test]
+    fn chrf_of_one_order() {
+        // 1 match of 2 hypothesis and 1 reference n-grams: P 0.5, R 1, F2 = 5 * 0.5 / 3
+        let mut parts = ([0.0], [0.0]);
+        let (score, p, r) = chrf(&[2, 1, 1], 4.0, false, Some((&mut parts.0, &mut parts.1)));
+        assert_eq!((score, p, r), (100.0 * (2.5 / 3.0), 0.5, 1.0));
+        assert_eq!(parts, ([0.5], [1.0]));
+        assert_eq!(chrf(&[0, 3, 0], 4.0, false, None).0, 0.0);
+        assert_eq!(chrf(&[2, 2, 2], 4.0, true, None).0, 100.0);
+    }
+}
