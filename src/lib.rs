@@ -1018,6 +1018,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sentence_scores::bleu_totals_values, m)?)?;
     m.add_function(wrap_pyfunction!(sentence_scores::chrf_row_scores, m)?)?;
     m.add_function(wrap_pyfunction!(sentence_scores::chrf_totals_parts, m)?)?;
+    m.add_function(wrap_pyfunction!(sentence_scores::bleu_summary, m)?)?;
+    m.add_function(wrap_pyfunction!(sentence_scores::chrf_summary, m)?)?;
+    m.add_function(wrap_pyfunction!(sentence_scores::with_reference_counts, m)?)?;
     m.add_class::<MeteorParaphrases>()?;
     m.add_class::<meteor::wordnet_index::WordNetIndex>()?;
     Ok(())

@@ -10,9 +10,10 @@
 
 use crate::bleu_score::Smoothing;
 use numpy::ndarray::{ArrayView1, ArrayView2};
-use numpy::{PyArray1, PyReadonlyArray1, PyReadonlyArray2};
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::PyListMethods;
 
 /// Largest `max_order` scored here: NumPy's sum over 8 or more orders is pairwise, not
 /// sequential, so the Python formula keeps larger orders.
@@ -285,6 +286,143 @@ pub fn chrf_totals_parts(
         Some((&mut precisions, &mut recalls)),
     );
     Ok((score, precision, recall, precisions, recalls))
+}
+
+/// Column totals of statistics rows laid out as `[summed.., nrefs_min, nrefs_max]` (the BLEU
+/// and chrF schemas): sums (wrapping, as NumPy's), then the minimum and maximum of the
+/// reference counts.
+fn schema_totals(rows: ArrayView2<'_, i64>, summed: usize) -> PyResult<Vec<i64>> {
+    if rows.ncols() != summed + 2 || rows.nrows() == 0 {
+        return Err(PyValueError::new_err(format!(
+            "expected a non-empty batch of rows with {} columns",
+            summed + 2
+        )));
+    }
+    let mut totals = vec![0i64; summed + 2];
+    totals[summed] = i64::MAX;
+    totals[summed + 1] = i64::MIN;
+    for row in rows.outer_iter() {
+        for (total, &value) in totals[..summed].iter_mut().zip(row.iter()) {
+            *total = total.wrapping_add(value);
+        }
+        totals[summed] = totals[summed].min(row[summed]);
+        totals[summed + 1] = totals[summed + 1].max(row[summed + 1]);
+    }
+    Ok(totals)
+}
+
+/// What a BLEU score reports (see [`bleu_summary`]).
+type BleuSummary<'py> = (
+    f64,
+    Vec<f64>,
+    f64,
+    Vec<i64>,
+    Option<Bound<'py, PyArray1<f64>>>,
+);
+
+/// A batch's BLEU in one call, from its rows `[hyp_len, ref_len_closest, ref_len_shortest,
+/// correct.., total.., nrefs_min, nrefs_max]`: the corpus score of the merged rows
+/// (0–1), its precisions (0–1) and brevity penalty, the merged rows, and with `segments`
+/// each row's sentence BLEU (0–1, effective order), as the Python path computes them.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+pub fn bleu_summary<'py>(
+    py: Python<'py>,
+    rows: PyReadonlyArray2<'py, i64>,
+    max_order: usize,
+    smooth: &str,
+    smooth_value: Option<f64>,
+    effective_order: bool,
+    segments: bool,
+) -> PyResult<BleuSummary<'py>> {
+    let smoothing = smoothing_from(smooth, smooth_value)?;
+    let rows = rows.as_array();
+    check_bleu(max_order, 1, rows.ncols())?;
+    let totals = schema_totals(rows, 3 + 2 * max_order)?;
+    let mut precisions = vec![0.0; max_order];
+    let (score, bp) = bleu(&totals, 1, smoothing, effective_order, &mut precisions);
+    for p in precisions.iter_mut() {
+        *p /= 100.0;
+    }
+    let values = segments.then(|| {
+        let mut scratch = [0.0; MAX_BLEU_ORDER];
+        let scores = map_rows(rows, |row| {
+            bleu(row, 1, smoothing, true, &mut scratch[..max_order]).0 / 100.0
+        });
+        PyArray1::from_vec(py, scores)
+    });
+    Ok((score / 100.0, precisions, bp, totals, values))
+}
+
+/// What a chrF score reports (see [`chrf_summary`]).
+type ChrfSummary<'py> = (
+    (f64, f64, f64),
+    Vec<f64>,
+    Vec<f64>,
+    Vec<i64>,
+    Option<Bound<'py, PyArray1<f64>>>,
+);
+
+/// A batch's chrF in one call, from its rows `[hyp, ref, match].. nrefs_min, nrefs_max`:
+/// `(score (0–1), precision, recall)` of the merged rows, their per-order precisions and
+/// recalls, the merged rows, and with `segments` each row's sentence chrF (0–1).
+#[pyfunction]
+pub fn chrf_summary<'py>(
+    py: Python<'py>,
+    rows: PyReadonlyArray2<'py, i64>,
+    orders: usize,
+    factor: f64,
+    eps_smoothing: bool,
+    segments: bool,
+) -> PyResult<ChrfSummary<'py>> {
+    let rows = rows.as_array();
+    check_chrf(orders, rows.ncols())?;
+    let totals = schema_totals(rows, 3 * orders)?;
+    let (mut precisions, mut recalls) = (vec![0.0; orders], vec![0.0; orders]);
+    let (score, precision, recall) = chrf(
+        &totals[..3 * orders],
+        factor,
+        eps_smoothing,
+        Some((&mut precisions, &mut recalls)),
+    );
+    let values = segments.then(|| {
+        let scores = map_rows(rows, |row| {
+            chrf(&row[..3 * orders], factor, eps_smoothing, None).0 / 100.0
+        });
+        PyArray1::from_vec(py, scores)
+    });
+    Ok((
+        (score / 100.0, precision, recall),
+        precisions,
+        recalls,
+        totals,
+        values,
+    ))
+}
+
+/// `rows` with two more columns, each the number of references of the segment
+/// (`len(refs[i])`): the `nrefs_min`, `nrefs_max` fields of the BLEU and chrF schemas.
+#[pyfunction]
+pub fn with_reference_counts<'py>(
+    py: Python<'py>,
+    rows: PyReadonlyArray2<'py, i64>,
+    refs: &Bound<'py, pyo3::types::PyList>,
+) -> PyResult<Bound<'py, PyArray2<i64>>> {
+    let rows = rows.as_array();
+    if refs.len() != rows.nrows() {
+        return Err(PyValueError::new_err(
+            "one reference list per row is required",
+        ));
+    }
+    let width = rows.ncols() + 2;
+    let mut out = Vec::with_capacity(rows.nrows() * width);
+    for (row, seg) in rows.outer_iter().zip(refs.iter()) {
+        let count = seg.len()? as i64;
+        out.extend(row.iter().copied());
+        out.push(count);
+        out.push(count);
+    }
+    PyArray1::from_vec(py, out).reshape([rows.nrows(), width])
 }
 
 #[cfg(test)]

@@ -65,7 +65,7 @@ def chrf_parts(totals: np.ndarray, *, orders: int, factor: float, eps_smoothing:
     (83.33333333333334, 0.5, 1.0)
     """
     t = np.asarray(totals)
-    if t.ndim == 1 and t.dtype == np.int64 and type(orders) is int and orders >= 1 and _native_factor(factor):
+    if t.ndim == 1 and t.dtype == np.int64 and type(orders) is int and orders >= 1 and native_factor(factor):
         score, precision, recall, precisions, recalls = _native.chrf_totals_parts(
             t, orders, float(factor), bool(eps_smoothing)
         )
@@ -139,7 +139,7 @@ def _scalar_parts(t: list[float], *, orders: int, factor: float, eps_smoothing: 
     )
 
 
-def _native_factor(factor: float) -> bool:
+def native_factor(factor: float) -> bool:
     """Whether the native formula computes with ``factor`` as the Python one does: a finite
     Python float, or an int that a float64 holds exactly (also ``1 + factor``); a NumPy scalar
     would change the types of the arithmetic."""
@@ -165,7 +165,7 @@ def sentence_scores(
     rows = np.asarray(rows)
     if rows.dtype.kind == "i" and rows.dtype != np.int64:
         rows = rows.astype(np.int64)
-    if rows.ndim == 2 and rows.dtype == np.int64 and type(orders) is int and orders >= 1 and _native_factor(factor):
+    if rows.ndim == 2 and rows.dtype == np.int64 and type(orders) is int and orders >= 1 and native_factor(factor):
         return _native.chrf_row_scores(rows, orders, float(factor), bool(eps_smoothing), float(divisor))
     score = chrf_parts(rows, orders=orders, factor=factor, eps_smoothing=eps_smoothing).score
     return score / divisor if divisor != 1.0 else score

@@ -15,8 +15,8 @@ from nlpeval.core.metric import CorpusMetric
 from nlpeval.core.score import Score
 from nlpeval.core.signature import Signature, nrefs_field
 from nlpeval.core.stats import Stats, StatsSchema
-from nlpeval.core.validation import reference_counts, unicode_checked, validate_text
-from nlpeval.metrics.chrf.formula import ChrfParts, chrf_parts, sentence_scores
+from nlpeval.core.validation import unicode_checked, validate_text
+from nlpeval.metrics.chrf.formula import ChrfParts, chrf_parts, native_factor, sentence_scores
 
 #: chrF's default beta (recall weighted twice as much as precision).
 DEFAULT_BETA = 2
@@ -148,8 +148,7 @@ class CHRF(CorpusMetric):
                 float(self.factor),
                 self.eps_smoothing,
             )
-        counts = reference_counts(refs)
-        return Stats(self.schema, np.column_stack([rows, counts, counts]))
+        return Stats(self.schema, _native.with_reference_counts(rows, refs))
 
     def parts(self, totals: np.ndarray) -> ChrfParts:
         """chrF (0–100) and its precision/recall parts of statistics rows or totals."""
@@ -181,6 +180,51 @@ class CHRF(CorpusMetric):
 
     def components(self, totals: np.ndarray) -> dict[str, Any]:
         return self._components(self.parts(totals))
+
+    def score_from_stats(
+        self,
+        stats: Stats,
+        *,
+        segments: bool = False,
+        n_bootstrap: int = 0,
+        seed: int | None = 12345,
+        confidence: float = 0.95,
+        resampling: str = "multinomial",
+        ids: Sequence[Any] | None = None,
+    ) -> Score:
+        """:meth:`CorpusMetric.score_from_stats`; without a bootstrap, the corpus score, its
+        components and the sentence scores come from one native call (a training loop's
+        sentence-level call would otherwise spend more on small array operations than on the
+        statistics)."""
+        rows = stats.rows
+        native = type(self) is CHRF and native_factor(self.factor)
+        if n_bootstrap or not native or rows.dtype != np.int64 or rows.ndim != 2 or not rows.shape[0]:
+            return super().score_from_stats(
+                stats,
+                segments=segments,
+                n_bootstrap=n_bootstrap,
+                seed=seed,
+                confidence=confidence,
+                resampling=resampling,
+                ids=ids,
+            )
+        (value, precision, recall), precisions, recalls, totals, values = _native.chrf_summary(
+            rows, self.orders, float(self.factor), bool(self.eps_smoothing), segments
+        )
+        c, width = self.char_order, 3 * self.orders
+        components = {
+            "precision": precision,
+            "recall": recall,
+            "char_precisions": precisions[:c],
+            "char_recalls": recalls[:c],
+            "word_precisions": precisions[c:],
+            "word_recalls": recalls[c:],
+            "beta": self.beta,
+            "char_order": self.char_order,
+            "word_order": self.word_order,
+        }
+        signature = self._signature(totals[width], totals[width + 1])
+        return Score(self.name, value, str(signature), components, values, None)
 
     def _components(self, parts: ChrfParts) -> dict[str, Any]:
         c = self.char_order
