@@ -7,9 +7,12 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import import_module
+from typing import TYPE_CHECKING
 
 from nlpeval.cli.errors import UsageError
-from nlpeval.core.metric import CorpusMetric
+
+if TYPE_CHECKING:
+    from nlpeval.core.metric import CorpusMetric
 
 
 @dataclass(frozen=True)

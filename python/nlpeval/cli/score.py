@@ -363,7 +363,12 @@ def run(options: argparse.Namespace) -> int:
     if not names:
         raise UsageError("no metric given to -m")
     entries = {name: resolve(name) for name in names}
-    metrics = {name: entry.build(name, options) for name, entry in entries.items()}
+    from nlpeval.cli.fastscore import fast_metrics
+
+    # corpus BLEU/chrF of line files: native totals and no NumPy (see cli/fastscore.py)
+    metrics = fast_metrics(names, options)
+    if metrics is None:
+        metrics = {name: entry.build(name, options) for name, entry in entries.items()}
     if (options.paired_bs or options.paired_ar) and len(options.systems) < 2 and options.system_col is None:
         raise UsageError("paired tests need at least two systems; the first is the baseline")
     from nlpeval.cli import engine
