@@ -191,3 +191,37 @@ def test_score_bleu_chrf_never_imports_numpy(corpus: dict[str, str]) -> None:
     assert loaded == (
         [] if math_is_numpy == "True" else ["nlpeval.core.metric", "nlpeval.core.stats", "nlpeval.metrics", "numpy"]
     )
+
+
+@pytest.mark.parametrize(
+    "data",
+    [b"", b"a\n", b"a", b"a\nb", b"\n\n", b"a\r\n\xc3\xa9\n\n\xe2\x80\xa8x\n", b"ok\nbad \xc3\nmore\n", b"\xff\n"],
+)
+@pytest.mark.parametrize("size", [1, 2, 20_000])
+def test_chunks_are_the_lines_a_line_by_line_decode_reads(data: bytes, size: int, tmp_path: Path) -> None:
+    from nlpeval.cli.errors import UsageError
+    from nlpeval.cli.io import open_segments
+
+    path = tmp_path / "lines.txt"
+    path.write_bytes(data)
+    expected: list[str] = []
+    error = None
+    raw_lines = data.split(b"\n")
+    if raw_lines[-1] == b"":  # after the last newline (or an empty file)
+        raw_lines.pop()
+    for number, raw in enumerate(raw_lines, 1):
+        try:
+            expected.append(raw.decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            error = f"{path}:{number}: invalid UTF-8 ({exc.reason} at byte {exc.start})"
+            break
+    got: list[str] = []
+    with open_segments(str(path)) as lines:
+        try:
+            while chunk := lines.read_chunk(size):
+                assert len(chunk) <= size
+                got += chunk
+        except UsageError as exc:
+            assert str(exc) == error
+            return
+    assert error is None and got == expected and lines.lines_read == len(expected)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import itertools
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -28,8 +29,21 @@ class SegmentFile:
 
     def read_chunk(self, size: int) -> list[str]:
         """Up to ``size`` decoded lines (without the newline); empty at the end."""
+        raw_lines = list(itertools.islice(self.handle, size))
+        try:
+            text = b"".join(raw_lines).decode("utf-8")  # one decode per chunk, not one per line
+        except UnicodeDecodeError:
+            return self._decode_lines(raw_lines)  # names the line, as a line-by-line decode does
+        self.lines_read += len(raw_lines)
+        lines = text.split("\n")  # a newline ends each line, and no UTF-8 sequence contains its byte
+        if text.endswith("\n") or not text:
+            lines.pop()
+        return lines
+
+    def _decode_lines(self, raw_lines: list[bytes]) -> list[str]:
+        """The lines decoded one by one: a ``UsageError`` names the first that is not UTF-8."""
         lines: list[str] = []
-        for raw in self.handle:
+        for raw in raw_lines:
             self.lines_read += 1
             if raw.endswith(b"\n"):
                 raw = raw[:-1]
@@ -39,8 +53,6 @@ class SegmentFile:
                 raise UsageError(
                     f"{self.name}:{self.lines_read}: invalid UTF-8 ({exc.reason} at byte {exc.start})"
                 ) from None
-            if len(lines) >= size:
-                break
         return lines
 
     def count_rest(self) -> int:
