@@ -7,9 +7,6 @@ the MT community prints them; JSON and CSV keep the exact 0–1 values.
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -116,6 +113,8 @@ def to_json(payload: object) -> str:
     >>> to_json({"score": float("nan"), "parts": [1.5, float("inf")]})
     '{\\n  "score": null,\\n  "parts": [\\n    1.5,\\n    null\\n  ]\\n}\\n'
     """
+    import json  # here: a text table does not need it
+
     return json.dumps(_finite_or_null(payload), ensure_ascii=False, indent=2, allow_nan=False) + "\n"
 
 
@@ -126,6 +125,9 @@ def _with_p_value(entry: dict, p_value: float | None) -> dict:
 
 
 def render_csv(table: ScoreTable, *, segments: bool = False) -> str:
+    import csv
+    import io
+
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     if segments:

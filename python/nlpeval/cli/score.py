@@ -78,7 +78,7 @@ def add_parser(subparsers: Any) -> None:
         help="lines read at a time; memory is bounded by this, not the file size",
     )
     parser.add_argument("-o", "--output", metavar="FILE", help="write the result to FILE (atomically)")
-    from nlpeval.cli.datafiles import add_data_options
+    from nlpeval.cli.dataoptions import add_data_options
 
     add_data_options(parser)
     bleu = parser.add_argument_group("BLEU options")
@@ -356,7 +356,7 @@ def run(options: argparse.Namespace) -> int:
         raise UsageError("--chunk-size must be at least 1")
     if sum(path == "-" for path in [*options.systems, *(options.ref or [])]) > 1:
         raise UsageError("stdin ('-') can be used for only one file")
-    from nlpeval.cli.datafiles import check_data_options
+    from nlpeval.cli.dataoptions import check_data_options
 
     check_data_options(options)
     names = metric_list(options.metrics)
