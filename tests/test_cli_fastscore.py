@@ -225,3 +225,24 @@ def test_chunks_are_the_lines_a_line_by_line_decode_reads(data: bytes, size: int
             assert str(exc) == error
             return
     assert error is None and got == expected and lines.lines_read == len(expected)
+
+
+@pytest.mark.parametrize("ref_key", ["ref", "missing"])
+def test_a_whole_process_runs_the_exit_callbacks_and_keeps_its_exit_code(ref_key: str, corpus: dict[str, str]) -> None:
+    """``python -m nlpeval score`` ends without the interpreter's teardown, but after its atexit callbacks."""
+    ref = corpus.get(ref_key, corpus["ref"] + ".missing")
+    code = (
+        "import atexit, sys\n"
+        "atexit.register(print, 'exit callback')\n"
+        f"sys.argv = ['nlpeval', 'score', '-r', {ref!r}, '-m', 'chrf', {corpus['sys']!r}]\n"
+        "from nlpeval.cli.main import run\n"
+        "run()\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(Path(fastscore.__file__).resolve().parents[2])}
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, env=env)
+    assert proc.stdout.endswith("exit callback\n")
+    if ref_key == "ref":
+        assert proc.returncode == 0 and proc.stdout.startswith("system") and proc.stderr == ""
+    else:
+        assert proc.returncode == 2 and proc.stdout == "exit callback\n"
+        assert proc.stderr == f"nlpeval score: error: cannot read {ref}: No such file or directory\n"
