@@ -162,6 +162,23 @@ def test_smooth_defaults_are_the_metrics_own() -> None:
     assert fastscore._NATIVE == NATIVE_TOKENIZERS
 
 
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"nrefs": "1", "case": "mixed", "eff": False, "tok": "13a", "smooth": "exp", "flavor": "sacrebleu"},
+        {"nrefs": "var", "case": "lc", "eff": True, "nc": 6, "nw": 2, "space": False, "beta": None, "flavor": "x"},
+        {"beta": 1.5, "nc": 0, "smooth": "floor[0.10]"},
+        {},
+    ],
+)
+def test_signature_text_is_the_signature_of_the_metric_objects(fields: dict) -> None:
+    from nlpeval.core.signature import Signature, nrefs_field
+
+    assert fastscore.signature_text(**fields) == str(Signature.build(**fields))
+    for counts in ((1, 1), (2, 2), (1, 3)):
+        assert fastscore.nrefs_field(*counts) == nrefs_field(*counts)
+
+
 def _imports_after(code: str) -> list[str]:
     out = subprocess.run(
         [sys.executable, "-c", code],
@@ -175,7 +192,8 @@ def _imports_after(code: str) -> list[str]:
 
 def test_score_bleu_chrf_never_imports_numpy(corpus: dict[str, str]) -> None:
     """The import structure of a whole ``nlpeval score -m bleu,chrf`` process: no NumPy (BLEU needs
-    it only where NumPy's exp/log are its own, see cli/fastscore.py), no metric module."""
+    it only where NumPy's exp/log are its own, see cli/fastscore.py), no metric module, no dataclasses
+    (nor inspect, which they import)."""
     code = (
         "import io, sys, contextlib\n"
         "from nlpeval.cli.main import main\n"
@@ -183,13 +201,15 @@ def test_score_bleu_chrf_never_imports_numpy(corpus: dict[str, str]) -> None:
         f"args = ['score', '-r', {corpus['ref']!r}, '-m', METRICS, '-f', 'json', {corpus['sys']!r}]\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
         "    assert main(args) == 0\n"
-        "heavy = ('numpy', 'nlpeval.core.stats', 'nlpeval.core.metric', 'nlpeval.metrics')\n"
+        "heavy = ('numpy', 'nlpeval.core.stats', 'nlpeval.core.metric', 'nlpeval.metrics', 'dataclasses')\n"
         "print(_math_is_numpy(), *sorted(m for m in heavy if m in sys.modules))\n"
     )
     assert _imports_after(code.replace("METRICS", "'chrf,chrf++'")) in (["True"], ["False"])
     math_is_numpy, *loaded = _imports_after(code.replace("METRICS", "'bleu,chrf'"))
     assert loaded == (
-        [] if math_is_numpy == "True" else ["nlpeval.core.metric", "nlpeval.core.stats", "nlpeval.metrics", "numpy"]
+        []
+        if math_is_numpy == "True"
+        else ["dataclasses", "nlpeval.core.metric", "nlpeval.core.stats", "nlpeval.metrics", "numpy"]
     )
 
 

@@ -8,7 +8,9 @@ lists of ints) and scored here with Python floats: the operations of the metrics
 paths (``_scalar_values`` of :mod:`nlpeval.metrics.bleu.sacrebleu`, ``_scalar_parts`` of
 :mod:`nlpeval.metrics.chrf.formula`) in the same order, so the same bits. Anything else, and a
 totals vector whose score needs the array path (an undefined ratio), goes through the metric
-objects as before; tests/test_cli_fastscore.py pins the two paths to the same output.
+objects as before; tests/test_cli_fastscore.py pins the two paths to the same output. The path
+builds no dataclass either (:class:`CorpusScore`, :func:`signature_text`): importing ``dataclasses``
+(and ``inspect``) and building the classes cost more than all the rest of the CLI's imports.
 
 BLEU's ``exp``/``log``: sacreBLEU calls :mod:`math`; the metric's one-totals path calls NumPy's,
 which is the C library's (so :mod:`math`'s) unless NumPy has its own AVX-512 kernels. On such a
@@ -22,11 +24,12 @@ import math
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from nlpeval.cli.engine import wants_dask
-from nlpeval.core.score import Score
-from nlpeval.core.signature import Signature, nrefs_field
+
+if TYPE_CHECKING:
+    from nlpeval.core.score import Score
 
 #: sacreBLEU flavor smoothing methods and their default values (``SMOOTH_DEFAULTS`` of
 #: :mod:`nlpeval.metrics.bleu.sacrebleu`, which imports NumPy; a test pins them equal).
@@ -93,6 +96,44 @@ def _chrf(name: str, options: argparse.Namespace) -> FastCHRF | None:
     return FastCHRF(name, options, char_order, word_order, beta)
 
 
+class CorpusScore:
+    """The fast path's corpus score: what the renderers read of a :class:`~nlpeval.Score` (its
+    ``name``, ``score``, ``signature`` text, ``components``, no ``segments`` or ``ci``) and the same
+    ``to_dict``. A plain class: building a dataclass imports ``dataclasses`` (and ``inspect``),
+    which costs more than everything else the path imports."""
+
+    __slots__ = ("components", "name", "score", "signature")
+    segments = None
+    ci = None
+
+    def __init__(self, name: str, score: float, signature: str, components: dict[str, Any]) -> None:
+        self.name, self.score, self.signature, self.components = name, score, signature, components
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict, as ``Score.to_dict``: name, score, signature, then the components."""
+        return {"name": self.name, "score": self.score, "signature": self.signature, **self.components}
+
+
+def signature_text(**fields: object) -> str:
+    """``str(Signature.build(**fields))`` without building a :class:`~nlpeval.Signature` (a dataclass):
+    ``key:value`` pairs of the fields that are not None (booleans as yes/no), then the version."""
+    from nlpeval._version import __version__
+
+    pairs = [f"{key}:{_render(value)}" for key, value in fields.items() if value is not None]
+    return "|".join([*pairs, f"version:nlpeval-{__version__}"])
+
+
+def _render(value: object) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def nrefs_field(min_refs: int, max_refs: int) -> str:
+    """sacreBLEU's ``nrefs`` value (``nlpeval.core.signature.nrefs_field``)."""
+    return str(min_refs) if min_refs == max_refs else "var"
+
+
 class _FastMetric:
     """A metric of the fast path: native totals, Python-float formula, metric object as fallback."""
 
@@ -104,7 +145,7 @@ class _FastMetric:
         """The summed statistics of a batch (without the reference-count columns)."""
         raise NotImplementedError
 
-    def score(self, totals: list[int]) -> Score | None:
+    def score(self, totals: list[int]) -> CorpusScore | None:
         """The corpus score of merged totals, or None where the metric object must compute it."""
         raise NotImplementedError
 
@@ -148,7 +189,7 @@ class FastAccumulator:
         self._totals = totals
         return self
 
-    def compute(self) -> Score:
+    def compute(self) -> CorpusScore | Score:
         """The score of everything seen so far."""
         if self._totals is None:
             raise ValueError("nothing to score: call update() first")
@@ -169,7 +210,7 @@ class FastBLEU(_FastMetric):
 
         return _native.bleu_totals(hypotheses, references, self.tokenize, self.max_order)
 
-    def score(self, totals: list[int]) -> Score | None:
+    def score(self, totals: list[int]) -> CorpusScore | None:
         if not _math_is_numpy():
             return None
         values = _bleu_values([float(v) for v in totals], self)
@@ -179,10 +220,10 @@ class FastBLEU(_FastMetric):
         n = self.max_order
         hyp_len, ref_len = totals[0], totals[1]
         width = 3 + 2 * n
-        return Score(
+        return CorpusScore(
             name="bleu",
             score=value / 100.0,
-            signature=str(self.signature(totals[width], totals[width + 1])),
+            signature=self.signature(totals[width], totals[width + 1]),
             components={
                 "precisions": [p / 100.0 for p in precisions],
                 "brevity_penalty": bp,
@@ -194,13 +235,13 @@ class FastBLEU(_FastMetric):
             },
         )
 
-    def signature(self, nrefs_min: int, nrefs_max: int) -> Signature:
+    def signature(self, nrefs_min: int, nrefs_max: int) -> str:
         default = SMOOTH_DEFAULTS[self.smooth]
         if default is None:
             smooth = self.smooth
         else:
             smooth = f"{self.smooth}[{default if self.smooth_value is None else self.smooth_value:.2f}]"
-        return Signature.build(
+        return signature_text(
             nrefs=nrefs_field(nrefs_min, nrefs_max),
             case="lc" if self.options.lowercase else "mixed",
             eff=self.options.effective_order,
@@ -277,7 +318,7 @@ class FastCHRF(_FastMetric):
             options.chrf_eps_smoothing,
         )
 
-    def score(self, totals: list[int]) -> Score | None:
+    def score(self, totals: list[int]) -> CorpusScore | None:
         orders = self.char_order + self.word_order
         parts = _chrf_parts([float(v) for v in totals], orders, self.factor, self.options.chrf_eps_smoothing)
         if parts is None:
@@ -285,10 +326,10 @@ class FastCHRF(_FastMetric):
         value, precision, recall, precisions, recalls = parts
         c = self.char_order
         width = 3 * orders
-        return Score(
+        return CorpusScore(
             name="chrf" + "+" * self.word_order,
             score=value / 100.0,
-            signature=str(self.signature(totals[width], totals[width + 1])),
+            signature=self.signature(totals[width], totals[width + 1]),
             components={
                 "precision": precision,
                 "recall": recall,
@@ -302,8 +343,8 @@ class FastCHRF(_FastMetric):
             },
         )
 
-    def signature(self, nrefs_min: int, nrefs_max: int) -> Signature:
-        return Signature.build(
+    def signature(self, nrefs_min: int, nrefs_max: int) -> str:
+        return signature_text(
             nrefs=nrefs_field(nrefs_min, nrefs_max),
             case="lc" if self.options.lowercase else "mixed",
             eff=not self.options.chrf_eps_smoothing,

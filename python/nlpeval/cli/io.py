@@ -6,7 +6,6 @@ import contextlib
 import itertools
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import BinaryIO
 
 from nlpeval.cli.errors import UsageError
@@ -15,13 +14,13 @@ from nlpeval.core.files import write_atomically
 DEFAULT_CHUNK = 20_000
 
 
-@dataclass
 class SegmentFile:
     """A segment file being read: its display name and lines read so far."""
 
-    path: str
-    handle: BinaryIO
-    lines_read: int = 0
+    __slots__ = ("handle", "lines_read", "path")
+
+    def __init__(self, path: str, handle: BinaryIO, lines_read: int = 0) -> None:
+        self.path, self.handle, self.lines_read = path, handle, lines_read
 
     @property
     def name(self) -> str:
