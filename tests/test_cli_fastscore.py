@@ -266,3 +266,25 @@ def test_a_whole_process_runs_the_exit_callbacks_and_keeps_its_exit_code(ref_key
     else:
         assert proc.returncode == 2 and proc.stdout == "exit callback\n"
         assert proc.stderr == f"nlpeval score: error: cannot read {ref}: No such file or directory\n"
+
+
+@pytest.mark.parametrize("delay", [60.0, 0.0])
+def test_a_terminal_bar_imports_tqdm_only_when_it_is_drawn(delay: float) -> None:
+    """At a terminal a bar shows after half a second: a quicker run never imports tqdm."""
+    code = (
+        "import sys\n"
+        "from nlpeval.core.progress import _LateBar\n"
+        "options = {'total': 3, 'desc': 'LATE-BAR', 'unit': 'it', 'leave': False, 'file': sys.stderr}\n"
+        f"with _LateBar(options, delay={delay}) as bar:\n"
+        "    bar.set_postfix_str('POSTFIX')\n"
+        "    bar.update(2)\n"
+        "    bar.update(1)\n"
+        "print('tqdm' in sys.modules)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(Path(fastscore.__file__).resolve().parents[2])}
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
+    if delay:
+        assert proc.stdout == "False\n" and proc.stderr == ""
+    else:
+        assert proc.stdout == "True\n" and "LATE-BAR" in proc.stderr and "POSTFIX" in proc.stderr
+        assert "2/3" in proc.stderr  # drawn at the update that found the delay passed
