@@ -16,8 +16,10 @@ first run after installation builds them (a few seconds for the paraphrase
 table, a fraction of a second for WordNet); ``--cold`` also times one run of each
 METEOR row with an empty cache folder (what that first run costs). Both sides run with their
 compiled bytecode, as installed packages do (``PYTHONDONTWRITEBYTECODE`` is dropped and
-``PYTHONPYCACHEPREFIX`` points into the run's temporary folder). Usage:
-``python benchmarks/whole_process.py [--runs N] [--only TEXT] [--cold]``.
+``PYTHONPYCACHEPREFIX`` points into the run's temporary folder). ``--instructions`` adds a row of
+instruction counts per command (valgrind's callgrind, every thread; steady on a loaded machine, where
+wall times are not). Usage:
+``python benchmarks/whole_process.py [--runs N] [--only TEXT] [--cold] [--before PYTHONPATH] [--instructions]``.
 """
 
 from __future__ import annotations
@@ -74,6 +76,11 @@ def main() -> None:
     parser.add_argument("--skip", type=int, default=0, help="skip the first N rows")
     parser.add_argument("--only", metavar="TEXT", help="run only the rows whose name contains TEXT")
     parser.add_argument("--cold", action="store_true", help="also time METEOR once with an empty cache folder")
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="also count each command's instructions once (valgrind's callgrind, all threads): steady under load",
+    )
     parser.add_argument("--nltk", nargs=3, metavar=("HYP", "REF", "WORDNET_DIR"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.nltk:
@@ -145,11 +152,35 @@ def main() -> None:
         ref = (theirs_s, theirs_c)
         before = "".join(_cells(ref, w, c) for w, c in zip(before_s, before_c, strict=True))
         print(f"| {name} | {theirs_s:.3f} s ({theirs_c:.3f} s) |{before}{_cells(ref, mine_s, mine_c)}", flush=True)
+        if args.instructions:
+            counts = [_instructions(command, env, work) for command in commands]
+            # the table's order: the reference tool, "before" (if any), nlpeval
+            cells = " | ".join(f"{n / 1e6:,.0f} M ({counts[0] / n:.1f}x)" for n in [*counts[2:], counts[1]])
+            print(f"| {name}, instructions | {counts[0] / 1e6:,.0f} M | {cells} |", flush=True)
         if args.cold and "METEOR" in name:
             cold.append((name, ref, *_cold_run(mine)))
     for name, ref, wall, cpu in cold:
         print(f"| {name}, first run (empty cache folder: builds the caches) | {ref[0]:.3f} s ({ref[1]:.3f} s) |"
               f"{_cells(ref, wall, cpu)}")  # fmt: skip
+
+
+def _instructions(command: str, env: dict[str, str], work: Path) -> int:
+    """Instructions of one run of ``command`` (a shell command line), all its threads, under callgrind."""
+    out = work / "callgrind.out"
+    prefix = ""
+    if command.startswith("env "):  # "env VAR=value program ...": valgrind the program, not env
+        _, assignment, command = command.split(" ", 2)
+        prefix = f"env {assignment} "
+    run = subprocess.run(
+        f"{prefix}valgrind --tool=callgrind --callgrind-out-file={out} {command}",
+        shell=True,
+        check=True,
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    line = next(line for line in run.stderr.splitlines() if "Collected :" in line)
+    return int(line.split("Collected :")[1].replace(",", "").strip())
 
 
 def _cold_run(command: list) -> tuple[float, float]:

@@ -633,6 +633,60 @@ fn chrf_stats<'py>(
     to_array2(py, flat, n, cfg.row_width())
 }
 
+/// Column sums of `rows` of `width` integers (a batch's totals).
+fn column_sums(flat: &[i64], width: usize) -> Vec<i64> {
+    let mut totals = vec![0i64; width];
+    for row in flat.chunks_exact(width) {
+        for (total, value) in totals.iter_mut().zip(row) {
+            *total += value;
+        }
+    }
+    totals
+}
+
+/// The totals of [`bleu_stats`]' rows, as a list: what a corpus score needs,
+/// without building (or importing) a NumPy array (`nlpeval score`'s fast path).
+#[pyfunction]
+fn bleu_totals(
+    py: Python<'_>,
+    hyps: Vec<String>,
+    refs: Vec<Vec<String>>,
+    tokenizer: &str,
+    max_order: usize,
+) -> PyResult<Vec<i64>> {
+    let tok = tokenizer_from(tokenizer)?;
+    let width = ngram::row_width(max_order);
+    Ok(py.detach(|| {
+        column_sums(
+            &ngram::text_batch_stats(&hyps, &refs, tok, max_order),
+            width,
+        )
+    }))
+}
+
+/// The totals of [`chrf_stats`]' rows, as a list (see [`bleu_totals`]).
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn chrf_totals(
+    py: Python<'_>,
+    hyps: Vec<String>,
+    refs: Vec<Vec<String>>,
+    char_order: usize,
+    word_order: usize,
+    whitespace: bool,
+    factor: f64,
+    eps_smoothing: bool,
+) -> PyResult<Vec<i64>> {
+    let cfg = chrf_config(char_order, word_order, whitespace, factor, eps_smoothing)?;
+    if hyps.len() != refs.len() {
+        return Err(PyValueError::new_err(
+            "one list of references per hypothesis is required",
+        ));
+    }
+    let width = cfg.row_width();
+    Ok(py.detach(|| column_sums(&chrf::batch_stats(&hyps, &refs, &cfg), width)))
+}
+
 /// Sentence chrF (0–100 scale) of every hypothesis against every candidate:
 /// an `(n_hyps, n_cands)` float array.
 #[pyfunction]
@@ -1004,6 +1058,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(edit_align, m)?)?;
     m.add_function(wrap_pyfunction!(chrf_stats, m)?)?;
     m.add_function(wrap_pyfunction!(chrf_pairwise_scores, m)?)?;
+    m.add_function(wrap_pyfunction!(bleu_totals, m)?)?;
+    m.add_function(wrap_pyfunction!(chrf_totals, m)?)?;
     m.add_function(wrap_pyfunction!(ter_stats, m)?)?;
     m.add_function(wrap_pyfunction!(kendall_group_stats, m)?)?;
     m.add_function(wrap_pyfunction!(kendall_weighted_stats, m)?)?;

@@ -1,7 +1,5 @@
 """``python -m nlpeval`` runs the command line."""
 
-import sys
+from nlpeval.cli.main import run
 
-from nlpeval.cli.main import main
-
-sys.exit(main())
+run()

@@ -67,6 +67,16 @@ def chrf_pairwise_scores(
     factor: float,
     eps_smoothing: bool,
 ) -> npt.NDArray[np.float64]: ...
+def bleu_totals(hyps: list[str], refs: list[list[str]], tokenizer: str, max_order: int) -> list[int]: ...
+def chrf_totals(
+    hyps: list[str],
+    refs: list[list[str]],
+    char_order: int,
+    word_order: int,
+    whitespace: bool,
+    factor: float,
+    eps_smoothing: bool,
+) -> list[int]: ...
 def kendall_group_stats(
     x: npt.NDArray[np.float64], y: npt.NDArray[np.float64], offsets: npt.NDArray[np.int64]
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]: ...

@@ -22,6 +22,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from nlpeval.cli.dataoptions import add_data_options, check_data_options  # noqa: F401 - the options, re-exported
 from nlpeval.cli.errors import UsageError
 
 #: file name endings -> format
@@ -466,38 +467,3 @@ def read_column(path: str, column: str, *, kind: str = "text") -> tuple[list[Any
     reader = {"text": text_value, "label": label_value, "numbers": numbers_value}[kind]
     values = [reader(data, record, column) for record in data.records]
     return values, [data.where(record) for record in data.records]
-
-
-# ----------------------------------------------------------------------------- command-line options
-
-
-def add_data_options(parser: Any, *, systems: bool = True, hyp_help: str = "", ref_help: str = "") -> None:
-    """The ``--hyp-col`` / ``--ref-col`` (and, for commands that compare systems, ``--id-col`` / ``--system-col``)
-    options of a command."""
-    group = parser.add_argument_group(
-        "data files (JSONL, CSV/TSV with a header, Parquet) instead of line files; errors name file:row"
-    )
-    group.add_argument(
-        "--hyp-col", metavar="COL", help=hyp_help or "the input files are data files; COL holds the system output"
-    )
-    group.add_argument(
-        "--ref-col",
-        action="append",
-        default=[],
-        metavar="COL",
-        help=ref_help or "reference column of the data files: a text or a list of texts (repeat for several)",
-    )
-    if systems:
-        group.add_argument("--id-col", metavar="COL", help="segment id column (aligns the systems by id)")
-        group.add_argument("--system-col", metavar="COL", help="system name column (several systems in one file)")
-
-
-def check_data_options(options: Any, *, systems: bool = True) -> None:
-    """Column options need ``--hyp-col`` (which makes the inputs data files)."""
-    others = [("--ref-col", options.ref_col)]
-    if systems:
-        others += [("--id-col", options.id_col), ("--system-col", options.system_col)]
-    if options.hyp_col is None:
-        given = [name for name, value in others if value]
-        if given:
-            raise UsageError(f"{given[0]} needs --hyp-col (the column of the system output)")

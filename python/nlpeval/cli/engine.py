@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import functools
-import json
 import os
 import sys
 from typing import Any
@@ -276,6 +275,8 @@ def with_provenance(text: str, fmt: str, provenance: dict[str, Any] | None) -> s
     """Add ``provenance`` (engine, scheduler, workers) to JSON output; other formats are unchanged."""
     if not provenance or fmt != "json":
         return text
+    import json
+
     from nlpeval.cli.formats import to_json
 
     payload = json.loads(text)

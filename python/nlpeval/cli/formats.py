@@ -7,37 +7,48 @@ the MT community prints them; JSON and CSV keep the exact 0–1 values.
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from nlpeval._tables import latex_table, markdown_escape, markdown_table
-from nlpeval.core.score import Score
+
+if TYPE_CHECKING:
+    from nlpeval.core.score import Score
 
 FORMATS = ("text", "json", "csv", "markdown", "latex")
 
 
-@dataclass
 class SystemScores:
-    """One system's row: its name and a score per metric (in column order)."""
+    """One system's row: its name and a score per metric (in column order).
 
-    name: str
-    scores: dict[str, Score] = field(default_factory=dict)
-    #: p-value per metric of a paired test against the baseline (the first system)
-    p_values: dict[str, float] = field(default_factory=dict)
+    Plain classes here and in :class:`ScoreTable` (not dataclasses): ``nlpeval score``'s
+    NumPy-free path imports no ``dataclasses`` (and so no ``inspect``) at all.
+    """
+
+    __slots__ = ("name", "p_values", "scores")
+
+    def __init__(
+        self, name: str, scores: dict[str, Score] | None = None, p_values: dict[str, float] | None = None
+    ) -> None:
+        self.name = name
+        self.scores: dict[str, Score] = {} if scores is None else scores
+        #: p-value per metric of a paired test against the baseline (the first system)
+        self.p_values: dict[str, float] = {} if p_values is None else p_values
+
+    def __repr__(self) -> str:
+        return f"SystemScores(name={self.name!r}, scores={self.scores!r}, p_values={self.p_values!r})"
 
 
-@dataclass
 class ScoreTable:
     """Systems x metrics, with each metric's column label and display scale."""
 
-    metrics: list[str]
-    labels: dict[str, str]
-    scales: dict[str, float]
-    systems: list[SystemScores]
+    __slots__ = ("labels", "metrics", "scales", "systems")
+
+    def __init__(
+        self, metrics: list[str], labels: dict[str, str], scales: dict[str, float], systems: list[SystemScores]
+    ) -> None:
+        self.metrics, self.labels, self.scales, self.systems = metrics, labels, scales, systems
 
     def display(self, metric: str, score: Score, p_value: float | None = None) -> str:
         text = f"{score.score * self.scales[metric]:.2f}"
@@ -116,6 +127,8 @@ def to_json(payload: object) -> str:
     >>> to_json({"score": float("nan"), "parts": [1.5, float("inf")]})
     '{\\n  "score": null,\\n  "parts": [\\n    1.5,\\n    null\\n  ]\\n}\\n'
     """
+    import json  # here: a text table does not need it
+
     return json.dumps(_finite_or_null(payload), ensure_ascii=False, indent=2, allow_nan=False) + "\n"
 
 
@@ -126,6 +139,9 @@ def _with_p_value(entry: dict, p_value: float | None) -> dict:
 
 
 def render_csv(table: ScoreTable, *, segments: bool = False) -> str:
+    import csv
+    import io
+
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     if segments:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import contextlib
+import itertools
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import BinaryIO
 
 from nlpeval.cli.errors import UsageError
@@ -14,13 +14,13 @@ from nlpeval.core.files import write_atomically
 DEFAULT_CHUNK = 20_000
 
 
-@dataclass
 class SegmentFile:
     """A segment file being read: its display name and lines read so far."""
 
-    path: str
-    handle: BinaryIO
-    lines_read: int = 0
+    __slots__ = ("handle", "lines_read", "path")
+
+    def __init__(self, path: str, handle: BinaryIO, lines_read: int = 0) -> None:
+        self.path, self.handle, self.lines_read = path, handle, lines_read
 
     @property
     def name(self) -> str:
@@ -28,8 +28,21 @@ class SegmentFile:
 
     def read_chunk(self, size: int) -> list[str]:
         """Up to ``size`` decoded lines (without the newline); empty at the end."""
+        raw_lines = list(itertools.islice(self.handle, size))
+        try:
+            text = b"".join(raw_lines).decode("utf-8")  # one decode per chunk, not one per line
+        except UnicodeDecodeError:
+            return self._decode_lines(raw_lines)  # names the line, as a line-by-line decode does
+        self.lines_read += len(raw_lines)
+        lines = text.split("\n")  # a newline ends each line, and no UTF-8 sequence contains its byte
+        if text.endswith("\n") or not text:
+            lines.pop()
+        return lines
+
+    def _decode_lines(self, raw_lines: list[bytes]) -> list[str]:
+        """The lines decoded one by one: a ``UsageError`` names the first that is not UTF-8."""
         lines: list[str] = []
-        for raw in self.handle:
+        for raw in raw_lines:
             self.lines_read += 1
             if raw.endswith(b"\n"):
                 raw = raw[:-1]
@@ -39,8 +52,6 @@ class SegmentFile:
                 raise UsageError(
                     f"{self.name}:{self.lines_read}: invalid UTF-8 ({exc.reason} at byte {exc.start})"
                 ) from None
-            if len(lines) >= size:
-                break
         return lines
 
     def count_rest(self) -> int:

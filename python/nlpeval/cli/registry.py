@@ -5,19 +5,21 @@ from __future__ import annotations
 import argparse
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from importlib import import_module
+from typing import TYPE_CHECKING, NamedTuple
 
 from nlpeval.cli.errors import UsageError
-from nlpeval.core.metric import CorpusMetric
+
+if TYPE_CHECKING:
+    from nlpeval.core.metric import CorpusMetric
 
 
-@dataclass(frozen=True)
-class MetricEntry:
+class MetricEntry(NamedTuple):
     """A CLI metric: its column label, display scale and factory.
 
     ``factory`` is ``"module:function"``; the function takes the metric name as
     typed and the parsed options and returns a configured :class:`CorpusMetric`.
+    (A named tuple, not a dataclass: ``nlpeval score`` imports no ``dataclasses``.)
     """
 
     label: str

@@ -78,7 +78,7 @@ def add_parser(subparsers: Any) -> None:
         help="lines read at a time; memory is bounded by this, not the file size",
     )
     parser.add_argument("-o", "--output", metavar="FILE", help="write the result to FILE (atomically)")
-    from nlpeval.cli.datafiles import add_data_options
+    from nlpeval.cli.dataoptions import add_data_options
 
     add_data_options(parser)
     bleu = parser.add_argument_group("BLEU options")
@@ -356,14 +356,19 @@ def run(options: argparse.Namespace) -> int:
         raise UsageError("--chunk-size must be at least 1")
     if sum(path == "-" for path in [*options.systems, *(options.ref or [])]) > 1:
         raise UsageError("stdin ('-') can be used for only one file")
-    from nlpeval.cli.datafiles import check_data_options
+    from nlpeval.cli.dataoptions import check_data_options
 
     check_data_options(options)
     names = metric_list(options.metrics)
     if not names:
         raise UsageError("no metric given to -m")
     entries = {name: resolve(name) for name in names}
-    metrics = {name: entry.build(name, options) for name, entry in entries.items()}
+    from nlpeval.cli.fastscore import fast_metrics
+
+    # corpus BLEU/chrF of line files: native totals and no NumPy (see cli/fastscore.py)
+    metrics = fast_metrics(names, options)
+    if metrics is None:
+        metrics = {name: entry.build(name, options) for name, entry in entries.items()}
     if (options.paired_bs or options.paired_ar) and len(options.systems) < 2 and options.system_col is None:
         raise UsageError("paired tests need at least two systems; the first is the baseline")
     from nlpeval.cli import engine

@@ -118,10 +118,56 @@ def progress_bar(total: float | None = None, *, desc: str | None = None, unit: s
     """
     if not progress_active():
         return _NoBar()
-    from tqdm import tqdm
+    options = {"total": total, "desc": desc, "unit": unit, "leave": False, "file": sys.stderr, "dynamic_ncols": True}
+    if _forced():
+        from tqdm import tqdm
 
-    delay = 0.0 if _forced() else 0.5
-    return tqdm(total=total, desc=desc, unit=unit, leave=False, file=sys.stderr, delay=delay, dynamic_ncols=True)
+        return tqdm(**options)
+    return _LateBar(options, delay=0.5)
+
+
+class _LateBar:
+    """A bar that imports tqdm and draws only at the first update after ``delay`` seconds (as tqdm's
+    own ``delay`` shows it): a run quicker than that, at a terminal, never imports tqdm (about as
+    long to import as a whole ``nlpeval score -m bleu`` run) nor starts its monitor thread."""
+
+    def __init__(self, options: dict[str, Any], *, delay: float) -> None:
+        import time
+
+        self._clock = time.monotonic
+        self._show_at = self._clock() + delay
+        self._options = options
+        self._bar: Any = None
+        self._postfix: str | None = None
+        self.n: float = 0
+
+    def update(self, n: float = 1) -> None:
+        if self._bar is not None:
+            self._bar.update(n)
+            return
+        self.n += n
+        if self._clock() >= self._show_at:
+            from tqdm import tqdm
+
+            self._bar = tqdm(initial=self.n, **self._options)
+            if self._postfix is not None:
+                self._bar.set_postfix_str(self._postfix)
+
+    def set_postfix_str(self, text: str = "", refresh: bool = True) -> None:
+        if self._bar is not None:
+            self._bar.set_postfix_str(text, refresh=refresh)
+        else:
+            self._postfix = text
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.close()
+
+    def __enter__(self) -> _LateBar:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def track(iterable: Iterable[T], *, total: int | None = None, desc: str | None = None, unit: str = "it") -> Iterator[T]:

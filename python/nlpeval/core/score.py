@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 
 @dataclass(frozen=True)
@@ -53,10 +55,11 @@ class ConfidenceInterval:
 
 
 def _plain(value: Any) -> Any:
-    if isinstance(value, np.ndarray):
-        return value.tolist()
-    if isinstance(value, np.generic):
-        return value.item()
+    # NumPy is imported only by the code that made NumPy values: a score built from plain Python
+    # numbers (``nlpeval score``'s NumPy-free path) leaves it unimported
+    numpy = sys.modules.get("numpy")
+    if numpy is not None and isinstance(value, (numpy.ndarray, numpy.generic)):
+        return value.tolist() if isinstance(value, numpy.ndarray) else value.item()
     if isinstance(value, Mapping):
         return {key: _plain(item) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
@@ -103,6 +106,8 @@ class Score:
         object.__setattr__(self, "score", float(self.score))
         object.__setattr__(self, "components", MappingProxyType(dict(self.components)))
         if self.segments is not None:
+            import numpy as np
+
             segments = np.array(self.segments, copy=True)
             segments.setflags(write=False)
             object.__setattr__(self, "segments", segments)

@@ -6,15 +6,24 @@ truncated or mis-scored, naming the offending segment.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from nlpeval.core.errors import InputError
 
+if TYPE_CHECKING:
+    import numpy as np
+
 #: Either a single reference or a list of references, per segment.
 ReferenceItem = str | Sequence[str]
+
+
+def _ndarray() -> tuple[type, ...]:
+    """``(numpy.ndarray,)`` once NumPy is imported, else ``()`` (no value can be an array then):
+    validating text does not import NumPy."""
+    numpy = sys.modules.get("numpy")
+    return () if numpy is None else (numpy.ndarray,)
 
 
 def _type_name(value: Any) -> str:
@@ -35,7 +44,7 @@ def as_segment_list(values: Any, side: str) -> list[Any]:
     """
     if isinstance(values, (str, bytes)):
         raise InputError(f"got one {type(values).__name__}; expected a sequence with one item per segment", side=side)
-    if isinstance(values, np.ndarray):
+    if isinstance(values, _ndarray()):
         return list(values)
     try:
         return list(values)
@@ -132,7 +141,7 @@ def validate_text(hypotheses: Sequence[str], references: Sequence[ReferenceItem]
         if isinstance(item, str):
             normalised.append([item])
             continue
-        if item is None or not isinstance(item, (Sequence, np.ndarray)):
+        if item is None or not isinstance(item, (Sequence, *_ndarray())):
             raise InputError(
                 f"is {_type_name(item)}, expected a str or a list of str", segment=index, side="references"
             )
@@ -153,6 +162,8 @@ def validate_text(hypotheses: Sequence[str], references: Sequence[ReferenceItem]
 
 def reference_counts(references: list[list[Any]]) -> np.ndarray:
     """Number of references of each segment."""
+    import numpy as np
+
     return np.fromiter(map(len, references), dtype=np.int64, count=len(references))
 
 

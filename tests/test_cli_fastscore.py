@@ -1,0 +1,290 @@
+"""``nlpeval score``'s NumPy-free path (cli/fastscore.py): the same output as the metric objects, no NumPy."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import sacrebleu
+
+from nlpeval.cli import fastscore
+from nlpeval.cli.main import main
+from nlpeval.metrics.bleu.sacrebleu import SMOOTH_DEFAULTS
+from nlpeval.tokenizers import NATIVE_TOKENIZERS
+
+_FAST_METRICS = fastscore.fast_metrics
+_WORDS = ["the", "cat", "sat", "on", "a", "mat", "Haus", "straße", "über", "naïve", "東京", "是", "!", ",", "."]
+
+
+def _lines(rng: random.Random, n: int) -> list[str]:
+    lines = []
+    for _ in range(n):
+        length = rng.choice([0, 1, 2, 5, 9, 14, 30])
+        lines.append(" ".join(rng.choice(_WORDS) for _ in range(length)) + rng.choice(["", " ", "\r", "  ."]))
+    return lines
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    folder = tmp_path_factory.mktemp("fast")
+    rng = random.Random(7)
+    files = {}
+    for name in ("ref", "ref2", "sys", "sys2"):
+        path = folder / f"{name}.txt"
+        path.write_text("".join(line + "\n" for line in _lines(rng, 60)), encoding="utf-8")
+        files[name] = str(path)
+    empty = folder / "empty-lines.txt"  # every hypothesis empty: zero lengths and counts everywhere
+    empty.write_text("\n" * 60, encoding="utf-8")
+    files["empty"] = str(empty)
+    return files
+
+
+def _both(args: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> tuple[str, str]:
+    """(fast path output, metric-object output) of one command line; the fast path must be taken."""
+    taken = []
+    original = _FAST_METRICS
+
+    def spy(names, options):
+        taken.append(original(names, options))
+        return taken[-1]
+
+    monkeypatch.setattr(fastscore, "fast_metrics", spy)
+    assert main(args) == 0
+    fast = capsys.readouterr().out
+    assert taken and taken[-1] is not None, "the fast path was not taken"
+    monkeypatch.setattr(fastscore, "fast_metrics", lambda names, options: None)
+    assert main(args) == 0
+    return fast, capsys.readouterr().out
+
+
+OPTIONS = [
+    [],
+    ["-lc"],
+    *(["--tokenize", tok] for tok in NATIVE_TOKENIZERS),
+    ["--smooth", "floor"],
+    ["--smooth", "floor", "--smooth-value", "0.3"],
+    ["--smooth", "add-k", "--smooth-value", "2"],
+    ["--smooth", "none", "--effective-order"],
+    ["--max-order", "2"],
+    ["--max-order", "7", "--effective-order"],
+    ["--chrf-char-order", "3", "--chrf-word-order", "1"],
+    ["--chrf-beta", "1"],
+    ["--chrf-beta", "0"],
+    ["--chrf-beta", "1.5", "--chrf-whitespace"],
+    ["--chrf-eps-smoothing"],
+    ["--chunk-size", "7"],
+]
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=lambda o: " ".join(o) or "defaults")
+def test_fast_path_equals_the_metric_objects(
+    options: list[str], corpus: dict[str, str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    refs = ["-r", corpus["ref"], "-r", corpus["ref2"]]
+    for fmt in ("json", "text"):
+        args = ["score", *refs, "-m", "bleu,chrf,chrf++", "--format", fmt, *options, corpus["sys"], corpus["sys2"]]
+        fast, slow = _both(args, capsys, monkeypatch)
+        assert fast == slow
+
+
+@pytest.mark.parametrize("fmt", ["csv", "markdown", "latex"])
+def test_every_format_and_adversarial_input(
+    fmt: str, corpus: dict[str, str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for system, ref in ((corpus["empty"], corpus["ref"]), (corpus["sys"], corpus["empty"])):
+        args = ["score", "-r", ref, "-m", "chrf,bleu", "--format", fmt, system]
+        fast, slow = _both(args, capsys, monkeypatch)
+        assert fast == slow
+
+
+def test_values_equal_sacrebleu_bit_for_bit(
+    corpus: dict[str, str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import json
+
+    hyps = Path(corpus["sys"]).read_text(encoding="utf-8").split("\n")[:-1]
+    refs = [Path(corpus[k]).read_text(encoding="utf-8").split("\n")[:-1] for k in ("ref", "ref2")]
+    args = ["score", "-r", corpus["ref"], "-r", corpus["ref2"], "-m", "bleu,chrf++", "-f", "json", corpus["sys"]]
+    fast, _ = _both(args, capsys, monkeypatch)
+    scores = json.loads(fast)["systems"][0]["scores"]
+    assert scores["bleu"]["score"] * 100 == pytest.approx(sacrebleu.corpus_bleu(hyps, refs).score, rel=1e-15)
+    chrf = sacrebleu.CHRF(word_order=2).corpus_score(hyps, refs).score
+    assert scores["chrf++"]["score"] * 100 == pytest.approx(chrf, rel=1e-15)
+
+
+def test_real_data(shared_data: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = shared_data / "wmt17-en-de"
+    args = ["score", "-r", str(folder / "reference.de"), "-m", "bleu,chrf", "-f", "json"]
+    fast, slow = _both([*args, str(folder / "online-B.0.de"), str(folder / "uedin-nmt.4722.de")], capsys, monkeypatch)
+    assert fast == slow
+
+
+def test_the_metric_object_scores_where_numpy_has_its_own_exp_and_log(
+    corpus: dict[str, str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    args = ["score", "-r", corpus["ref"], "-m", "bleu,chrf", "-f", "json", "--smooth", "floor", corpus["sys"]]
+    assert main(args) == 0
+    expected = capsys.readouterr().out
+    monkeypatch.setattr(fastscore, "_math_is_numpy", lambda: False)
+    assert main(args) == 0
+    assert capsys.readouterr().out == expected
+
+
+def test_options_outside_the_fast_path_take_the_metric_objects(corpus: dict[str, str]) -> None:
+    from nlpeval.cli.main import build_parser
+
+    parser = build_parser(["score"])
+    base = ["score", "-r", corpus["ref"], corpus["sys"]]
+    for extra in (
+        ["-m", "bleu", "--segments"],
+        ["-m", "bleu", "--bootstrap", "10"],
+        ["-m", "bleu", "--bleu-flavor", "nltk"],
+        ["-m", "bleu", "--smooth", "method1"],
+        ["-m", "bleu", "--max-order", "0"],
+        ["-m", "bleu", "--max-order", "8"],
+        ["-m", "chrf", "--chrf-char-order", "0"],
+        ["-m", "chrf", "--chrf-beta", "-1"],
+        ["-m", "chrf", "--chrf-beta", "nan"],
+        ["-m", "bleu,ter"],
+    ):
+        options = parser.parse_args([*base, *extra])
+        assert fastscore.fast_metrics(options.metrics.split(","), options) is None, extra
+    options = parser.parse_args([*base, "-m", "chrf++,bleu", "-lc", "--tokenize", "intl"])
+    assert set(fastscore.fast_metrics(["chrf++", "bleu"], options)) == {"chrf++", "bleu"}
+
+
+def test_smooth_defaults_are_the_metrics_own() -> None:
+    assert fastscore.SMOOTH_DEFAULTS == SMOOTH_DEFAULTS
+    assert fastscore._NATIVE == NATIVE_TOKENIZERS
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"nrefs": "1", "case": "mixed", "eff": False, "tok": "13a", "smooth": "exp", "flavor": "sacrebleu"},
+        {"nrefs": "var", "case": "lc", "eff": True, "nc": 6, "nw": 2, "space": False, "beta": None, "flavor": "x"},
+        {"beta": 1.5, "nc": 0, "smooth": "floor[0.10]"},
+        {},
+    ],
+)
+def test_signature_text_is_the_signature_of_the_metric_objects(fields: dict) -> None:
+    from nlpeval.core.signature import Signature, nrefs_field
+
+    assert fastscore.signature_text(**fields) == str(Signature.build(**fields))
+    for counts in ((1, 1), (2, 2), (1, 3)):
+        assert fastscore.nrefs_field(*counts) == nrefs_field(*counts)
+
+
+def _imports_after(code: str) -> list[str]:
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": str(Path(fastscore.__file__).resolve().parents[2])},
+    ).stdout
+    return out.split()
+
+
+def test_score_bleu_chrf_never_imports_numpy(corpus: dict[str, str]) -> None:
+    """The import structure of a whole ``nlpeval score -m bleu,chrf`` process: no NumPy (BLEU needs
+    it only where NumPy's exp/log are its own, see cli/fastscore.py), no metric module, no dataclasses
+    (nor inspect, which they import)."""
+    code = (
+        "import io, sys, contextlib\n"
+        "from nlpeval.cli.main import main\n"
+        "from nlpeval.cli.fastscore import _math_is_numpy\n"
+        f"args = ['score', '-r', {corpus['ref']!r}, '-m', METRICS, '-f', 'json', {corpus['sys']!r}]\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    assert main(args) == 0\n"
+        "heavy = ('numpy', 'nlpeval.core.stats', 'nlpeval.core.metric', 'nlpeval.metrics', 'dataclasses')\n"
+        "print(_math_is_numpy(), *sorted(m for m in heavy if m in sys.modules))\n"
+    )
+    assert _imports_after(code.replace("METRICS", "'chrf,chrf++'")) in (["True"], ["False"])
+    math_is_numpy, *loaded = _imports_after(code.replace("METRICS", "'bleu,chrf'"))
+    assert loaded == (
+        []
+        if math_is_numpy == "True"
+        else ["dataclasses", "nlpeval.core.metric", "nlpeval.core.stats", "nlpeval.metrics", "numpy"]
+    )
+
+
+@pytest.mark.parametrize(
+    "data",
+    [b"", b"a\n", b"a", b"a\nb", b"\n\n", b"a\r\n\xc3\xa9\n\n\xe2\x80\xa8x\n", b"ok\nbad \xc3\nmore\n", b"\xff\n"],
+)
+@pytest.mark.parametrize("size", [1, 2, 20_000])
+def test_chunks_are_the_lines_a_line_by_line_decode_reads(data: bytes, size: int, tmp_path: Path) -> None:
+    from nlpeval.cli.errors import UsageError
+    from nlpeval.cli.io import open_segments
+
+    path = tmp_path / "lines.txt"
+    path.write_bytes(data)
+    expected: list[str] = []
+    error = None
+    raw_lines = data.split(b"\n")
+    if raw_lines[-1] == b"":  # after the last newline (or an empty file)
+        raw_lines.pop()
+    for number, raw in enumerate(raw_lines, 1):
+        try:
+            expected.append(raw.decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            error = f"{path}:{number}: invalid UTF-8 ({exc.reason} at byte {exc.start})"
+            break
+    got: list[str] = []
+    with open_segments(str(path)) as lines:
+        try:
+            while chunk := lines.read_chunk(size):
+                assert len(chunk) <= size
+                got += chunk
+        except UsageError as exc:
+            assert str(exc) == error
+            return
+    assert error is None and got == expected and lines.lines_read == len(expected)
+
+
+@pytest.mark.parametrize("ref_key", ["ref", "missing"])
+def test_a_whole_process_runs_the_exit_callbacks_and_keeps_its_exit_code(ref_key: str, corpus: dict[str, str]) -> None:
+    """``python -m nlpeval score`` ends without the interpreter's teardown, but after its atexit callbacks."""
+    ref = corpus.get(ref_key, corpus["ref"] + ".missing")
+    code = (
+        "import atexit, sys\n"
+        "atexit.register(print, 'exit callback')\n"
+        f"sys.argv = ['nlpeval', 'score', '-r', {ref!r}, '-m', 'chrf', {corpus['sys']!r}]\n"
+        "from nlpeval.cli.main import run\n"
+        "run()\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(Path(fastscore.__file__).resolve().parents[2])}
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, env=env)
+    assert proc.stdout.endswith("exit callback\n")
+    if ref_key == "ref":
+        assert proc.returncode == 0 and proc.stdout.startswith("system") and proc.stderr == ""
+    else:
+        assert proc.returncode == 2 and proc.stdout == "exit callback\n"
+        assert proc.stderr == f"nlpeval score: error: cannot read {ref}: No such file or directory\n"
+
+
+@pytest.mark.parametrize("delay", [60.0, 0.0])
+def test_a_terminal_bar_imports_tqdm_only_when_it_is_drawn(delay: float) -> None:
+    """At a terminal a bar shows after half a second: a quicker run never imports tqdm."""
+    code = (
+        "import sys\n"
+        "from nlpeval.core.progress import _LateBar\n"
+        "options = {'total': 3, 'desc': 'LATE-BAR', 'unit': 'it', 'leave': False, 'file': sys.stderr}\n"
+        f"with _LateBar(options, delay={delay}) as bar:\n"
+        "    bar.set_postfix_str('POSTFIX')\n"
+        "    bar.update(2)\n"
+        "    bar.update(1)\n"
+        "print('tqdm' in sys.modules)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(Path(fastscore.__file__).resolve().parents[2])}
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
+    if delay:
+        assert proc.stdout == "False\n" and proc.stderr == ""
+    else:
+        assert proc.stdout == "True\n" and "LATE-BAR" in proc.stderr and "POSTFIX" in proc.stderr
+        assert "2/3" in proc.stderr  # drawn at the update that found the delay passed
