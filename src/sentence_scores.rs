@@ -13,7 +13,7 @@ use numpy::ndarray::{ArrayView1, ArrayView2};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyListMethods;
+use pyo3::types::{PyList, PyListMethods};
 
 /// Largest `max_order` scored here: NumPy's sum over 8 or more orders is pairwise, not
 /// sequential, so the Python formula keeps larger orders.
@@ -189,6 +189,16 @@ fn row_vec(row: ArrayView1<'_, i64>) -> Vec<i64> {
     row.iter().copied().collect()
 }
 
+/// One totals vector given as a list of ints (NumPy is then never imported: `nlpeval
+/// score`'s NumPy-free path) or as a 1-D int64 array.
+fn totals_vec(totals: &Bound<'_, PyAny>) -> PyResult<Vec<i64>> {
+    if totals.is_instance_of::<PyList>() {
+        return totals.extract();
+    }
+    let array: PyReadonlyArray1<'_, i64> = totals.extract()?;
+    Ok(row_vec(array.as_array()))
+}
+
 /// Sentence BLEU of every statistics row (0–100 divided by `divisor`).
 #[pyfunction]
 #[pyo3(signature = (rows, max_order, smooth, smooth_value, effective_order, ref_len_column=1, divisor=1.0))]
@@ -214,11 +224,12 @@ pub fn bleu_row_scores<'py>(
     Ok(PyArray1::from_vec(py, scores))
 }
 
-/// BLEU of one totals vector: `(score, precisions, brevity penalty)`, 0–100 scale.
+/// BLEU of one totals vector (a list or a 1-D int64 array): `(score, precisions, brevity
+/// penalty)`, 0–100 scale.
 #[pyfunction]
 #[pyo3(signature = (totals, max_order, smooth, smooth_value, effective_order, ref_len_column=1))]
 pub fn bleu_totals_values(
-    totals: PyReadonlyArray1<'_, i64>,
+    totals: &Bound<'_, PyAny>,
     max_order: usize,
     smooth: &str,
     smooth_value: Option<f64>,
@@ -226,7 +237,7 @@ pub fn bleu_totals_values(
     ref_len_column: usize,
 ) -> PyResult<(f64, Vec<f64>, f64)> {
     let smoothing = smoothing_from(smooth, smooth_value)?;
-    let totals = row_vec(totals.as_array());
+    let totals = totals_vec(totals)?;
     check_bleu(max_order, ref_len_column, totals.len())?;
     let mut precisions = vec![0.0; max_order];
     let (score, bp) = bleu(
@@ -268,15 +279,16 @@ pub fn chrf_row_scores<'py>(
 /// `(score, precision, recall, precisions, recalls)` of chrF.
 type ChrfParts = (f64, f64, f64, Vec<f64>, Vec<f64>);
 
-/// chrF of one totals vector: `(score, precision, recall, precisions, recalls)`.
+/// chrF of one totals vector (a list or a 1-D int64 array): `(score, precision, recall,
+/// precisions, recalls)`.
 #[pyfunction]
 pub fn chrf_totals_parts(
-    totals: PyReadonlyArray1<'_, i64>,
+    totals: &Bound<'_, PyAny>,
     orders: usize,
     factor: f64,
     eps_smoothing: bool,
 ) -> PyResult<ChrfParts> {
-    let totals = row_vec(totals.as_array());
+    let totals = totals_vec(totals)?;
     check_chrf(orders, totals.len())?;
     let (mut precisions, mut recalls) = (vec![0.0; orders], vec![0.0; orders]);
     let (score, precision, recall) = chrf(

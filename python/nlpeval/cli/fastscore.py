@@ -4,37 +4,26 @@ A whole ``nlpeval score -m bleu,chrf`` process spends more time importing NumPy 
 scoring. When every metric asked for is sacreBLEU's BLEU (native tokenizer) or chrF/chrF++
 and only corpus scores are wanted (no ``--segments``, bootstrap, paired tests, partials,
 data files or Dask), the statistics are summed natively (``bleu_totals``/``chrf_totals``,
-lists of ints) and scored here with Python floats: the operations of the metrics' one-totals
-paths (``_scalar_values`` of :mod:`nlpeval.metrics.bleu.sacrebleu`, ``_scalar_parts`` of
-:mod:`nlpeval.metrics.chrf.formula`) in the same order, so the same bits. Anything else, and a
-totals vector whose score needs the array path (an undefined ratio), goes through the metric
-objects as before; tests/test_cli_fastscore.py pins the two paths to the same output. The path
-builds no dataclass either (:class:`CorpusScore`, :func:`signature_text`): importing ``dataclasses``
-(and ``inspect``) and building the classes cost more than all the rest of the CLI's imports.
-
-BLEU's ``exp``/``log``: sacreBLEU calls :mod:`math`; the metric's one-totals path calls NumPy's,
-which is the C library's (so :mod:`math`'s) unless NumPy has its own AVX-512 kernels. On such a
-CPU the BLEU score is computed by the metric object (NumPy imported), so the output is unchanged.
+lists of ints) and scored by the same native one-totals formulas the metric objects use
+(``bleu_totals_values``, ``chrf_totals_parts``, which take a list as well as an array), so the
+same bits without importing NumPy. Anything else goes through the metric objects as before;
+tests/test_cli_fastscore.py pins the two paths to the same output. The path builds no dataclass
+either (:class:`CorpusScore`, :func:`signature_text`): importing ``dataclasses`` (and ``inspect``)
+and building the classes cost more than all the rest of the CLI's imports.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
-import os
-import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from nlpeval.cli.engine import wants_dask
-
-if TYPE_CHECKING:
-    from nlpeval.core.score import Score
 
 #: sacreBLEU flavor smoothing methods and their default values (``SMOOTH_DEFAULTS`` of
 #: :mod:`nlpeval.metrics.bleu.sacrebleu`, which imports NumPy; a test pins them equal).
 SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1.0, "exp": None}
-_LOG_ZERO = -9999999999.0
 #: Tokenizers that run in the Rust core (``nlpeval.tokenizers.NATIVE_TOKENIZERS``).
 _NATIVE = ("13a", "intl", "zh", "char", "none")
 
@@ -69,7 +58,8 @@ def _bleu(name: str, options: argparse.Namespace) -> FastBLEU | None:
         or tokenize not in _NATIVE
         or options.smooth not in SMOOTH_DEFAULTS
         or type(max_order) is not int
-        or not 1 <= max_order < 8
+        or not 1 <= max_order <= 7  # sacrebleu.MAX_NATIVE_ORDER
+        or not (options.smooth_value is None or math.isfinite(options.smooth_value))
         or options.bleu_weights is not None
         or options.auto_reweigh
     ):
@@ -89,7 +79,7 @@ def _chrf(name: str, options: argparse.Namespace) -> FastCHRF | None:
         or word_order < 0
         or not 1 <= char_order + word_order <= 255
         or type(beta) not in (int, float)
-        or not abs(beta) < 2**53  # also false for NaN
+        or not abs(beta**2) < 2**53  # the native formula's factor (chrf.formula.native_factor); false for NaN
         or beta < 0
     ):
         return None
@@ -145,18 +135,9 @@ class _FastMetric:
         """The summed statistics of a batch (without the reference-count columns)."""
         raise NotImplementedError
 
-    def score(self, totals: list[int]) -> CorpusScore | None:
-        """The corpus score of merged totals, or None where the metric object must compute it."""
+    def score(self, totals: list[int]) -> CorpusScore:
+        """The corpus score of merged totals (the metric's native one-totals formula)."""
         raise NotImplementedError
-
-    def slow_score(self, totals: list[int]) -> Score:
-        """The metric object's score of these totals (imports NumPy)."""
-        import numpy as np
-
-        from nlpeval.cli.registry import resolve
-
-        metric = resolve(self.cli_name).build(self.cli_name, self.options)
-        return metric.score_from_totals(np.array(totals, dtype=np.int64))
 
     def accumulator(self, *, keep_segments: bool = False) -> FastAccumulator:
         if keep_segments:  # pragma: no cover - fast_metrics() refuses options that keep rows
@@ -189,12 +170,11 @@ class FastAccumulator:
         self._totals = totals
         return self
 
-    def compute(self) -> CorpusScore | Score:
+    def compute(self) -> CorpusScore:
         """The score of everything seen so far."""
         if self._totals is None:
             raise ValueError("nothing to score: call update() first")
-        score = self.metric.score(self._totals)
-        return self.metric.slow_score(self._totals) if score is None else score
+        return self.metric.score(self._totals)
 
 
 class FastBLEU(_FastMetric):
@@ -210,13 +190,12 @@ class FastBLEU(_FastMetric):
 
         return _native.bleu_totals(hypotheses, references, self.tokenize, self.max_order)
 
-    def score(self, totals: list[int]) -> CorpusScore | None:
-        if not _math_is_numpy():
-            return None
-        values = _bleu_values([float(v) for v in totals], self)
-        if values is None:
-            return None
-        value, precisions, bp = values
+    def score(self, totals: list[int]) -> CorpusScore:
+        from nlpeval import _native
+
+        value, precisions, bp = _native.bleu_totals_values(
+            totals, self.max_order, self.smooth, self.smooth_value, self.options.effective_order
+        )
         n = self.max_order
         hyp_len, ref_len = totals[0], totals[1]
         width = 3 + 2 * n
@@ -251,51 +230,6 @@ class FastBLEU(_FastMetric):
         )
 
 
-def _bleu_values(totals: list[float], metric: FastBLEU) -> tuple[float, list[float], float] | None:
-    """BLEU (0-100), precisions (0-100) and brevity penalty of one totals vector: sacreBLEU's
-    ``compute_bleu`` as ``_scalar_values`` performs it; None where a ratio is undefined."""
-    max_order, smooth, effective_order = metric.max_order, metric.smooth, metric.options.effective_order
-    sys_len, ref_len = totals[0], totals[1]
-    correct = totals[3 : 3 + max_order]
-    total = totals[3 + max_order : 3 + 2 * max_order]
-    value = SMOOTH_DEFAULTS[smooth] if metric.smooth_value is None else metric.smooth_value
-    try:
-        bp = (math.exp(1.0 - ref_len / sys_len) if sys_len > 0 else 0.0) if sys_len < ref_len else 1.0
-        any_correct = any(c != 0 for c in correct)
-        smooth_mteval = 1.0
-        eff_order = float(max_order)
-        alive = True
-        precisions = [0.0] * max_order
-        for n in range(max_order):
-            if smooth == "add-k" and n > 0:
-                correct[n] += value
-                total[n] += value
-            alive = alive and total[n] != 0
-            if effective_order and alive:
-                eff_order = float(n + 1)
-            if not alive:
-                continue
-            if correct[n] == 0:
-                if smooth == "exp":
-                    smooth_mteval = smooth_mteval * 2
-                    precisions[n] = 100.0 / (smooth_mteval * total[n])
-                elif smooth == "floor":
-                    precisions[n] = 100.0 * value / total[n]
-            else:
-                precisions[n] = 100.0 * correct[n] / total[n]
-        mean_log = 0.0
-        for n in range(max_order):
-            if n < eff_order:
-                mean_log += math.log(precisions[n]) if precisions[n] > 0 else _LOG_ZERO
-        mean_log = mean_log / eff_order
-        score = bp * math.exp(mean_log) if any_correct else 0.0
-    except (ZeroDivisionError, TypeError, OverflowError, ValueError):
-        return None
-    if not any_correct:
-        precisions = [0.0] * max_order
-    return score, precisions, bp
-
-
 class FastCHRF(_FastMetric):
     """sacreBLEU's corpus chrF / chrF++ (``CHRF`` of ``metrics.chrf.sacrebleu``)."""
 
@@ -318,12 +252,13 @@ class FastCHRF(_FastMetric):
             options.chrf_eps_smoothing,
         )
 
-    def score(self, totals: list[int]) -> CorpusScore | None:
+    def score(self, totals: list[int]) -> CorpusScore:
+        from nlpeval import _native
+
         orders = self.char_order + self.word_order
-        parts = _chrf_parts([float(v) for v in totals], orders, self.factor, self.options.chrf_eps_smoothing)
-        if parts is None:
-            return None
-        value, precision, recall, precisions, recalls = parts
+        value, precision, recall, precisions, recalls = _native.chrf_totals_parts(
+            totals, orders, float(self.factor), self.options.chrf_eps_smoothing
+        )
         c = self.char_order
         width = 3 * orders
         return CorpusScore(
@@ -354,71 +289,3 @@ class FastCHRF(_FastMetric):
             beta=None if self.beta == 2 else self.beta,
             flavor="sacrebleu",
         )
-
-
-_EPS = 1e-16
-
-
-def _chrf_parts(
-    t: list[float], orders: int, factor: float, eps_smoothing: bool
-) -> tuple[float, float, float, list[float], list[float]] | None:
-    """chrF (0-100), average precision and recall, per-order precisions and recalls of one totals
-    vector, as ``_scalar_parts`` computes them; None where a ratio is undefined."""
-    score = sum_prec = sum_rec = effective = 0.0
-    precisions: list[float] = []
-    recalls: list[float] = []
-    try:
-        for i in range(orders):
-            n_hyp, n_ref, n_match = t[3 * i], t[3 * i + 1], t[3 * i + 2]
-            prec = n_match / n_hyp if n_hyp > 0 else _EPS
-            rec = n_match / n_ref if n_ref > 0 else _EPS
-            denom = factor * prec + rec
-            score = score + ((1 + factor) * prec * rec / denom if denom > 0 else _EPS)
-            if n_hyp > 0 and n_ref > 0:
-                sum_prec = sum_prec + prec
-                sum_rec = sum_rec + rec
-                effective = effective + 1.0
-            precisions.append(prec if n_hyp > 0 else 0.0)
-            recalls.append(rec if n_ref > 0 else 0.0)
-        avg_prec = sum_prec / effective if effective > 0 else 0.0
-        avg_rec = sum_rec / effective if effective > 0 else 0.0
-        if eps_smoothing:
-            value = 100 * score / orders
-        elif avg_prec + avg_rec != 0:
-            f = (1 + factor) * avg_prec * avg_rec
-            value = 100 * (f / (factor * avg_prec + avg_rec))
-        else:
-            value = 0.0
-    except (ZeroDivisionError, OverflowError):
-        return None
-    return value, avg_prec, avg_rec, precisions, recalls
-
-
-_MATH_IS_NUMPY: list[bool] = []
-
-
-def _math_is_numpy() -> bool:
-    """Whether NumPy's float64 ``exp``/``log`` here are the C library's (those of :mod:`math`).
-
-    NumPy has its own float64 ``exp``/``log`` kernels only for AVX-512 x86 CPUs; elsewhere it
-    calls the C library. Unknown platforms count as AVX-512 (the metric object then scores).
-    """
-    if not _MATH_IS_NUMPY:
-        _MATH_IS_NUMPY.append(_no_avx512())
-    return _MATH_IS_NUMPY[0]
-
-
-def _no_avx512() -> bool:
-    machine = os.uname().machine if hasattr(os, "uname") else ""
-    if machine in ("aarch64", "arm64"):
-        return True
-    if machine != "x86_64" or not sys.platform.startswith("linux"):
-        return False
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as info:
-            for line in info:
-                if line.startswith("flags"):
-                    return "avx512" not in line
-    except OSError:
-        pass
-    return False
