@@ -76,6 +76,49 @@ fn sub(re: &Regex, text: String, by: &str) -> String {
     }
 }
 
+/// `re.replace_all(text, by)` for a pattern whose groups are what its match
+/// keeps around a middle part: `replace(match, out)` writes the replacement of
+/// one match, computed from the matched text alone. Matches are found without
+/// capture groups (the regex engines' fast path), leftmost-first and
+/// non-overlapping, exactly as `replace_all` finds them.
+fn sub_with(re: &Regex, text: String, mut replace: impl FnMut(&str, &mut String)) -> String {
+    let mut found = re.find_iter(&text).peekable();
+    if found.peek().is_none() {
+        return text;
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut last = 0;
+    for m in found {
+        out.push_str(&text[last..m.start()]);
+        replace(m.as_str(), &mut out);
+        last = m.end();
+    }
+    out.push_str(&text[last..]);
+    out
+}
+
+/// The first character of `s` and the rest.
+fn first_char(s: &str) -> (&str, &str) {
+    let n = s.chars().next().map_or(0, char::len_utf8);
+    s.split_at(n)
+}
+
+/// The last character of `s` and what precedes it.
+fn last_char(s: &str) -> (&str, &str) {
+    let n = s.chars().next_back().map_or(0, char::len_utf8);
+    let (rest, last) = s.split_at(s.len() - n);
+    (last, rest)
+}
+
+/// A match `(x)<sep>(y)` of one character each side, replaced by `x`, `by`, `y`.
+fn around(m: &str, by: &str, out: &mut String) {
+    let (x, _) = first_char(m);
+    let (y, _) = last_char(m);
+    out.push_str(x);
+    out.push_str(by);
+    out.push_str(y);
+}
+
 /// Java's `String.trim`: strips characters up to U+0020 from both ends.
 fn java_trim(s: &str) -> &str {
     s.trim_matches(|c: char| c <= ' ')
@@ -90,18 +133,32 @@ pub fn normalize_line(
 ) -> String {
     let p = patterns();
     let mut work = format!(" {line} ");
-    work = sub(&p.sep_other, work, " ${1} ");
+    // ([^...]) -> " $1 " (one character)
+    work = sub_with(&p.sep_other, work, |m, out| {
+        out.push(' ');
+        out.push_str(m);
+        out.push(' ');
+    });
     if work.contains("..") {
-        work = sub(&p.multi_dot, work, " DOTMULTI${1}");
+        // \.(\.+) -> " DOTMULTI$1"
+        work = sub_with(&p.multi_dot, work, |m, out| {
+            out.push_str(" DOTMULTI");
+            out.push_str(&m[1..]);
+        });
     }
     // (the input itself may contain "DOTMULTI.", as METEOR does not escape it)
     while work.contains("DOTMULTI.") {
-        work = sub(&p.multi_dot2, work, "DOTDOTMULTI ${1}");
+        // DOTMULTI\.([^.]) -> "DOTDOTMULTI $1"
+        work = sub_with(&p.multi_dot2, work, |m, out| {
+            out.push_str("DOTDOTMULTI ");
+            out.push_str(&m["DOTMULTI.".len()..]);
+        });
         work = work.replace("DOTMULTI.", "DOTDOTMULTI");
     }
     if work.contains(',') {
+        // (x),(y) -> "$1 , $2"
         for comma in [&p.comma, &p.comma2, &p.comma3] {
-            work = sub(comma, work, "${1} , ${2}");
+            work = sub_with(comma, work, |m, out| around(m, " , ", out));
         }
     }
     work = sub(&p.quote, work, "'");
@@ -113,12 +170,14 @@ pub fn normalize_line(
         work = work.replace("--", "-");
     }
     if work.contains('-') {
-        work = sub(&p.rm_dash, work, "${1} ${2}");
+        // (x)-(y) -> "$1 $2"
+        work = sub_with(&p.rm_dash, work, |m, out| around(m, " ", out));
     }
     if work.contains('\'') {
+        // (x)'(y) -> "$1 ' $2", then "$1 '$2"
         for (k, cont) in p.cont.iter().enumerate() {
-            let by = if k < 3 { "${1} ' ${2}" } else { "${1} '${2}" };
-            work = sub(cont, work, by);
+            let by = if k < 3 { " ' " } else { " '" };
+            work = sub_with(cont, work, |m, out| around(m, by, out));
         }
     }
 
