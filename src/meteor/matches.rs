@@ -49,8 +49,11 @@ struct Phrases<'a> {
     groups: FxHashMap<(u32, u32), u32>,
     /// The matches with their groups, by reference position (`kept_at[j]..kept_at[j + 1]`),
     /// when there are few enough to keep.
-    kept: Option<(Vec<(Match, u32)>, Vec<u32>)>,
+    kept: Option<Kept>,
 }
+
+/// Matches with their groups, and where each reference position's start in them.
+type Kept = (Vec<(Match, u32)>, Vec<u32>);
 
 /// At most this many paraphrase matches of a pair are kept listed (24 bytes each).
 const KEEP_PHRASE_MATCHES: usize = 1 << 20;
@@ -518,10 +521,10 @@ impl Phrases<'_> {
         // hypothesis phrases whose paraphrase occurs here, in their order
         let here = self.line2[j];
         let mut one = self.by_word.get(here).copied().peekable();
-        let mut two = match self.line2.get(j + 1) {
-            Some(&next) => Some(self.by_pair.get((here, next)).copied().peekable()),
-            None => None,
-        };
+        let mut two = self
+            .line2
+            .get(j + 1)
+            .map(|&next| self.by_pair.get((here, next)).copied().peekable());
         loop {
             let first_one = match (one.peek(), two.as_mut().and_then(|t| t.peek())) {
                 (None, None) => break,
