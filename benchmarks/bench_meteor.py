@@ -163,3 +163,48 @@ def cases(data: Path) -> list[Case]:
         )
         out.append(case)
     return out
+
+
+def callgrind_cli(python_dirs: list[str]) -> None:
+    """Instructions of one whole ``nlpeval score -m meteor --meteor-norm`` process on TED (callgrind).
+
+    Repeatable under load, where wall-clock times are not. Each ``PYTHON_DIR`` holds an ``nlpeval``
+    package with its built ``_core.abi3.so`` (default: this tree's ``python/``); caches and bytecode
+    are warmed by one plain run first, then the process runs under ``valgrind --tool=callgrind`` with
+    one rayon thread. Printed: all instructions, the main thread's (interpreter, imports, Python-side
+    preparation: serial), the worker threads' (alignment, normalisation, synsets: spread over the
+    cores), and the alignment's share. Usage: ``python benchmarks/bench_meteor.py --callgrind [DIR ...]``.
+    """
+    import os
+    import re
+
+    data = Path(__file__).resolve().parents[1] / "python"
+    folder = Path("/work/shared/data/compare-mt")
+    dirs = python_dirs or [str(data)]
+    command = ["-m", "nlpeval", "score", "-r", str(folder / "ted.ref.detok.eng"), "-m", "meteor", "--meteor-norm",
+               str(folder / "ted.sys1.detok.eng")]  # fmt: skip
+    with tempfile.TemporaryDirectory() as tmp:
+        for d in dirs:
+            env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+            env.update(PYTHONPATH=d, PYTHONPYCACHEPREFIX=str(Path(tmp, "pycache")), RAYON_NUM_THREADS="1")
+            subprocess.run([sys.executable, *command], check=True, capture_output=True, env=env)
+            out = Path(tmp, "callgrind.out")
+            subprocess.run(["valgrind", "--tool=callgrind", "--dump-instr=no", f"--callgrind-out-file={out}",
+                            sys.executable, *command], check=True, capture_output=True, env=env)  # fmt: skip
+            report = subprocess.run(["callgrind_annotate", "--inclusive=yes", str(out)], check=True,
+                                    capture_output=True, text=True).stdout  # fmt: skip
+
+            def inclusive(pattern: str, text: str = report) -> int:
+                hits = [int(m.group(1).replace(",", "")) for m in re.finditer(rf"^\s*([\d,]+) .*{pattern}", text, re.M)]
+                return max(hits, default=0)
+
+            total = inclusive("PROGRAM TOTALS")
+            workers = inclusive(r"pthread_create\.c:start_thread")
+            align = inclusive(r"meteor::align::align_bounded")
+            print(f"{d}: {total / 1e6:,.0f}M instructions; main thread {(total - workers) / 1e6:,.0f}M, "
+                  f"worker threads {workers / 1e6:,.0f}M (alignment {align / 1e6:,.0f}M)")  # fmt: skip
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["--callgrind"]:
+        callgrind_cli(sys.argv[2:])

@@ -267,6 +267,22 @@ def test_synonym_data_is_derived_from_wordnet(jar: Path, wordnet: WordNet) -> No
     assert same >= 0.99
 
 
+def test_native_exception_lists_equal_jar(jar: Path, wordnet: WordNet, compare_mt: dict[str, list[str]]) -> None:
+    """The batch synset lookup reads WordNet's exception lists natively; the jar's copy gives the same synsets."""
+    with zipfile.ZipFile(jar) as archive:
+        lines = archive.read("synonym/english.exceptions").decode().split("\n")
+    bases = collections.defaultdict(set)
+    for base, forms in zip(lines[0::2], lines[1::2], strict=False):
+        for form in forms.split():
+            bases[form].add(base)
+    ted = {w for line in compare_mt["ted.ref.eng"] + compare_mt["ted.sys1.eng"] for w in line.lower().split()}
+    words = [*sorted(ted | set(bases)), "", "geese", "\u00e9t\u00e9s"]
+    expected = wordnet.index.meteor_synsets(words, [sorted(bases[w]) if w in bases else None for w in words])
+    fresh = WordNet(wordnet.root)  # nothing read yet: the exception lists are read natively
+    assert fresh.meteor_synsets_batch(words) == expected
+    assert fresh._meteor_bases is None
+
+
 def test_empty_segments_and_hash_collisions_equal_jar(jar: Path, tmp_path: Path) -> None:
     # METEOR compares words by Java hashCode: "Aa" and "BB" collide and count as an exact match
     hyps = ["", " ", "a cat", "a cat", "", "the cat sat", "\t", "Aa sat", "polygenelubricants"]

@@ -39,7 +39,8 @@ pub fn is_java_delimiter(c: char) -> bool {
 pub struct Table {
     storage: Storage,
     counts: Counts,
-    sections: [usize; SECTIONS],
+    /// Each section's byte range, resolved once (a lookup reads several per record).
+    sections: [(usize, usize); SECTIONS],
 }
 
 /// The bytes of a table: built in memory, or borrowed from the caller (a
@@ -58,6 +59,7 @@ unsafe impl Send for Storage {}
 unsafe impl Sync for Storage {}
 
 impl Storage {
+    #[inline]
     pub fn bytes(&self) -> &[u8] {
         match self {
             Storage::Owned(words) => {
@@ -418,7 +420,9 @@ impl Table {
         if counts.nodes == 0 {
             return bad("no trie root");
         }
-        let sections = counts.layout().unwrap().0;
+        let starts = counts.layout().unwrap().0;
+        let lens = counts.section_bytes().unwrap();
+        let sections = std::array::from_fn(|i| (starts[i], starts[i] + lens[i]));
         let table = Table {
             storage,
             counts,
@@ -441,12 +445,13 @@ impl Table {
         self.storage.bytes()
     }
 
+    #[inline]
     fn section(&self, s: Section) -> &[u8] {
-        let i = s as usize;
-        let len = self.counts.section_bytes().unwrap()[i];
-        &self.bytes()[self.sections[i]..self.sections[i] + len]
+        let (from, to) = self.sections[s as usize];
+        &self.bytes()[from..to]
     }
 
+    #[inline]
     fn u32s(&self, s: Section) -> &[u32] {
         let bytes = self.section(s);
         // SAFETY: sections start at multiples of 8 from an 8-aligned base, hold
@@ -489,6 +494,7 @@ impl Table {
     }
 
     /// Record `r`'s reference phrase and paraphrase (empty when the record is damaged).
+    #[inline]
     pub fn phrases(&self, r: usize) -> (&[u32], &[u32]) {
         let starts = self.u32s(Section::Starts);
         let (Some(&from), Some(&to), Some(&rl)) = (
@@ -506,6 +512,7 @@ impl Table {
     }
 
     /// The paraphrase of record `r`.
+    #[inline]
     pub fn paraphrase(&self, r: u32) -> &[u32] {
         self.phrases(r as usize).1
     }

@@ -182,6 +182,8 @@ struct Step {
 /// Per-path scratch: the open matches its extra words block and their distances.
 #[derive(Default)]
 struct Blocked {
+    /// Scratch: per group, how many matches continuing the chunk were offered.
+    continuing: Vec<(u32, usize)>,
     open: Vec<u32>,
     /// `sums[k]` = summed distances of `open[..k]`.
     sums: Vec<i64>,
@@ -255,12 +257,14 @@ impl Search<'_> {
         let mut end_marks = S::new_marks(n);
         let mut ranked: Vec<(Rank, u32)> = Vec::new();
         let mut shared = S::default();
+        let mut order: Vec<(Rank, u32)> = Vec::new();
         for current in 0..=m {
             beam.clear();
             let last = current == m;
             let fixed_here = !last && self.fixed_ref[current];
             let active = |p: &Path<S>| !last && !fixed_here && p.state.idx as usize == current;
-            if paths.iter().any(active) {
+            let any_active = paths.iter().any(active);
+            if any_active {
                 S::reset(&mut extra_marks);
                 S::reset(&mut end_marks);
                 for p in paths.iter().filter(|p| active(p)) {
@@ -270,6 +274,14 @@ impl Search<'_> {
                     }
                 }
                 self.list_open::<S>(current, &common, &extra_marks, &end_marks, &mut step);
+            }
+            // A step where no path can take a match gives each path one successor
+            // (itself moved on): the beam keeps them all, in rank order.
+            if !last
+                && (!any_active || step.open.is_empty())
+                && self.step_in_place(current, fixed_here, &mut paths, &mut next_paths, &mut order)
+            {
+                continue;
             }
             for (r, path) in paths.iter().enumerate() {
                 let mut state = path.state;
@@ -358,6 +370,55 @@ impl Search<'_> {
         chosen
     }
 
+    /// A step at reference position `current` where no path branches: a path
+    /// inside a match it took stays as it is, one at a fixed match takes it, one
+    /// at an open position (with no match it could take) skips it. Each path has
+    /// exactly one candidate, so the beam keeps every one, ranked as the general
+    /// step ranks them (the parent's rank breaks ties). False, with nothing
+    /// changed, if some path would be dropped (left to the general step).
+    fn step_in_place<S: PositionSet>(
+        &self,
+        current: usize,
+        fixed_here: bool,
+        paths: &mut Vec<Path<S>>,
+        next_paths: &mut Vec<Path<S>>,
+        order: &mut Vec<(Rank, u32)>,
+    ) -> bool {
+        let at = |p: &Path<S>| p.state.idx as usize == current;
+        if fixed_here && paths.iter().any(|p| at(p) && self.fixed[current].is_none()) {
+            return false;
+        }
+        order.clear();
+        for (r, path) in paths.iter_mut().enumerate() {
+            let state = &mut path.state;
+            if (current as u32) < state.idx {
+                // inside a match this path already took
+            } else if fixed_here {
+                let fm = self.fixed[current].expect("checked above");
+                state.take(&fm, self.weights[fm.module as usize]);
+                state.distance += distance_of(&fm);
+            } else {
+                state.skip();
+            }
+            order.push((rank(state, r, 0), r as u32));
+        }
+        if order.windows(2).all(|w| w[0].0 < w[1].0) {
+            return true;
+        }
+        order.sort_unstable();
+        next_paths.clear();
+        next_paths.extend(order.iter().map(|&(_, r)| {
+            let p = &mut paths[r as usize];
+            Path {
+                state: p.state,
+                extra: std::mem::take(&mut p.extra),
+                chain: p.chain,
+            }
+        }));
+        std::mem::swap(paths, next_paths);
+        true
+    }
+
     /// Lists the matches at reference position `current` that no common word blocks.
     fn list_open<S: PositionSet>(
         &self,
@@ -430,6 +491,8 @@ impl Search<'_> {
     ) {
         let state = path.state;
         let mark = r as u32 + 1;
+        let mut continuing = std::mem::take(&mut blocked.continuing);
+        continuing.clear();
         blocked.open.clear();
         blocked.sums.clear();
         blocked.sums.push(0);
@@ -462,7 +525,6 @@ impl Search<'_> {
         // Within a group (same module and lengths) and a kind (continuing the
         // chunk or not), candidates rank in list order: equal matches and chunks,
         // growing distance. METEOR keeps at most `beam` of each.
-        let mut continuing: Vec<(u32, usize)> = Vec::new();
         for &t in step.starters.iter().filter(|&&t| usable(t) && continues(t)) {
             let group = step.open[t as usize].group;
             let seen = match continuing.iter_mut().find(|(g, _)| *g == group) {
@@ -500,5 +562,6 @@ impl Search<'_> {
             taken: None,
         };
         beam.offer(rank(&skipped, r, SKIP), c);
+        blocked.continuing = continuing;
     }
 }

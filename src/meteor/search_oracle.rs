@@ -299,6 +299,16 @@ fn check(lex: &Lex, hyp: &[u32], reference: &[u32], modules: &[Module], beam: us
     let chosen = naive_align(hyp, reference, modules, beam, &lexicon);
     let expected: Counts = super::align::counts(hyp, reference, modules.len(), &chosen, &lexicon);
     let got = align(hyp, reference, modules, beam, &lexicon);
+    // paraphrase matches listed on demand (as beyond KEEP_PHRASE_MATCHES), from the start or midway
+    for limit in [0, 2] {
+        let previous = super::matches::KEEP_LIMIT.with(|k| k.replace(limit));
+        let streamed = align(hyp, reference, modules, beam, &lexicon);
+        super::matches::KEEP_LIMIT.with(|k| k.set(previous));
+        assert_eq!(
+            streamed, got,
+            "paraphrase matches listed on demand, after {limit}"
+        );
+    }
     let show = |s: &[u32]| {
         s.iter()
             .map(|&w| lex.words[w as usize])

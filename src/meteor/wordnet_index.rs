@@ -13,6 +13,7 @@
 use numpy::PyReadonlyArray1;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use rayon::prelude::*;
 
 use super::paraphrase::Storage;
 use super::py_paraphrases::borrowed_storage;
@@ -249,6 +250,12 @@ impl StrTable {
     /// exception-list base forms' when it has some, else its `morph` form's
     /// (sorted, distinct).
     pub fn meteor_synsets(&self, word: &str, bases: Option<&[String]>) -> Vec<i32> {
+        let bases: Option<Vec<&str>> = bases.map(|b| b.iter().map(String::as_str).collect());
+        self.meteor_synsets_ref(word, bases.as_deref())
+    }
+
+    /// [`StrTable::meteor_synsets`] with borrowed base forms.
+    pub fn meteor_synsets_ref(&self, word: &str, bases: Option<&[&str]>) -> Vec<i32> {
         let mut out = Vec::new();
         self.push_offsets(word, &mut out);
         match bases {
@@ -259,6 +266,47 @@ impl StrTable {
         out.dedup();
         out
     }
+}
+
+/// Python's `str.isspace` (Rust's whitespace and the separators U+001C to U+001F).
+fn is_python_space(c: char) -> bool {
+    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
+}
+
+/// A line boundary of Python's `str.splitlines` (`\r\n` is two boundaries
+/// around an empty line here, which adds nothing).
+fn is_python_line_break(c: char) -> bool {
+    matches!(
+        c,
+        '\n' | '\r'
+            | '\u{0b}'
+            | '\u{0c}'
+            | '\u{1c}'
+            | '\u{1d}'
+            | '\u{1e}'
+            | '\u{85}'
+            | '\u{2028}'
+            | '\u{2029}'
+    )
+}
+
+/// Base forms by inflected form from the text of exception lists: every line's
+/// first term gets its other terms (the union over all lines), sorted and distinct.
+fn exception_bases(texts: &[String]) -> rustc_hash::FxHashMap<&str, Vec<&str>> {
+    let mut bases: rustc_hash::FxHashMap<&str, Vec<&str>> = rustc_hash::FxHashMap::default();
+    for text in texts {
+        for line in text.split(is_python_line_break) {
+            let mut terms = line.split(is_python_space).filter(|t| !t.is_empty());
+            if let Some(first) = terms.next() {
+                bases.entry(first).or_default().extend(terms);
+            }
+        }
+    }
+    for list in bases.values_mut() {
+        list.sort_unstable();
+        list.dedup();
+    }
+    bases
 }
 
 /// WordNet's lemma index: lemma -> packed entries (`"pos offset ...|pos ..."`).
@@ -370,6 +418,31 @@ impl WordNetIndex {
     /// METEOR 1.5's `morph` of `word` (see `WordNet.meteor_morph`).
     fn meteor_morph(&self, word: &str) -> String {
         self.table.meteor_morph(word).into_owned()
+    }
+
+    /// METEOR 1.5's synset offsets of each word, flat with lengths, with the
+    /// base forms of the exception lists read from `exceptions` (the text of the
+    /// `*.exc` files, read as `WordNet._bases` reads them in Python: every line,
+    /// split on whitespace, adds its other terms to its first term's bases).
+    fn meteor_synsets_exc(
+        &self,
+        py: Python<'_>,
+        words: Vec<String>,
+        exceptions: Vec<String>,
+    ) -> (Vec<i32>, Vec<i64>) {
+        py.detach(|| {
+            let bases = exception_bases(&exceptions);
+            let found: Vec<Vec<i32>> = words
+                .par_iter()
+                .with_min_len(256)
+                .map(|w| {
+                    self.table
+                        .meteor_synsets_ref(w, bases.get(w.as_str()).map(Vec::as_slice))
+                })
+                .collect();
+            let lens = found.iter().map(|f| f.len() as i64).collect();
+            (found.concat(), lens)
+        })
     }
 
     /// METEOR 1.5's synset offsets of each word, flat with lengths; `bases[i]`

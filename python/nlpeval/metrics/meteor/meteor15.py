@@ -233,7 +233,7 @@ class METEOR(CorpusMetric):
         n_hyp = int(words.lens[: len(hypotheses)].sum())
         word_hash, stem_hash = _native.meteor_word_keys(types, "stem" in self.modules)
         function = function_words()
-        is_function = np.fromiter((t.lower() in function for t in types), dtype=bool, count=len(types))
+        is_function = np.fromiter(map(function.__contains__, map(str.lower, types)), dtype=bool, count=len(types))
         synsets: list[int] = []
         synset_lens: Any = np.zeros(0, dtype=np.int64)
         if self._wordnet is not None:

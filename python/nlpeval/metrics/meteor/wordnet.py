@@ -185,6 +185,7 @@ class WordNet:
         self._nltk_synonyms: dict[str, frozenset[str]] = {}
         self._meteor_synsets: dict[str, frozenset[int]] = {}
         self._meteor_bases: dict[str, set[str]] | None = None
+        self._exception_texts: list[str] | None = None
 
     @classmethod
     def open(cls, path: str | os.PathLike[str] | None = None) -> WordNet:
@@ -374,10 +375,17 @@ class WordNet:
         return synsets
 
     def meteor_synsets_batch(self, words: list[str]) -> tuple[list[int], list[int]]:
-        """:meth:`meteor_synsets` of every word, natively, flat (sorted per word) with lengths."""
-        bases = self._bases()
-        return self.index.meteor_synsets(words, [sorted(b) if (b := bases.get(w)) is not None else None
-                                                 for w in words])  # fmt: skip
+        """:meth:`meteor_synsets` of every word, natively, flat (sorted per word) with lengths.
+
+        The exception lists are read natively too, as :meth:`_bases` reads them.
+        """
+        if self._meteor_bases is not None:
+            bases = self._meteor_bases
+            return self.index.meteor_synsets(words, [sorted(b) if (b := bases.get(w)) is not None else None
+                                                     for w in words])  # fmt: skip
+        if self._exception_texts is None:
+            self._exception_texts = [self._read(f"{s}.exc").decode("utf-8") for s in POS_FILES.values()]
+        return self.index.meteor_synsets_exc(words, self._exception_texts)
 
 
 def _strip_marker(word: str) -> str:
