@@ -8,6 +8,7 @@ pub mod kendall;
 pub mod meteor;
 pub mod ngram;
 pub mod porter;
+pub mod report_kernels;
 pub mod rouge;
 pub mod rouge_text;
 pub mod ter;
@@ -1013,6 +1014,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(nltk_porter_stems, m)?)?;
     m.add_function(wrap_pyfunction!(nltk_meteor_scores, m)?)?;
     m.add_function(wrap_pyfunction!(meteor_align_rows, m)?)?;
+    report_kernels::register(m)?;
     m.add_class::<MeteorParaphrases>()?;
     m.add_class::<meteor::wordnet_index::WordNetIndex>()?;
     Ok(())
