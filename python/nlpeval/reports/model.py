@@ -44,10 +44,16 @@ def plain(value: Any) -> Any:
     if kind is float:
         return value if _isfinite(value) else None
     # leaves that stay as they are (str, int, bool, None) are copied without a call
+    # finite floats are kept without a call too (most of a report's floats)
     if kind is tuple or kind is list:
-        return [item if type(item) in _KEPT else plain(item) for item in value]
+        return [
+            item if (t := type(item)) in _KEPT or (t is float and _isfinite(item)) else plain(item) for item in value
+        ]
     if kind is dict:
-        return {str(key): item if type(item) in _KEPT else plain(item) for key, item in value.items()}
+        return {
+            str(key): item if (t := type(item)) in _KEPT or (t is float and _isfinite(item)) else plain(item)
+            for key, item in value.items()
+        }
     names = _FIELDS.get(kind)
     if names is None:
         if not dataclasses.is_dataclass(value) or isinstance(value, type):
@@ -56,7 +62,7 @@ def plain(value: Any) -> Any:
     out = {}
     for name in names:
         item = getattr(value, name)
-        out[name] = item if type(item) in _KEPT else plain(item)
+        out[name] = item if (t := type(item)) in _KEPT or (t is float and _isfinite(item)) else plain(item)
     return out
 
 
