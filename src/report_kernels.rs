@@ -113,6 +113,33 @@ fn dot_for_this_cpu() -> fn(&[f64], &[f64]) -> f64 {
     dot_plain
 }
 
+/// What a column's weighted sum needs: nothing (all zeros), the sum of an equal earlier
+/// column (e.g. the reference counts every system's rows repeat), or its own dot product.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Column {
+    Zero,
+    Same(usize),
+    Own,
+}
+
+fn column_plan(columns: &[f64], n: usize) -> Vec<Column> {
+    let all: Vec<&[f64]> = columns.chunks_exact(n).collect();
+    let totals: Vec<f64> = all.iter().map(|c| c.iter().sum()).collect();
+    let mut plan = Vec::with_capacity(all.len());
+    for (j, column) in all.iter().enumerate() {
+        plan.push(if column.iter().all(|&v| v == 0.0) {
+            Column::Zero
+        } else if let Some(i) =
+            (0..j).find(|&i| plan[i] == Column::Own && totals[i] == totals[j] && all[i] == *column)
+        {
+            Column::Same(i)
+        } else {
+            Column::Own
+        });
+    }
+    plan
+}
+
 /// Per weight row (`weights` row-major `(k, n)`), the weighted sums of the `(n, w)` rows:
 /// `(k, w)`, through float64 columns when exact (`exact_columns`), else in integers.
 fn weighted_sums(
@@ -130,10 +157,15 @@ fn weighted_sums(
     match exact_columns(rows, n, w) {
         Some(columns) => {
             let dot = dot_for_this_cpu();
+            let plan = column_plan(&columns, n);
             for (r, acc) in sums.chunks_exact_mut(w).enumerate() {
                 weights_of(r, &mut weights);
                 for (j, column) in columns.chunks_exact(n).enumerate() {
-                    acc[j] = dot(&weights, column) as i64;
+                    acc[j] = match plan[j] {
+                        Column::Zero => 0,
+                        Column::Same(i) => acc[i],
+                        Column::Own => dot(&weights, column) as i64,
+                    };
                 }
             }
         }
@@ -495,6 +527,16 @@ mod tests {
         assert_eq!(
             dot_plain(&[1.0; 13], &[2.0; 13]),
             dot_for_this_cpu()(&[1.0; 13], &[2.0; 13])
+        );
+        // a zero column and a repeated one (row i: 0, i + 1, 7, i + 1)
+        let rows = [0, 1, 7, 1, 0, 2, 7, 2, 0, 3, 7, 3];
+        assert_eq!(
+            column_plan(&exact_columns(&rows, 3, 4).unwrap(), 3),
+            vec![Column::Zero, Column::Own, Column::Own, Column::Same(1)]
+        );
+        assert_eq!(
+            resampled_sums(&[0, 0, 2, 1, 2, 2], 3, &rows, 4).unwrap(),
+            vec![0, 5, 21, 5, 0, 8, 21, 8]
         );
         let n = 21;
         let rows: Vec<i64> = (0..n as i64).flat_map(|i| [i, 100 - i]).collect();
