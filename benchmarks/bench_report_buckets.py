@@ -1,5 +1,5 @@
 """Report bucket tables (``nlpeval.reports.analyses.buckets``): the resampled totals of 16 systems in one
-product with the resample counts (``_resampled_totals``) against one product per system
+pass over the draws (``resampling.batched_totals``) against one product per system
 (``Resamples.totals``, the previous path), in process, on the WMT17 chrF statistics of each
 compare-mt reference-length bucket, 1,000 resamples. Both sides give the same numbers (checked here).
 """
@@ -15,8 +15,7 @@ from harness import Case
 
 def cases(data: Path) -> list[Case]:
     from nlpeval.reports.analyses import comparemt as cm
-    from nlpeval.reports.analyses.buckets import _resampled_totals
-    from nlpeval.reports.analyses.resampling import Resamples
+    from nlpeval.reports.analyses.resampling import Resamples, batched_totals
     from nlpeval.reports.metrics import build_metrics
 
     wmt = data / "wmt17-en-de"
@@ -38,7 +37,7 @@ def cases(data: Path) -> list[Case]:
         return [{s: r.totals(p) for s, p in subsets.items()} for r, subsets in work]
 
     def batched() -> list:
-        return [_resampled_totals(r, subsets) for r, subsets in work]
+        return [batched_totals(r, subsets) for r, subsets in work]
 
     for one, other in zip(per_system(), batched(), strict=True):
         assert all(np.array_equal(one[s], other[s]) for s in one)

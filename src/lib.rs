@@ -8,6 +8,7 @@ pub mod kendall;
 pub mod meteor;
 pub mod ngram;
 pub mod porter;
+pub mod report_kernels;
 pub mod rouge;
 pub mod rouge_text;
 pub mod sentence_scores;
@@ -1077,6 +1078,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sentence_scores::bleu_summary, m)?)?;
     m.add_function(wrap_pyfunction!(sentence_scores::chrf_summary, m)?)?;
     m.add_function(wrap_pyfunction!(sentence_scores::with_reference_counts, m)?)?;
+    report_kernels::register(m)?;
     m.add_class::<MeteorParaphrases>()?;
     m.add_class::<meteor::wordnet_index::WordNetIndex>()?;
     Ok(())

@@ -145,3 +145,28 @@ def test_svg_markup_equals_the_recursive_macro():
     assert len(roots) > 5
     for root in roots:
         assert str(svg_markup(root)) == macro.render(root=root)
+
+
+def test_native_resampled_and_masked_sums_equal_explicit_sums():
+    from nlpeval.core.stats import Stats, StatsSchema
+    from nlpeval.reports.analyses.resampling import batched_totals, masked_sums
+
+    rng = np.random.default_rng(3)
+    draws = Resamples.draw(37, 50, 11)
+    schema = StatsSchema.of("a", "b", "c")
+    for rows in (
+        rng.integers(0, 90, size=(37, 3)),  # the float64 dot-product path
+        rng.integers(-(2**56), 2**56, size=(37, 3)),  # sums beyond float64's exact range: the integer path
+    ):
+        explicit = rows[draws.indices].sum(axis=1)
+        assert np.array_equal(draws.sums(rows), explicit)
+        stats = {"x": Stats(schema, rows), "y": Stats(schema, rows[::-1].copy())}
+        batched = batched_totals(draws, stats)
+        assert np.array_equal(batched["x"], explicit)
+        assert np.array_equal(batched["y"], rows[::-1][draws.indices].sum(axis=1))
+        masks = rng.integers(2, size=(20, 37), dtype=bool)
+        assert np.array_equal(masked_sums(masks, rows), np.array([rows[m].sum(axis=0) for m in masks]))
+    counts = np.array([np.bincount(row, minlength=37) for row in draws.indices])
+    assert np.array_equal(draws.counts, counts)
+    floats = rng.random((37, 3))
+    assert np.allclose(Resamples.draw(37, 50, 11).totals(Stats(schema, floats)), floats[draws.indices].sum(axis=1))

@@ -44,10 +44,16 @@ def plain(value: Any) -> Any:
     if kind is float:
         return value if _isfinite(value) else None
     # leaves that stay as they are (str, int, bool, None) are copied without a call
+    # finite floats are kept without a call too (most of a report's floats)
     if kind is tuple or kind is list:
-        return [item if type(item) in _KEPT else plain(item) for item in value]
+        return [
+            item if (t := type(item)) in _KEPT or (t is float and _isfinite(item)) else plain(item) for item in value
+        ]
     if kind is dict:
-        return {str(key): item if type(item) in _KEPT else plain(item) for key, item in value.items()}
+        return {
+            str(key): item if (t := type(item)) in _KEPT or (t is float and _isfinite(item)) else plain(item)
+            for key, item in value.items()
+        }
     names = _FIELDS.get(kind)
     if names is None:
         if not dataclasses.is_dataclass(value) or isinstance(value, type):
@@ -56,7 +62,7 @@ def plain(value: Any) -> Any:
     out = {}
     for name in names:
         item = getattr(value, name)
-        out[name] = item if type(item) in _KEPT else plain(item)
+        out[name] = item if (t := type(item)) in _KEPT or (t is float and _isfinite(item)) else plain(item)
     return out
 
 
@@ -83,7 +89,11 @@ def _plain_other(value: Any) -> Any:
 
 
 class _Record:
-    """Shared ``to_dict`` of the model's records."""
+    """Shared methods of the model's records: ``to_dict``, and the ``__repr__``, ``__eq__`` and ``__hash__``
+    that ``dataclass(frozen=True)`` would generate (written once here instead of compiled per class at
+    import; same results: the fields in order, compared and hashed as one tuple, same class only)."""
+
+    __slots__ = ()
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict (field names as keys, nested records as dicts)."""
@@ -91,11 +101,38 @@ class _Record:
         assert isinstance(out, dict)
         return out
 
+    def _values(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in _names(type(self)))
+
+    def __repr__(self) -> str:
+        items = ", ".join(f"{name}={getattr(self, name)!r}" for name in _names(type(self)))
+        return f"{type(self).__qualname__}({items})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return self._values() == other._values()  # type: ignore[attr-defined]
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+
+def _names(kind: type) -> tuple[str, ...]:
+    """The field names of a record class, in order (cached)."""
+    names = _FIELDS.get(kind)
+    if names is None:
+        names = _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(kind))
+    return names
+
+
+#: the model's records: frozen dataclasses whose repr/eq/hash come from :class:`_Record`
+_record = dataclass(frozen=True, eq=False, repr=False)
+
 
 # ---------------------------------------------------------------------------- building blocks
 
 
-@dataclass(frozen=True)
+@_record
 class Estimate(_Record):
     """A value with its count and (optional) bootstrap interval.
 
@@ -109,7 +146,7 @@ class Estimate(_Record):
     high: float | None = None
 
 
-@dataclass(frozen=True)
+@_record
 class Histogram(_Record):
     """Counts of values in ``[edges[i], edges[i+1])`` (the last bin is closed)."""
 
@@ -117,7 +154,7 @@ class Histogram(_Record):
     counts: tuple[int, ...]
 
 
-@dataclass(frozen=True)
+@_record
 class SegmentIds(_Record):
     """A count and up to a few example segment ids (0-based)."""
 
@@ -128,7 +165,7 @@ class SegmentIds(_Record):
 # ---------------------------------------------------------------------------- 1. provenance
 
 
-@dataclass(frozen=True)
+@_record
 class InputFile(_Record):
     """One input: its role (``system``, ``reference``, ``source``, ``labels``, ``freq-corpus``...)."""
 
@@ -139,7 +176,7 @@ class InputFile(_Record):
     sha256: str
 
 
-@dataclass(frozen=True)
+@_record
 class MetricInfo(_Record):
     """A metric of the report: its ``-m`` name, display label and scale, direction, signature."""
 
@@ -150,7 +187,7 @@ class MetricInfo(_Record):
     higher_is_better: bool = True
 
 
-@dataclass(frozen=True)
+@_record
 class Provenance(_Record):
     """Everything needed to reproduce the report (no timestamp unless asked for)."""
 
@@ -171,7 +208,7 @@ class Provenance(_Record):
 # ---------------------------------------------------------------------------- 2. leaderboard
 
 
-@dataclass(frozen=True)
+@_record
 class LeaderboardCell(_Record):
     """Corpus score of one system on one metric, with its bootstrap interval."""
 
@@ -180,7 +217,7 @@ class LeaderboardCell(_Record):
     estimate: Estimate
 
 
-@dataclass(frozen=True)
+@_record
 class PairwiseTest(_Record):
     """Test of ``system`` against ``other`` on one metric: ``difference = system - other``.
 
@@ -202,7 +239,7 @@ class PairwiseTest(_Record):
     significant: bool
 
 
-@dataclass(frozen=True)
+@_record
 class Cluster(_Record):
     """Systems not significantly different from each other (rank 1 = best)."""
 
@@ -211,7 +248,7 @@ class Cluster(_Record):
     systems: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@_record
 class PValueMatrix(_Record):
     """N x N Holm-adjusted p-values (all pairs) of one metric; ``None`` on the diagonal."""
 
@@ -220,7 +257,7 @@ class PValueMatrix(_Record):
     p_values: tuple[tuple[float | None, ...], ...]
 
 
-@dataclass(frozen=True)
+@_record
 class Leaderboard(_Record):
     """Systems x metrics, tests against the baseline and between all pairs, clusters, p-value matrices."""
 
@@ -237,7 +274,7 @@ class Leaderboard(_Record):
 # ---------------------------------------------------------------------------- 3. length and sanity
 
 
-@dataclass(frozen=True)
+@_record
 class SystemLength(_Record):
     """Length statistics of one system (whitespace tokens; BLEU's lengths when BLEU is a metric)."""
 
@@ -249,7 +286,7 @@ class SystemLength(_Record):
     histogram: Histogram
 
 
-@dataclass(frozen=True)
+@_record
 class SanityRow(_Record):
     """Suspicious outputs of one system; ``copied_source``/``untranslated`` need ``--src`` (else ``None``)."""
 
@@ -260,7 +297,7 @@ class SanityRow(_Record):
     untranslated: SegmentIds | None
 
 
-@dataclass(frozen=True)
+@_record
 class LengthSection(_Record):
     """Length ratio, brevity penalty, length histograms and sanity counts."""
 
@@ -273,7 +310,7 @@ class LengthSection(_Record):
 # ---------------------------------------------------------------------------- 4. sentence level
 
 
-@dataclass(frozen=True)
+@_record
 class SentenceScores(_Record):
     """Sentence-level scores of one system on one metric (one per segment; scatter data)."""
 
@@ -284,7 +321,7 @@ class SentenceScores(_Record):
     mean: float | None
 
 
-@dataclass(frozen=True)
+@_record
 class WinTieLoss(_Record):
     """Segments where ``system`` beats / ties / loses to ``other`` on a sentence metric; two-sided sign test."""
 
@@ -297,7 +334,7 @@ class WinTieLoss(_Record):
     p_sign: float | None
 
 
-@dataclass(frozen=True)
+@_record
 class SentenceSection(_Record):
     """Sentence-score distributions and pairwise win/tie/loss counts."""
 
@@ -309,7 +346,7 @@ class SentenceSection(_Record):
 # ---------------------------------------------------------------------------- 5. buckets
 
 
-@dataclass(frozen=True)
+@_record
 class BucketCell(_Record):
     """One system in one bucket.
 
@@ -325,7 +362,7 @@ class BucketCell(_Record):
     marker: str | None = None
 
 
-@dataclass(frozen=True)
+@_record
 class BucketRow(_Record):
     """A bucket: its label (compare-mt's spelling under the preset), bounds, cells, few-segments flag."""
 
@@ -336,7 +373,7 @@ class BucketRow(_Record):
     few: bool = False
 
 
-@dataclass(frozen=True)
+@_record
 class BucketTable(_Record):
     """One bucketed analysis.
 
@@ -366,7 +403,7 @@ class BucketTable(_Record):
 # ---------------------------------------------------------------------------- 6. n-grams
 
 
-@dataclass(frozen=True)
+@_record
 class NgramEntry(_Record):
     """A salient n-gram: compare-mt's score ``(c_system + alpha) / (c_system + c_other + 2 alpha)``,
     its counts on each side, an exact binomial test (BH-adjusted within the list) and example segments."""
@@ -381,7 +418,7 @@ class NgramEntry(_Record):
     example_ids: tuple[int, ...]
 
 
-@dataclass(frozen=True)
+@_record
 class NgramComparison(_Record):
     """Salient n-grams of ``system`` vs ``other`` (``compare_type`` match/over/under, as compare-mt).
 
@@ -406,7 +443,7 @@ class NgramComparison(_Record):
 # ---------------------------------------------------------------------------- 7. examples
 
 
-@dataclass(frozen=True)
+@_record
 class Example(_Record):
     """One segment: source, references, each system's output (in ``Report.systems`` order) and
     sentence scores per metric (``scores[metric][i]`` for system ``i``). Raw text: renderers escape.
@@ -432,7 +469,7 @@ class Example(_Record):
     alignment_references: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True)
+@_record
 class ExamplesSection(_Record):
     """The example browser's rows (at most ``max_examples``, chosen deterministically) and, per pair,
     the segments with the largest sentence-score differences (compare-mt's ``sentence_examples``)."""
@@ -447,7 +484,7 @@ class ExamplesSection(_Record):
 # ---------------------------------------------------------------------------- 8. task sections
 
 
-@dataclass(frozen=True)
+@_record
 class ClassMetrics(_Record):
     """Per-class precision, recall and F1 with bootstrap intervals, and the support."""
 
@@ -458,7 +495,7 @@ class ClassMetrics(_Record):
     support: int
 
 
-@dataclass(frozen=True)
+@_record
 class Curve(_Record):
     """PR or ROC points of one class (one-vs-rest) and the area under the curve."""
 
@@ -469,7 +506,7 @@ class Curve(_Record):
     area: float | None
 
 
-@dataclass(frozen=True)
+@_record
 class ClassificationSystem(_Record):
     """One classifier: accuracy, macro F1, confusion matrix (rows gold, columns predicted), classes, curves."""
 
@@ -481,7 +518,7 @@ class ClassificationSystem(_Record):
     curves: tuple[Curve, ...] = ()
 
 
-@dataclass(frozen=True)
+@_record
 class McNemarTest(_Record):
     """McNemar's exact test between two classifiers: segments only ``system`` / only ``other`` got right."""
 
@@ -493,7 +530,7 @@ class McNemarTest(_Record):
     p_holm: float | None
 
 
-@dataclass(frozen=True)
+@_record
 class ClassificationSection(_Record):
     """Classification report (``--task classify``)."""
 
@@ -502,7 +539,7 @@ class ClassificationSection(_Record):
     mcnemar: tuple[McNemarTest, ...]
 
 
-@dataclass(frozen=True)
+@_record
 class SentenceSplit(_Record):
     """How ``rougeLsum``'s splitter cut one side's summaries (``side``: ``reference``, the first
     reference of each segment, or a system): sentences in all, and segments with more than one."""
@@ -513,7 +550,7 @@ class SentenceSplit(_Record):
     multi_sentence: int
 
 
-@dataclass(frozen=True)
+@_record
 class SummarizationSection(_Record):
     """ROUGE family scores (cells as in the leaderboard) and how ``rougeLsum`` split sentences:
     per side the sentence counts, and the sentences of one reference (the first one the splitter
@@ -530,7 +567,7 @@ class SummarizationSection(_Record):
 # ---------------------------------------------------------------------------- the report
 
 
-@dataclass(frozen=True)
+@_record
 class Report(_Record):
     """The whole report. Sections that do not apply are ``None`` (or empty)."""
 

@@ -10,7 +10,7 @@ import numpy as np
 from nlpeval.core.metric import CorpusMetric
 from nlpeval.core.stats import Stats
 from nlpeval.reports.analyses.multitest import benjamini_hochberg
-from nlpeval.reports.analyses.resampling import Resamples, smoothed_p
+from nlpeval.reports.analyses.resampling import Resamples, batched_totals, smoothed_p
 from nlpeval.reports.model import BucketCell, BucketRow, BucketTable, Estimate
 from nlpeval.significance.bootstrap import percentile_interval
 
@@ -96,7 +96,7 @@ def metric_table(
         resampled = {}
         values = {}
         subsets = {s: stats[s].take(members) for s in systems}
-        totals = _resampled_totals(resamples, subsets) if resamples is not None else {}
+        totals = batched_totals(resamples, subsets) if resamples is not None else {}
         for s in systems:
             subset = subsets[s]
             if len(members):
@@ -123,44 +123,6 @@ def metric_table(
     return BucketTable(
         id, title, "sentence", by, statistic, rows, False, min_segments, segment_buckets=_membership(assignment, labels)
     )
-
-
-def _resampled_totals(resamples: Resamples, subsets: Mapping[str, Stats]) -> dict[str, np.ndarray]:
-    """Resampled totals of every system: one product with the resample counts for all systems when
-    their statistics are whole numbers (exact, the numbers of :meth:`Resamples.totals`, with the counts
-    read once instead of once per system), else system by system. Fields merged by min/max must be
-    constant (e.g. the number of references), as :func:`weighted_totals` keeps them."""
-    parts = list(subsets.values())
-    batched = bool(parts) and all(
-        _whole(p.rows)
-        and p.rows.dtype == parts[0].rows.dtype
-        and p.schema.merge == parts[0].schema.merge
-        and all(
-            rule == "sum" or len(p.rows) == 0 or np.all(p.rows[:, c] == p.rows[0, c])
-            for c, rule in enumerate(p.schema.merge)
-        )
-        for p in parts
-    )
-    if not batched or len(parts[0].rows) == 0:
-        return {s: resamples.totals(p) for s, p in subsets.items()}
-    summed = np.array([rule == "sum" for rule in parts[0].schema.merge])
-    product = np.rint(resamples.counts @ np.hstack([p.rows[:, summed] for p in parts]).astype(np.float64))
-    width = int(summed.sum())
-    out = {}
-    for k, (s, p) in enumerate(subsets.items()):
-        integer = np.issubdtype(p.rows.dtype, np.integer)
-        totals = np.empty((len(product), p.rows.shape[1]), dtype=np.int64 if integer else np.float64)
-        totals[:, summed] = product[:, k * width : (k + 1) * width]
-        totals[:, ~summed] = p.rows[0, ~summed]
-        out[s] = totals
-    return out
-
-
-def _whole(rows: np.ndarray) -> bool:
-    """Integers, or floats that are all whole numbers small enough for exact sums in float64."""
-    if np.issubdtype(rows.dtype, np.integer):
-        return True
-    return bool(np.all(np.isfinite(rows)) and np.all(rows == np.rint(rows)) and np.all(np.abs(rows) < 2.0**40))
 
 
 def _membership(assignment: np.ndarray, labels: Sequence[str]) -> tuple[int, ...]:
@@ -345,9 +307,17 @@ def word_tables(
     counts = {s: rows.sum(axis=0) for s, rows in rows_by_system.items()}
     resampled = {}
     if resamples is not None:
-        for s, rows in rows_by_system.items():
-            totals = resamples.counts @ rows.reshape(n_segments, -1).astype(np.float64)
-            resampled[s] = accuracy(np.rint(totals).reshape(len(totals), *rows.shape[1:]))
+        # every system's counts summed in one pass over the draws (integers: exact)
+        names = list(rows_by_system)
+        flat = [np.asarray(rows_by_system[s]).reshape(n_segments, -1) for s in names]
+        if all(np.issubdtype(f.dtype, np.integer) for f in flat):
+            summed = resamples.sums(np.hstack(flat))
+        else:
+            summed = np.rint(resamples.counts @ np.hstack(flat).astype(np.float64))
+        width = flat[0].shape[1] if flat else 0
+        for k, s in enumerate(names):
+            totals = summed[:, k * width : (k + 1) * width]
+            resampled[s] = accuracy(totals.reshape(len(totals), *rows_by_system[s].shape[1:]))
     tables = []
     titles = {"fmeas": "word F-measure", "prec": "word precision", "rec": "word recall"}
     for statistic in ("fmeas", "prec", "rec"):

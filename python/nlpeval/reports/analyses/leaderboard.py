@@ -11,7 +11,13 @@ import numpy as np
 from nlpeval.core.metric import CorpusMetric
 from nlpeval.core.stats import Stats
 from nlpeval.reports.analyses.multitest import holm
-from nlpeval.reports.analyses.resampling import Resamples, randomization_swaps, smoothed_p
+from nlpeval.reports.analyses.resampling import (
+    Resamples,
+    batched_totals,
+    masked_sums,
+    randomization_swaps,
+    smoothed_p,
+)
 from nlpeval.reports.model import Cluster, Estimate, Leaderboard, LeaderboardCell, PairwiseTest, PValueMatrix
 from nlpeval.significance.bootstrap import percentile_interval
 
@@ -65,6 +71,13 @@ def _pair(
         first = next(iter(swapped.values()))
         p_ar = _randomization_p(metric, stats[other], stats[system], swapped[other], swapped[system], len(first))
     return difference, ci.low, ci.high, p_boot, p_ar
+
+
+def _swapped(swaps: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """``swaps @ rows`` as float64 for boolean ``(k, n)`` swaps (integer rows summed exactly, natively)."""
+    if np.issubdtype(rows.dtype, np.integer):
+        return masked_sums(swaps, rows).astype(np.float64)
+    return swaps.astype(np.float64) @ rows.astype(np.float64)
 
 
 def family_resamples(n_bootstrap: int, n_tests: int, alpha: float) -> int:
@@ -160,7 +173,7 @@ def leaderboard(
     resamples = Resamples.draw(n_segments, r_all, seed) if n_bootstrap >= 2 and n_segments >= 2 else None
     swaps = None
     if n_randomization >= 1:
-        swaps = randomization_swaps(n_segments, n_randomization, seed).astype(np.float64)
+        swaps = randomization_swaps(n_segments, n_randomization, seed)
     cells: list[LeaderboardCell] = []
     baseline_tests: list[PairwiseTest] = []
     pair_tests: list[PairwiseTest] = []
@@ -169,11 +182,14 @@ def leaderboard(
     for name, metric in metrics.items():
         by_system = stats[name]
         scores = {s: float(_values(metric, by_system[s].totals())) for s in systems}
-        resampled = {s: _values(metric, resamples.totals(by_system[s])) for s in systems} if resamples else {}
+        resampled = {}
+        if resamples is not None:
+            totals = batched_totals(resamples, {s: by_system[s] for s in systems})
+            resampled = {s: _values(metric, totals[s]) for s in systems}
         swapped = None
         if swaps is not None:
             summed = np.array([rule == "sum" for rule in metric.schema.merge])
-            swapped = {s: swaps @ by_system[s].rows[:, summed].astype(np.float64) for s in systems}
+            swapped = {s: _swapped(swaps, by_system[s].rows[:, summed]) for s in systems}
         for s in systems:
             low = high = None
             if resamples is not None:

@@ -1,13 +1,13 @@
-"""Vectorised n-gram counting for the compare-mt analyses: tokens become integer ids, n-grams dense codes.
-
-Counts per segment come from sorting ``segment * M + code`` keys, so a whole corpus is a few numpy calls.
+"""Vectorised n-gram counting for the compare-mt analyses: tokens become integer ids (one vocabulary for
+every side); word counts per segment come from sorting ``segment * V + id`` keys (a few numpy calls), the
+clipped n-gram matches and the occurrences of chosen n-grams from native kernels (``nlpeval._native``).
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -16,17 +16,10 @@ Tokens = list[str]
 
 @dataclass
 class Corpus:
-    """Token ids of several sides (reference, systems) of the same segments, with a shared vocabulary.
-
-    N-grams get dense codes order by order: an n-gram is the pair (code of its first n-1 words, id of its
-    last word), numbered by ``numpy.unique``; codes of order n follow those of order n-1, so one code space
-    holds every order and stays small whatever the vocabulary size.
-    """
+    """Token ids of several sides (reference, systems) of the same segments, with a shared vocabulary."""
 
     words: list[str]
     sides: dict[str, tuple[np.ndarray, np.ndarray]]  # name -> (flat ids, segment offsets)
-    _levels: list[tuple[np.ndarray, np.ndarray, int]] | None = None  # per order: (code per position, pairs, offset)
-    _starts_cache: dict[tuple, tuple[np.ndarray, ...]] = field(default_factory=dict)
 
     @classmethod
     def encode(cls, sides: dict[str, Sequence[Tokens]]) -> Corpus:
@@ -49,75 +42,6 @@ class Corpus:
         dense[first] = np.arange(1, len(first) + 1)
         encoded = {name: (dense[ids], offsets) for name, (ids, offsets) in raw.items()}
         return cls(["", *vocab], encoded)
-
-    def _build(self, max_order: int) -> None:
-        names = list(self.sides)
-        flat = np.concatenate([self.sides[n][0] for n in names])
-        # a global segment number per token (sides one after another), to keep n-grams inside a segment
-        counts = np.concatenate([np.diff(self.sides[n][1]) for n in names])
-        self._segment = np.repeat(np.arange(len(counts)), counts)
-        self._starts = dict(zip(names, np.cumsum([0, *(len(self.sides[n][0]) for n in names)])[:-1], strict=True))
-        base = len(self.words) + 1
-        levels = []
-        current = flat.copy()  # order-1 codes are the word ids
-        offset = 0
-        levels.append((current, np.zeros(0, dtype=np.int64), offset))
-        offset += base
-        for n in range(2, max_order + 1):
-            prev = levels[-1][0]
-            if len(prev) < 2:
-                break
-            pairs = prev[:-1] * base + flat[n - 1 : n - 1 + len(prev) - 1]
-            unique, inverse = np.unique(pairs, return_inverse=True)
-            levels.append((inverse.ravel().astype(np.int64), unique, offset))
-            offset += len(unique)
-        self._levels = levels
-        self._n_codes = offset
-
-    @property
-    def n_codes(self) -> int:
-        """Size of the code space (every order built so far); codes are ``0 <= code < n_codes``."""
-        if self._levels is None:
-            self._build(4)
-        return self._n_codes
-
-    def ngrams(self, name: str, min_order: int, max_order: int) -> tuple[np.ndarray, np.ndarray]:
-        """``(segment, code)`` of every n-gram of side ``name`` with ``min_order <= n <= max_order``."""
-        if self._levels is None or len(self._levels) < max_order:
-            self._build(max_order)
-        assert self._levels is not None
-        flat, offsets = self.sides[name]
-        first = int(self._starts[name])
-        local = np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
-        segs, codes = [], []
-        for n in range(min_order, max_order + 1):
-            if n > len(self._levels) or len(flat) < n:
-                continue
-            level, _, offset = self._levels[n - 1]
-            start = np.arange(first, first + len(flat) - n + 1)
-            inside = self._segment[start] == self._segment[start + n - 1]
-            start = start[inside]
-            segs.append(local[start - first])
-            codes.append(level[start] + offset)
-        if not segs:
-            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-        return np.concatenate(segs), np.concatenate(codes)
-
-    def decode(self, code: int) -> tuple[str, ...]:
-        """The n-gram of a code."""
-        assert self._levels is not None
-        base = len(self.words) + 1
-        code = int(code)
-        order = max(i for i, (_, _, offset) in enumerate(self._levels) if code >= offset) + 1
-        out: list[str] = []
-        while order > 1:
-            _, unique, offset = self._levels[order - 1]
-            prefix, last = divmod(int(unique[code - offset]), base)
-            out.append(self.words[last])
-            code = prefix + self._levels[order - 2][2]
-            order -= 1
-        out.append(self.words[code])
-        return tuple(reversed(out))
 
 
 def segment_counts(segments: np.ndarray, dense: np.ndarray, n_dense: int) -> tuple[np.ndarray, np.ndarray]:
@@ -160,29 +84,45 @@ def word_rows(corpus: Corpus, system: str, bucket_of_id: np.ndarray, n_buckets: 
 
 @dataclass
 class Matches:
-    """Clipped n-gram matches of every system: totals per dense n-gram and the segments they occur in."""
+    """Clipped n-gram matches of every system: totals per matched n-gram type and the segments they occur in.
 
-    codes: np.ndarray  # dense index -> code
+    Types are numbered in the native kernel's order of first match; ``start``/``order`` place one
+    occurrence of each in the reference's flat ids (to spell it).
+    """
+
+    words: list[str]
+    reference: np.ndarray  # the reference's flat ids
+    start: np.ndarray
+    order: np.ndarray
     totals: dict[str, np.ndarray]
-    where: dict[str, tuple[np.ndarray, np.ndarray]]  # system -> (segment, dense) of matched n-grams
+    where: dict[str, tuple[np.ndarray, np.ndarray]]  # system -> (segment, type) of matched n-grams
+
+    def decode(self, kind: int) -> tuple[str, ...]:
+        """The n-gram of type ``kind``."""
+        at = int(self.start[kind])
+        return tuple(self.words[i] for i in self.reference[at : at + int(self.order[kind])].tolist())
 
 
 def matches(corpus: Corpus, systems: Sequence[str], min_order: int = 1, max_order: int = 4) -> Matches:
-    """compare-mt's ``match`` counts of every system against the reference."""
-    sides = [REF, *systems]
-    grams = {side: corpus.ngrams(side, min_order, max_order) for side in sides}
-    # the codes are already dense over every side's n-grams: the "dense index" of an n-gram is its code
-    m = corpus.n_codes
-    codes = np.arange(m, dtype=np.int64)
-    ref_keys, ref_counts = segment_counts(grams[REF][0], grams[REF][1], m)
-    totals, where = {}, {}
-    for s in systems:
-        keys, counts = segment_counts(grams[s][0], grams[s][1], m)
-        hit = clipped(keys, counts, ref_keys, ref_counts)
-        nz = hit > 0
-        totals[s] = np.bincount(keys[nz] % m, weights=hit[nz], minlength=m).astype(np.int64)
-        where[s] = (keys[nz] // m, keys[nz] % m)
-    return Matches(codes, totals, where)
+    """compare-mt's ``match`` counts of every system against the reference (per segment, each n-gram
+    of the output counts ``min(count in output, count in reference)``; one native pass).
+
+    Examples
+    --------
+    >>> corpus = Corpus.encode({REF: [["a", "b", "a"]], "S": [["a", "a", "a", "b"]]})
+    >>> found = matches(corpus, ["S"], max_order=2)
+    >>> sorted((found.decode(t), int(c)) for t, c in enumerate(found.totals["S"]))
+    [(('a',), 2), (('a', 'b'), 1), (('b',), 1)]
+    """
+    from nlpeval import _native
+
+    reference = corpus.sides[REF]
+    start, order, per_system = _native.report_ngram_matches(
+        reference, [corpus.sides[s] for s in systems], min_order, max_order
+    )
+    totals = {s: found[0] for s, found in zip(systems, per_system, strict=True)}
+    where = {s: (found[1], found[2]) for s, found in zip(systems, per_system, strict=True)}
+    return Matches(corpus.words, reference[0], start, order, totals, where)
 
 
 def salient(
@@ -217,11 +157,11 @@ def salient(
         (int(universe[i]), float(score[i]), int(a[i]), int(b[i]), float(primary[i]), float(secondary[i]))
         for i in chosen
     ]
-    decoded = [(row, corpus.decode(found.codes[row[0]])) for row in rows]
+    decoded = [(row, found.decode(row[0])) for row in rows]
     ties = [
         (
             (int(universe[i]), float(score[i]), int(a[i]), int(b[i]), float(primary[i]), float(secondary[i])),
-            corpus.decode(found.codes[universe[i]]),
+            found.decode(universe[i]),
         )
         for i in boundary
     ]
@@ -262,65 +202,12 @@ def matched_flags(corpus: Corpus, system: str) -> np.ndarray:
     return rank < available
 
 
-def ngram_starts(corpus: Corpus, name: str, min_order: int, max_order: int) -> tuple[np.ndarray, ...]:
-    """``(segment, start, code)`` of every n-gram of side ``name``: like :meth:`Corpus.ngrams` with the
-    position of the n-gram's first token in its segment (kept on the corpus: each side is a party to
-    several comparisons)."""
-    if corpus._levels is None or len(corpus._levels) < max_order:
-        corpus._build(max_order)
-    key = (name, min_order, max_order, len(corpus._levels))
-    cached = corpus._starts_cache.get(key)
-    if cached is None:
-        cached = corpus._starts_cache[key] = _ngram_starts(corpus, name, min_order, max_order)
-    return cached
-
-
-def _ngram_starts(corpus: Corpus, name: str, min_order: int, max_order: int) -> tuple[np.ndarray, ...]:
-    assert corpus._levels is not None
-    assert corpus._levels is not None
-    flat, offsets = corpus.sides[name]
-    first = int(corpus._starts[name])
-    local = np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
-    out: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
-    for n in range(min_order, max_order + 1):
-        if n > len(corpus._levels) or len(flat) < n:
-            continue
-        level, _, offset = corpus._levels[n - 1]
-        start = np.arange(first, first + len(flat) - n + 1)
-        start = start[corpus._segment[start] == corpus._segment[start + n - 1]]
-        segment = local[start - first]
-        out.append((segment, start - first - offsets[segment], level[start] + offset))
-    if not out:
-        empty = np.zeros(0, dtype=np.int64)
-        return empty, empty, empty
-    return tuple(np.concatenate(parts) for parts in zip(*out, strict=True))
-
-
-def ngram_code(corpus: Corpus, words: Sequence[str], vocab: Mapping[str, int]) -> int | None:
-    """The code of an n-gram (``None`` when it occurs nowhere in the corpus); the inverse of
-    :meth:`Corpus.decode` (``vocab`` maps a word to its id in ``corpus.words``)."""
-    ids = {w: vocab.get(w, 0) for w in words}
-    assert corpus._levels is not None
-    if not words or len(words) > len(corpus._levels) or any(ids[w] == 0 for w in words):
-        return None
-    base = len(corpus.words) + 1
-    local = ids[words[0]]
-    for k in range(2, len(words) + 1):
-        _, unique, _ = corpus._levels[k - 1]
-        pair = local * base + ids[words[k - 1]]
-        at = int(np.searchsorted(unique, pair))
-        if at >= len(unique) or unique[at] != pair:
-            return None
-        local = at
-    return int(local + corpus._levels[len(words) - 1][2])
-
-
 def occurrence_spans(
     corpus: Corpus, system: str, other: str, ngrams: Sequence[Sequence[str]], n_segments: int
 ) -> tuple[tuple[int, int, int, int], ...]:
-    """Every occurrence of ``ngrams`` (entry ``k`` is ``ngrams[k]``) in ``system``'s (side 0) and
-    ``other``'s (side 1) outputs of the first ``n_segments`` segments, as sorted
-    ``(segment, side, start, entry)``.
+    """Every occurrence of ``ngrams`` (entry ``k`` is ``ngrams[k]``; an n-gram listed twice keeps its first
+    entry) in ``system``'s (side 0) and ``other``'s (side 1) outputs of the first ``n_segments`` segments,
+    as sorted ``(segment, side, start, entry)``.
 
     Examples
     --------
@@ -328,24 +215,20 @@ def occurrence_spans(
     >>> occurrence_spans(corpus, "S", "T", [("a", "b"), ("b",)], 1)
     ((0, 0, 0, 0), (0, 0, 1, 1), (0, 0, 2, 0), (0, 0, 3, 1), (0, 1, 0, 1))
     """
-    max_order = max((len(g) for g in ngrams), default=1)
-    if corpus._levels is None or len(corpus._levels) < max_order:
-        corpus._build(max_order)
-    entry_of: dict[int, int] = {}
+    from nlpeval import _native
+
     vocab = {w: i for i, w in enumerate(corpus.words) if i}
-    for k, gram in enumerate(ngrams):
-        code = ngram_code(corpus, list(gram), vocab)
-        if code is not None:
-            entry_of.setdefault(code, k)
-    if not entry_of:
-        return ()
-    codes = np.fromiter(entry_of, dtype=np.int64, count=len(entry_of))
+    # an n-gram with a word the corpus never saw occurs nowhere: it is left empty (never matched)
+    grams = [[vocab.get(w, 0) for w in gram] for gram in ngrams]
+    grams = [gram if gram and 0 not in gram else [] for gram in grams]
+    lengths = np.fromiter(map(len, grams), dtype=np.int64, count=len(grams))
+    offsets = np.zeros(len(grams) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    flat = np.fromiter(itertools.chain.from_iterable(grams), dtype=np.int64, count=int(offsets[-1]))
     rows = []
     for side, name in enumerate((system, other)):
-        segment, start, code = ngram_starts(corpus, name, 1, max_order)
-        keep = (segment < n_segments) & np.isin(code, codes)
-        for seg, st, c in zip(segment[keep].tolist(), start[keep].tolist(), code[keep].tolist(), strict=True):
-            rows.append((seg, side, st, entry_of[c]))
+        segment, start, entry = _native.report_ngram_occurrences(corpus.sides[name], n_segments, (flat, offsets))
+        rows.extend(zip(segment.tolist(), [side] * len(segment), start.tolist(), entry.tolist(), strict=True))
     return tuple(sorted(rows))
 
 

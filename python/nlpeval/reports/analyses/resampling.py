@@ -7,7 +7,8 @@ run pair by pair; here the resampled totals are one BLAS product per system inst
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import functools
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -20,10 +21,9 @@ from nlpeval.significance.bootstrap import resample_indices
 
 @dataclass(frozen=True)
 class Resamples:
-    """Bootstrap indices ``(k, n)`` and their count matrix (how often each segment is drawn)."""
+    """Bootstrap indices ``(k, n)``; their count matrix (how often each segment is drawn) on demand."""
 
     indices: np.ndarray
-    counts: np.ndarray
 
     @classmethod
     def draw(cls, n_segments: int, n_resamples: int, seed: int | None) -> Resamples:
@@ -38,20 +38,30 @@ class Resamples:
         if len(known.indices) == n_resamples:
             return known
         # the first rows of a longer draw are the shorter draw (the generator's stream is the same)
-        return cls(known.indices[:n_resamples], known.counts[:n_resamples])
+        return cls(known.indices[:n_resamples])
 
     @classmethod
     def _draw(cls, n_segments: int, n_resamples: int, seed: int | None) -> Resamples:
         indices = resample_indices(n_segments, n_resamples, seed)
-        offsets = (np.arange(n_resamples, dtype=indices.dtype) * n_segments)[:, None]
-        indices += offsets  # row r's indices moved to r * n: one bincount counts every row (no copy)
-        counts = np.bincount(indices.ravel(), minlength=n_resamples * n_segments).reshape(n_resamples, n_segments)
-        indices -= offsets
-        return cls(indices, counts.astype(np.float64))
+        return cls(np.ascontiguousarray(indices, dtype=np.int64))
+
+    @functools.cached_property
+    def counts(self) -> np.ndarray:
+        """``(k, n)`` float64: how often resample ``r`` draws segment ``i`` (for weighted products)."""
+        from nlpeval import _native
+
+        return _native.report_resample_counts(self.indices)
+
+    def sums(self, rows: np.ndarray) -> np.ndarray:
+        """``(k, w)`` exact sums of the integer ``(n, w)`` rows each resample draws (one native pass,
+        no count matrix): ``counts @ rows`` in integers."""
+        from nlpeval import _native
+
+        return _native.report_resampled_sums(self.indices, np.ascontiguousarray(rows, dtype=np.int64))
 
     def totals(self, stats: Stats) -> np.ndarray:
         """Resampled totals ``(k, width)`` of ``stats`` (exact: integer counts stay integers)."""
-        return weighted_totals(stats, self.counts, self.indices)
+        return weighted_totals(stats, self, self.indices)
 
 
 #: the draws of the current :func:`shared_draws` block: (n_segments, seed) -> the longest draw so far
@@ -79,16 +89,25 @@ def shared_draws() -> Iterator[None]:
         _SHARED.reset(token)
 
 
-def weighted_totals(stats: Stats, weights: np.ndarray, indices: np.ndarray | None = None) -> np.ndarray:
-    """Resampled totals: ``weights @ rows`` on the summed fields (integers stay integers); a field
-    merged by min/max/last that is constant over the rows (e.g. the number of references) keeps its
-    value; any other field is merged resample by resample from ``indices``."""
+def weighted_totals(stats: Stats, weights: np.ndarray | Resamples, indices: np.ndarray | None = None) -> np.ndarray:
+    """Resampled totals: ``weights @ rows`` on the summed fields (integers stay integers; ``weights`` a
+    :class:`Resamples` sums integer rows natively); a field merged by min/max/last that is constant over
+    the rows (e.g. the number of references) keeps its value; any other field is merged resample by
+    resample from ``indices``."""
     rows = stats.rows
     summed = np.array([rule == "sum" for rule in stats.schema.merge])
     integer = np.issubdtype(rows.dtype, np.integer)
-    out = np.empty((weights.shape[0], rows.shape[1]), dtype=np.int64 if integer else np.float64)
-    product = weights @ rows[:, summed].astype(np.float64)
-    out[:, summed] = np.rint(product).astype(np.int64) if integer else product
+    if isinstance(weights, Resamples):
+        columns = rows[:, summed]
+        product = weights.sums(columns) if integer else weights.counts @ columns.astype(np.float64)
+        k = len(weights.indices)
+    else:
+        product = weights @ rows[:, summed].astype(np.float64)
+        if integer:
+            product = np.rint(product).astype(np.int64)
+        k = weights.shape[0]
+    out = np.empty((k, rows.shape[1]), dtype=np.int64 if integer else np.float64)
+    out[:, summed] = product
     for column in np.flatnonzero(~summed):
         values = rows[:, column]
         if len(values) and np.all(values == values[0]):
@@ -98,6 +117,63 @@ def weighted_totals(stats: Stats, weights: np.ndarray, indices: np.ndarray | Non
                 raise ValueError("statistics with varying non-summed fields need resample indices")
             out[:, column] = stats.schema.resampled_totals(rows, indices)[:, column]
     return out
+
+
+def batched_totals(resamples: Resamples, subsets: Mapping[str, Stats]) -> dict[str, np.ndarray]:
+    """Resampled totals of every system: one pass over the draws for all systems when
+    their statistics are whole numbers (exact, the numbers of :meth:`Resamples.totals`, with the counts
+    read once instead of once per system), else system by system. Fields merged by min/max must be
+    constant (e.g. the number of references), as :func:`weighted_totals` keeps them."""
+    parts = list(subsets.values())
+    batched = bool(parts) and all(
+        _whole(p.rows)
+        and p.rows.dtype == parts[0].rows.dtype
+        and p.schema.merge == parts[0].schema.merge
+        and all(
+            rule == "sum" or len(p.rows) == 0 or np.all(p.rows[:, c] == p.rows[0, c])
+            for c, rule in enumerate(p.schema.merge)
+        )
+        for p in parts
+    )
+    if not batched or len(parts[0].rows) == 0:
+        return {s: resamples.totals(p) for s, p in subsets.items()}
+    summed = np.array([rule == "sum" for rule in parts[0].schema.merge])
+    stacked = np.hstack([p.rows[:, summed] for p in parts])
+    if np.issubdtype(stacked.dtype, np.integer):
+        product = resamples.sums(stacked)
+    else:
+        product = np.rint(resamples.counts @ stacked.astype(np.float64))
+    width = int(summed.sum())
+    out = {}
+    for k, (s, p) in enumerate(subsets.items()):
+        integer = np.issubdtype(p.rows.dtype, np.integer)
+        totals = np.empty((len(product), p.rows.shape[1]), dtype=np.int64 if integer else np.float64)
+        totals[:, summed] = product[:, k * width : (k + 1) * width]
+        totals[:, ~summed] = p.rows[0, ~summed]
+        out[s] = totals
+    return out
+
+
+def _whole(rows: np.ndarray) -> bool:
+    """Integers, or floats that are all whole numbers small enough for exact sums in float64."""
+    if np.issubdtype(rows.dtype, np.integer):
+        return True
+    return bool(np.all(np.isfinite(rows)) and np.all(rows == np.rint(rows)) and np.all(np.abs(rows) < 2.0**40))
+
+
+def masked_sums(masks: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """``masks @ rows`` for a boolean ``(k, n)`` mask and integer ``(n, w)`` rows, exactly (one native pass).
+
+    Examples
+    --------
+    >>> masked_sums(np.array([[True, False], [True, True]]), np.array([[1, 2], [3, 4]])).tolist()
+    [[1, 2], [4, 6]]
+    """
+    from nlpeval import _native
+
+    return _native.report_masked_sums(
+        np.ascontiguousarray(masks, dtype=bool), np.ascontiguousarray(rows, dtype=np.int64)
+    )
 
 
 def randomization_swaps(n_segments: int, n_trials: int, seed: int | None) -> np.ndarray:

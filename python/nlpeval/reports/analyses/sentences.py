@@ -80,7 +80,7 @@ def sentence_section(
                 SentenceScores(
                     metric,
                     s,
-                    tuple(float(v) if np.isfinite(v) else None for v in values),
+                    tuple(_finite_or_none(values)),
                     histogram(finite, edges),
                     float(finite.mean()) if finite.size else None,
                 )
@@ -92,6 +92,14 @@ def sentence_section(
             ties = len(delta) - wins - losses
             pairs.append(WinTieLoss(metric, b, a, wins, ties, losses, sign_test(wins, losses)))
     return SentenceSection(tuple(segment_scores), tuple(scores), tuple(pairs))
+
+
+def _finite_or_none(values: np.ndarray) -> list[float | None]:
+    """The values as Python floats, ``None`` where not finite (NaN, inf)."""
+    out: list[float | None] = values.tolist()
+    for i in np.flatnonzero(~np.isfinite(values)).tolist():
+        out[i] = None
+    return out
 
 
 def lsum_sentences(

@@ -66,7 +66,7 @@ def svg_markup(element: Any) -> Any:
     >>> str(svg_markup(el("g", children=[el("text", "a<b & 'c'", x=1.5)])))
     '<g><text x="1.5">a&lt;b &amp; &#39;c&#39;</text></g>'
     """
-    from markupsafe import Markup, escape
+    from markupsafe import Markup
 
     parts: list[str] = []
     append = parts.append
@@ -76,14 +76,28 @@ def svg_markup(element: Any) -> Any:
         if isinstance(item, str):  # a closing tag, already escaped
             append(item)
             continue
-        tag = escape(item.tag)
+        tag = _escape(item.tag)
         append(f"<{tag}")
         for key, value in item.attrs:
-            append(f' {escape(key)}="{escape(value)}"')
-        append(f">{escape(item.text)}")
+            append(f' {_escape(key)}="{_escape(value)}"')
+        append(f">{_escape(item.text)}")
         stack.append(f"</{tag}>")
         stack.extend(reversed(item.children))
     return Markup("".join(parts))
+
+
+#: markupsafe's escapes of a plain string, as one translation table
+_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", "'": "&#39;", '"': "&#34;"})
+
+
+def _escape(value: Any) -> str:
+    """``markupsafe.escape(value)`` as text: plain strings through one table, anything else (markup,
+    numbers) through markupsafe itself."""
+    if type(value) is str:
+        return value.translate(_ESCAPES)
+    from markupsafe import escape
+
+    return str(escape(value))
 
 
 @lru_cache(maxsize=4)

@@ -71,6 +71,20 @@ def _score(value: Any, scale: float) -> float | None:
     return int(rounded) if rounded == int(rounded) else rounded
 
 
+def _scores_of(values: Sequence[Any], scale: float) -> list[float | None]:
+    """``[_score(v, scale) for v in values]``, with finite floats (nearly all) handled inline."""
+    isfinite = math.isfinite
+    out: list[float | None] = []
+    append = out.append
+    for value in values:
+        if type(value) is float and isfinite(value):
+            rounded = round(value * scale, SCORE_DECIMALS)
+            append(int(rounded) if rounded == int(rounded) else rounded)
+        else:
+            append(_score(value, scale))
+    return out
+
+
 def _code_string(indices: Sequence[int]) -> str:
     """Small non-negative integers (and -1) as one character each: ``chr(48 + i)``.
 
@@ -227,7 +241,7 @@ def _scores(
                 for example in examples:
                     row = (example.get("scores") or {}).get(metric["name"]) or []
                     values[int(example.get("id", 0))] = row[s] if s < len(row) else None
-            per_system.append([_score(v, scale) for v in values])
+            per_system.append(_scores_of(values, scale))
         scores[metric["name"]] = per_system
     return scores
 
