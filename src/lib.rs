@@ -1,13 +1,17 @@
 //! Python bindings of the nlpeval kernels (`nlpeval._core`). Glue only: every
 //! kernel lives in its own module with its own unit tests.
 
+pub mod bleu_refs;
 pub mod bleu_score;
 pub mod chrf;
+pub mod chrf_refs;
 pub mod edit;
 pub mod kendall;
 pub mod meteor;
 pub mod ngram;
 pub mod porter;
+pub mod py_text;
+pub mod refcache;
 pub mod rouge;
 pub mod rouge_text;
 pub mod ter;
@@ -58,15 +62,32 @@ fn split_all(texts: &[String]) -> Vec<Vec<&str>> {
 #[pyfunction]
 fn bleu_stats<'py>(
     py: Python<'py>,
-    hyps: Vec<String>,
-    refs: Vec<Vec<String>>,
+    hyps: &Bound<'py, PyAny>,
+    refs: &Bound<'py, PyAny>,
     tokenizer: &str,
     max_order: usize,
 ) -> PyResult<Bound<'py, PyArray2<i64>>> {
     let tok = tokenizer_from(tokenizer)?;
+    let (hyps, (refs, offsets)) = (py_text::texts(hyps)?, py_text::nested_texts(refs)?);
+    let (hyps, refs) = (hyps.strs()?, refs.strs()?);
+    let refs = one_list_per_hypothesis(&hyps, &refs, &offsets)?;
     let n = hyps.len();
-    let flat = py.detach(|| ngram::text_batch_stats(&hyps, &refs, tok, max_order));
+    let flat = py.detach(|| bleu_refs::text_batch_stats_cached(&hyps, refs, tok, max_order));
     to_array2(py, flat, n, ngram::row_width(max_order))
+}
+
+/// The references of a call as a [`refcache::RefsView`], checked to have one list per hypothesis.
+fn one_list_per_hypothesis<'a>(
+    hyps: &[&str],
+    refs: &'a [&'a str],
+    offsets: &'a [usize],
+) -> PyResult<refcache::RefsView<'a>> {
+    if offsets.len() != hyps.len() + 1 {
+        return Err(PyValueError::new_err(
+            "one list of references per hypothesis is required",
+        ));
+    }
+    Ok(refcache::RefsView { refs, offsets })
 }
 
 /// BLEU statistics of segments given as token lists (no tokenization).
@@ -613,8 +634,8 @@ fn chrf_config(
 #[allow(clippy::too_many_arguments)]
 fn chrf_stats<'py>(
     py: Python<'py>,
-    hyps: Vec<String>,
-    refs: Vec<Vec<String>>,
+    hyps: &Bound<'py, PyAny>,
+    refs: &Bound<'py, PyAny>,
     char_order: usize,
     word_order: usize,
     whitespace: bool,
@@ -622,13 +643,11 @@ fn chrf_stats<'py>(
     eps_smoothing: bool,
 ) -> PyResult<Bound<'py, PyArray2<i64>>> {
     let cfg = chrf_config(char_order, word_order, whitespace, factor, eps_smoothing)?;
-    if hyps.len() != refs.len() {
-        return Err(PyValueError::new_err(
-            "one list of references per hypothesis is required",
-        ));
-    }
+    let (hyps, (refs, offsets)) = (py_text::texts(hyps)?, py_text::nested_texts(refs)?);
+    let (hyps, refs) = (hyps.strs()?, refs.strs()?);
+    let refs = one_list_per_hypothesis(&hyps, &refs, &offsets)?;
     let n = hyps.len();
-    let flat = py.detach(|| chrf::batch_stats(&hyps, &refs, &cfg));
+    let flat = py.detach(|| chrf_refs::batch_stats_cached(&hyps, refs, &cfg));
     to_array2(py, flat, n, cfg.row_width())
 }
 
@@ -1003,6 +1022,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(edit_align, m)?)?;
     m.add_function(wrap_pyfunction!(chrf_stats, m)?)?;
     m.add_function(wrap_pyfunction!(chrf_pairwise_scores, m)?)?;
+    m.add_function(wrap_pyfunction!(py_text::refcache_info, m)?)?;
+    m.add_function(wrap_pyfunction!(py_text::refcache_clear, m)?)?;
+    m.add_function(wrap_pyfunction!(py_text::refcache_limits, m)?)?;
     m.add_function(wrap_pyfunction!(ter_stats, m)?)?;
     m.add_function(wrap_pyfunction!(kendall_group_stats, m)?)?;
     m.add_function(wrap_pyfunction!(kendall_weighted_stats, m)?)?;

@@ -43,3 +43,6 @@ MeteorParaphrases = _core.MeteorParaphrases
 WordNetIndex = _core.WordNetIndex
 nltk_porter_stems = _core.nltk_porter_stems
 nltk_meteor_scores = _core.nltk_meteor_scores
+refcache_info = _core.refcache_info
+refcache_clear = _core.refcache_clear
+refcache_limits = _core.refcache_limits
