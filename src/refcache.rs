@@ -259,7 +259,10 @@ impl<V> RefCache<V> {
         let (max_entries, max_bytes) = limits();
         let mut state = self.lock();
         while state.entries.len() > max_entries || state.bytes > max_bytes {
-            let evicted = state.entries.pop().expect("over the bounds means not empty");
+            let evicted = state
+                .entries
+                .pop()
+                .expect("over the bounds means not empty");
             state.bytes -= evicted.bytes;
         }
     }
@@ -307,6 +310,22 @@ fn capacity_for(entries: usize) -> (usize, u32) {
     // a load factor of at most 3/4 (at least 3/8)
     let capacity = (entries + entries / 3 + 1).next_power_of_two().max(8);
     (capacity, 64 - capacity.trailing_zeros())
+}
+
+/// `a == b` for slices of one length, without a `memcmp` call for the short
+/// ones (most tokens): two overlapping word loads.
+#[inline]
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    debug_assert_eq!(n, b.len());
+    let word = |s: &[u8], at: usize| u64::from_le_bytes(s[at..at + 8].try_into().unwrap());
+    let half = |s: &[u8], at: usize| u32::from_le_bytes(s[at..at + 4].try_into().unwrap());
+    match n {
+        8..=16 => word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8),
+        4..=7 => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
+        0..=3 => a.iter().zip(b).all(|(x, y)| x == y),
+        _ => a == b,
+    }
 }
 
 /// One token of a [`Vocab`] (`id` 0: empty slot).
@@ -380,7 +399,10 @@ impl Vocab {
             }
             if s.hash == hash
                 && s.len as usize == bytes.len()
-                && self.text[s.start as usize..(s.start + s.len) as usize] == *bytes
+                && same_bytes(
+                    &self.text[s.start as usize..(s.start + s.len) as usize],
+                    bytes,
+                )
             {
                 return s.id;
             }
@@ -483,5 +505,22 @@ mod tests {
         }
         assert_eq!(vocab.get("b"), 0);
         assert_eq!(Vocab::default().get("a"), 0);
+        // every length class of the comparison, and near misses in each
+        let long: Vec<String> = (0..40).map(|n| "x".repeat(n) + "é").collect();
+        let vocab = Vocab::of(
+            long.iter()
+                .enumerate()
+                .map(|(i, t)| (t.as_str(), i as u32 + 1)),
+        );
+        for (i, t) in long.iter().enumerate() {
+            assert_eq!(vocab.get(t), i as u32 + 1);
+            let near = format!("{}é", "x".repeat(i).replacen('x', "y", 1));
+            assert_eq!(vocab.get(&near), if i == 0 { 1 } else { 0 });
+        }
+        for (a, b) in [("abcdefghi", "abcdefghj"), ("abcde", "abcdf"), ("ab", "ac")] {
+            assert!(
+                !same_bytes(a.as_bytes(), b.as_bytes()) && same_bytes(a.as_bytes(), a.as_bytes())
+            );
+        }
     }
 }
