@@ -328,13 +328,19 @@ fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     }
 }
 
-/// One token of a [`Vocab`] (`id` 0: empty slot).
+/// One token of a [`Vocab`] (`id` 0: empty slot): 16 bytes, four to a cache line.
 #[derive(Clone, Copy, Default)]
 struct VocabSlot {
-    hash: u64,
+    /// The high half of the token's hash (the low half chose the slot).
+    tag: u32,
     id: u32,
     start: u32,
     len: u32,
+}
+
+#[inline]
+fn tag_of(hash: u64) -> u32 {
+    (hash >> 32) as u32
 }
 
 /// The tokens of one segment's references with their ids (from 1): an
@@ -361,7 +367,7 @@ impl Vocab {
                 slot = (slot + 1) & (capacity - 1);
             }
             slots[slot] = VocabSlot {
-                hash,
+                tag: tag_of(hash),
                 id,
                 start: text.len() as u32,
                 len: token.len() as u32,
@@ -391,13 +397,13 @@ impl Vocab {
         let bytes = token.as_bytes();
         let hash = token_hash(bytes);
         let mask = self.slots.len() - 1;
-        let mut slot = slot_of(hash, self.shift);
+        let (mut slot, tag) = (slot_of(hash, self.shift), tag_of(hash));
         loop {
             let s = self.slots[slot];
             if s.id == 0 {
                 return 0;
             }
-            if s.hash == hash
+            if s.tag == tag
                 && s.len as usize == bytes.len()
                 && same_bytes(
                     &self.text[s.start as usize..(s.start + s.len) as usize],
