@@ -92,7 +92,7 @@ fn trie_key(parent: u32, symbol: u32) -> u64 {
 }
 
 /// Number of n-grams of order `n` in a sequence of `len` symbols.
-fn ngram_total(len: usize, n: usize) -> i64 {
+pub(crate) fn ngram_total(len: usize, n: usize) -> i64 {
     (len + 1).saturating_sub(n) as i64
 }
 
@@ -336,7 +336,7 @@ pub struct Workspace {
 }
 
 /// Bits of one symbol in a packed key of n-grams up to `max_order` (0: too many orders).
-fn lane_bits(max_order: usize) -> u32 {
+pub(crate) fn lane_bits(max_order: usize) -> u32 {
     (64 / max_order.max(1)).min(32) as u32
 }
 
@@ -378,9 +378,10 @@ impl PackedCounts {
             self.slots[slot as usize] = PackedSlot::default();
         }
         self.used.clear();
-        // at most `len * max_order` distinct n-grams: a load factor of at most 2/3
-        let most = ids.len() * max_order;
-        let capacity = (most + most / 2).next_power_of_two().max(16);
+        // at most `len * (max_order - 1)` distinct n-grams in the table (unigrams are
+        // counted by id): a load factor of at most 1/2, short probe sequences
+        let most = ids.len() * max_order.saturating_sub(1);
+        let capacity = (2 * most).next_power_of_two().max(16);
         if self.slots.len() < capacity {
             self.slots = vec![PackedSlot::default(); capacity];
         }
@@ -497,6 +498,17 @@ struct PackedWorkspace {
     chars: PackedCounts,
     words: PackedCounts,
     matches: Vec<i64>,
+    /// Global word id (0: none of the references has the word) -> hypothesis id.
+    word_local: FxHashMap<u32, u32>,
+}
+
+/// One reference prepared once for many hypotheses (see [`crate::chrf_refs`]):
+/// its code points (whitespace removed unless kept) and its words' ids in the
+/// batch's word vocabulary (from 1).
+#[derive(Clone, Copy)]
+pub struct PreparedRef<'a> {
+    pub chars: &'a [u32],
+    pub words: &'a [u32],
 }
 
 impl PackedWorkspace {
@@ -650,6 +662,141 @@ impl PackedWorkspace {
     }
 }
 
+impl PackedWorkspace {
+    /// [`Self::segment_stats`] against prepared references (`vocab`: the
+    /// batch's word ids); false, leaving `row` alone, when the hypothesis
+    /// symbols do not fit the key lanes.
+    fn prepared_segment_stats(
+        &mut self,
+        hyp: &str,
+        refs: &[PreparedRef<'_>],
+        vocab: &crate::refcache::Vocab,
+        cfg: &ChrfConfig,
+        candidate: &mut [i64],
+        row: &mut [i64],
+    ) -> bool {
+        let char_lane = lane_bits(cfg.char_order);
+        let word_lane = lane_bits(cfg.word_order);
+        if char_lane == 0 || (cfg.word_order > 0 && word_lane == 0) {
+            return false;
+        }
+        if self.ascii.is_empty() {
+            self.ascii = vec![0; 128];
+        }
+        self.ascii.fill(0);
+        self.wide.clear();
+        self.alphabet = 0;
+        self.char_ids(hyp, cfg.whitespace, true, true);
+        if u64::from(self.alphabet) >= 1u64 << char_lane {
+            return false;
+        }
+        // words the references lack share one id: their n-grams never match
+        self.word_local.clear();
+        self.hyp_words.clear();
+        if cfg.word_order > 0 {
+            for word in chrf_words(hyp) {
+                let next = self.word_local.len() as u32 + 1;
+                let global = vocab.get(word);
+                self.hyp_words
+                    .push(*self.word_local.entry(global).or_insert(next));
+            }
+            if (self.word_local.len() as u64) >= 1u64 << word_lane {
+                return false;
+            }
+        }
+        self.chars.count_hyp(
+            &self.hyp_chars,
+            self.alphabet as usize,
+            char_lane,
+            cfg.char_order,
+        );
+        if cfg.word_order > 0 {
+            self.words.count_hyp(
+                &self.hyp_words,
+                self.word_local.len(),
+                word_lane,
+                cfg.word_order,
+            );
+        }
+        let (hyp_chars, hyp_words) = (self.hyp_chars.len(), self.hyp_words.len());
+        let mut best = -1.0;
+        row.fill(0);
+        for reference in refs {
+            self.matches.clear();
+            self.matches.resize(cfg.orders(), 0);
+            let (ascii, wide) = (&self.ascii, &self.wide);
+            self.ref_chars.clear();
+            self.ref_chars.extend(reference.chars.iter().map(|&code| {
+                if code < 128 {
+                    ascii[code as usize]
+                } else {
+                    wide.get(&code).copied().unwrap_or(0)
+                }
+            }));
+            let (char_matches, word_matches) = self.matches.split_at_mut(cfg.char_order);
+            self.chars
+                .match_ref(&self.ref_chars, char_lane, cfg.char_order, char_matches);
+            let ref_words = reference.words.len();
+            if cfg.word_order > 0 {
+                let local = &self.word_local;
+                self.ref_words.clear();
+                self.ref_words.extend(
+                    reference
+                        .words
+                        .iter()
+                        .map(|g| local.get(g).copied().unwrap_or(0)),
+                );
+                self.words
+                    .match_ref(&self.ref_words, word_lane, cfg.word_order, word_matches);
+            }
+            for o in 0..cfg.orders() {
+                let (n, hyp_len, ref_len) = if o < cfg.char_order {
+                    (o + 1, hyp_chars, self.ref_chars.len())
+                } else {
+                    (o + 1 - cfg.char_order, hyp_words, ref_words)
+                };
+                let ref_total = ngram_total(ref_len, n);
+                // sacreBLEU counts no hypothesis n-grams when the reference has none
+                candidate[3 * o] = if ref_total > 0 {
+                    ngram_total(hyp_len, n)
+                } else {
+                    0
+                };
+                candidate[3 * o + 1] = ref_total;
+                candidate[3 * o + 2] = self.matches[o];
+            }
+            let f = f_score(candidate, cfg.factor, cfg.eps_smoothing);
+            if f > best {
+                best = f;
+                row.copy_from_slice(candidate);
+            }
+        }
+        true
+    }
+}
+
+/// [`segment_stats`] against prepared references (`text`: the same
+/// references as text, for hypotheses the packed keys cannot hold).
+pub fn prepared_segment_stats_with(
+    workspace: &mut Workspace,
+    hyp: &str,
+    refs: &[PreparedRef<'_>],
+    vocab: &crate::refcache::Vocab,
+    text: &[&str],
+    cfg: &ChrfConfig,
+    row: &mut [i64],
+) {
+    workspace.candidate.clear();
+    workspace.candidate.resize(cfg.row_width(), 0);
+    if workspace
+        .packed
+        .prepared_segment_stats(hyp, refs, vocab, cfg, &mut workspace.candidate, row)
+    {
+        return;
+    }
+    trie_segment_stats(workspace, hyp, text, cfg, row);
+}
+
 /// [`segment_stats`] with the buffers of `workspace`.
 pub fn segment_stats_with<R: AsRef<str>>(
     workspace: &mut Workspace,
@@ -713,11 +860,12 @@ fn trie_segment_stats<R: AsRef<str>>(
 }
 
 /// Statistics for a batch: a row-major `(n, row_width)` buffer, in parallel.
-pub fn batch_stats<R: AsRef<str> + Sync>(
-    hyps: &[String],
-    refs: &[Vec<R>],
-    cfg: &ChrfConfig,
-) -> Vec<i64> {
+pub fn batch_stats<H, S, R>(hyps: &[H], refs: &[S], cfg: &ChrfConfig) -> Vec<i64>
+where
+    H: AsRef<str> + Sync,
+    S: AsRef<[R]> + Sync,
+    R: AsRef<str>,
+{
     let width = cfg.row_width();
     let mut out = vec![0i64; hyps.len() * width];
     if width == 0 {
@@ -728,12 +876,12 @@ pub fn batch_stats<R: AsRef<str> + Sync>(
             .zip(hyps.par_iter().zip(refs.par_iter()))
             .with_min_len(64)
             .for_each_init(Workspace::default, |workspace, (row, (hyp, seg_refs))| {
-                segment_stats_with(workspace, hyp, seg_refs, cfg, row)
+                segment_stats_with(workspace, hyp.as_ref(), seg_refs.as_ref(), cfg, row)
             });
     } else {
         let mut workspace = Workspace::default();
         for (row, (hyp, seg_refs)) in out.chunks_mut(width).zip(hyps.iter().zip(refs.iter())) {
-            segment_stats_with(&mut workspace, hyp, seg_refs, cfg, row);
+            segment_stats_with(&mut workspace, hyp.as_ref(), seg_refs.as_ref(), cfg, row);
         }
     }
     out

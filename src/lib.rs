@@ -1,13 +1,17 @@
 //! Python bindings of the nlpeval kernels (`nlpeval._core`). Glue only: every
 //! kernel lives in its own module with its own unit tests.
 
+pub mod bleu_refs;
 pub mod bleu_score;
 pub mod chrf;
+pub mod chrf_refs;
 pub mod edit;
 pub mod kendall;
 pub mod meteor;
 pub mod ngram;
 pub mod porter;
+pub mod py_text;
+pub mod refcache;
 pub mod report_kernels;
 pub mod rouge;
 pub mod rouge_text;
@@ -60,15 +64,44 @@ fn split_all(texts: &[String]) -> Vec<Vec<&str>> {
 #[pyfunction]
 fn bleu_stats<'py>(
     py: Python<'py>,
-    hyps: Vec<String>,
-    refs: Vec<Vec<String>>,
+    hyps: &Bound<'py, PyAny>,
+    refs: &Bound<'py, PyAny>,
     tokenizer: &str,
     max_order: usize,
 ) -> PyResult<Bound<'py, PyArray2<i64>>> {
-    let tok = tokenizer_from(tokenizer)?;
-    let n = hyps.len();
-    let flat = py.detach(|| ngram::text_batch_stats(&hyps, &refs, tok, max_order));
+    let (flat, n) = bleu_rows(py, hyps, refs, tokenizer, max_order)?;
     to_array2(py, flat, n, ngram::row_width(max_order))
+}
+
+/// The flat statistics rows of [`bleu_stats`] and their number (borrowed strings, cached
+/// references).
+fn bleu_rows(
+    py: Python<'_>,
+    hyps: &Bound<'_, PyAny>,
+    refs: &Bound<'_, PyAny>,
+    tokenizer: &str,
+    max_order: usize,
+) -> PyResult<(Vec<i64>, usize)> {
+    let tok = tokenizer_from(tokenizer)?;
+    let (hyps, (refs, offsets)) = (py_text::texts(hyps)?, py_text::nested_texts(refs)?);
+    let (hyps, refs) = (hyps.strs()?, refs.strs()?);
+    let refs = one_list_per_hypothesis(&hyps, &refs, &offsets)?;
+    let flat = py.detach(|| bleu_refs::text_batch_stats_cached(&hyps, refs, tok, max_order));
+    Ok((flat, hyps.len()))
+}
+
+/// The references of a call as a [`refcache::RefsView`], checked to have one list per hypothesis.
+fn one_list_per_hypothesis<'a>(
+    hyps: &[&str],
+    refs: &'a [&'a str],
+    offsets: &'a [usize],
+) -> PyResult<refcache::RefsView<'a>> {
+    if offsets.len() != hyps.len() + 1 {
+        return Err(PyValueError::new_err(
+            "one list of references per hypothesis is required",
+        ));
+    }
+    Ok(refcache::RefsView { refs, offsets })
 }
 
 /// BLEU statistics of segments given as token lists (no tokenization).
@@ -615,8 +648,8 @@ fn chrf_config(
 #[allow(clippy::too_many_arguments)]
 fn chrf_stats<'py>(
     py: Python<'py>,
-    hyps: Vec<String>,
-    refs: Vec<Vec<String>>,
+    hyps: &Bound<'py, PyAny>,
+    refs: &Bound<'py, PyAny>,
     char_order: usize,
     word_order: usize,
     whitespace: bool,
@@ -624,14 +657,23 @@ fn chrf_stats<'py>(
     eps_smoothing: bool,
 ) -> PyResult<Bound<'py, PyArray2<i64>>> {
     let cfg = chrf_config(char_order, word_order, whitespace, factor, eps_smoothing)?;
-    if hyps.len() != refs.len() {
-        return Err(PyValueError::new_err(
-            "one list of references per hypothesis is required",
-        ));
-    }
-    let n = hyps.len();
-    let flat = py.detach(|| chrf::batch_stats(&hyps, &refs, &cfg));
+    let (flat, n) = chrf_rows(py, hyps, refs, &cfg)?;
     to_array2(py, flat, n, cfg.row_width())
+}
+
+/// The flat statistics rows of [`chrf_stats`] and their number (borrowed strings, cached
+/// references).
+fn chrf_rows(
+    py: Python<'_>,
+    hyps: &Bound<'_, PyAny>,
+    refs: &Bound<'_, PyAny>,
+    cfg: &chrf::ChrfConfig,
+) -> PyResult<(Vec<i64>, usize)> {
+    let (hyps, (refs, offsets)) = (py_text::texts(hyps)?, py_text::nested_texts(refs)?);
+    let (hyps, refs) = (hyps.strs()?, refs.strs()?);
+    let refs = one_list_per_hypothesis(&hyps, &refs, &offsets)?;
+    let flat = py.detach(|| chrf_refs::batch_stats_cached(&hyps, refs, cfg));
+    Ok((flat, hyps.len()))
 }
 
 /// Column sums of `rows` of `width` integers (a batch's totals).
@@ -650,19 +692,13 @@ fn column_sums(flat: &[i64], width: usize) -> Vec<i64> {
 #[pyfunction]
 fn bleu_totals(
     py: Python<'_>,
-    hyps: Vec<String>,
-    refs: Vec<Vec<String>>,
+    hyps: &Bound<'_, PyAny>,
+    refs: &Bound<'_, PyAny>,
     tokenizer: &str,
     max_order: usize,
 ) -> PyResult<Vec<i64>> {
-    let tok = tokenizer_from(tokenizer)?;
-    let width = ngram::row_width(max_order);
-    Ok(py.detach(|| {
-        column_sums(
-            &ngram::text_batch_stats(&hyps, &refs, tok, max_order),
-            width,
-        )
-    }))
+    let (flat, _) = bleu_rows(py, hyps, refs, tokenizer, max_order)?;
+    Ok(column_sums(&flat, ngram::row_width(max_order)))
 }
 
 /// The totals of [`chrf_stats`]' rows, as a list (see [`bleu_totals`]).
@@ -670,8 +706,8 @@ fn bleu_totals(
 #[allow(clippy::too_many_arguments)]
 fn chrf_totals(
     py: Python<'_>,
-    hyps: Vec<String>,
-    refs: Vec<Vec<String>>,
+    hyps: &Bound<'_, PyAny>,
+    refs: &Bound<'_, PyAny>,
     char_order: usize,
     word_order: usize,
     whitespace: bool,
@@ -679,13 +715,8 @@ fn chrf_totals(
     eps_smoothing: bool,
 ) -> PyResult<Vec<i64>> {
     let cfg = chrf_config(char_order, word_order, whitespace, factor, eps_smoothing)?;
-    if hyps.len() != refs.len() {
-        return Err(PyValueError::new_err(
-            "one list of references per hypothesis is required",
-        ));
-    }
-    let width = cfg.row_width();
-    Ok(py.detach(|| column_sums(&chrf::batch_stats(&hyps, &refs, &cfg), width)))
+    let (flat, _) = chrf_rows(py, hyps, refs, &cfg)?;
+    Ok(column_sums(&flat, cfg.row_width()))
 }
 
 /// Sentence chrF (0–100 scale) of every hypothesis against every candidate:
@@ -1061,6 +1092,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(chrf_pairwise_scores, m)?)?;
     m.add_function(wrap_pyfunction!(bleu_totals, m)?)?;
     m.add_function(wrap_pyfunction!(chrf_totals, m)?)?;
+    m.add_function(wrap_pyfunction!(py_text::refcache_info, m)?)?;
+    m.add_function(wrap_pyfunction!(py_text::refcache_clear, m)?)?;
+    m.add_function(wrap_pyfunction!(py_text::refcache_limits, m)?)?;
     m.add_function(wrap_pyfunction!(ter_stats, m)?)?;
     m.add_function(wrap_pyfunction!(kendall_group_stats, m)?)?;
     m.add_function(wrap_pyfunction!(kendall_weighted_stats, m)?)?;

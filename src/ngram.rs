@@ -367,7 +367,7 @@ pub struct TextWorkspace {
 }
 
 /// Calls `visit` with every token of `line` (from [`prepare`]) as `tok` splits it.
-fn for_each_token<'a>(tok: Tokenizer, line: &'a str, visit: impl FnMut(&'a str)) {
+pub(crate) fn for_each_token<'a>(tok: Tokenizer, line: &'a str, visit: impl FnMut(&'a str)) {
     match tok {
         Tokenizer::Mteval13a => text::scan_13a(line, visit),
         _ => text::py_split(line).for_each(visit),
@@ -376,7 +376,7 @@ fn for_each_token<'a>(tok: Tokenizer, line: &'a str, visit: impl FnMut(&'a str))
 
 /// A segment ready for [`for_each_token`]: 13a's prepared line, or the other
 /// tokenizers' output.
-fn prepare(tok: Tokenizer, segment: &str) -> Cow<'_, str> {
+pub(crate) fn prepare(tok: Tokenizer, segment: &str) -> Cow<'_, str> {
     match tok {
         Tokenizer::Mteval13a => text::prepare_13a(segment),
         _ => Cow::Owned(tok.tokenize_unjoined(segment)),
@@ -449,17 +449,28 @@ pub fn text_segment_stats<R: AsRef<str>>(
 /// [`text_segment_stats`] of a batch (`refs[i]`: the references of
 /// hypothesis `i`): a row-major `(n, row_width)` buffer, in parallel from
 /// [`crate::PARALLEL_MIN_SEGMENTS`] segments.
-pub fn text_batch_stats<H: AsRef<str> + Sync, R: AsRef<str> + Sync>(
+pub fn text_batch_stats<H, S, R>(
     hyps: &[H],
-    refs: &[Vec<R>],
+    refs: &[S],
     tok: Tokenizer,
     max_order: usize,
-) -> Vec<i64> {
+) -> Vec<i64>
+where
+    H: AsRef<str> + Sync,
+    S: AsRef<[R]> + Sync,
+    R: AsRef<str>,
+{
     let width = row_width(max_order);
     let mut out = vec![0i64; hyps.len() * width];
-    let one = |workspace: &mut TextWorkspace,
-               (row, (hyp, seg_refs)): (&mut [i64], (&H, &Vec<R>))| {
-        text_segment_stats(workspace, tok, hyp.as_ref(), seg_refs, max_order, row)
+    let one = |workspace: &mut TextWorkspace, (row, (hyp, seg_refs)): (&mut [i64], (&H, &S))| {
+        text_segment_stats(
+            workspace,
+            tok,
+            hyp.as_ref(),
+            seg_refs.as_ref(),
+            max_order,
+            row,
+        )
     };
     if hyps.len() >= crate::PARALLEL_MIN_SEGMENTS {
         out.par_chunks_mut(width.max(1))

@@ -57,3 +57,6 @@ report_ngram_matches = _core.report_ngram_matches
 report_ngram_occurrences = _core.report_ngram_occurrences
 report_resampled_sums = _core.report_resampled_sums
 report_masked_sums = _core.report_masked_sums
+refcache_info = _core.refcache_info
+refcache_clear = _core.refcache_clear
+refcache_limits = _core.refcache_limits

@@ -1,0 +1,272 @@
+//! chrF / chrF++ statistics against prepared references (issue 13).
+//!
+//! Decoding a reference into the code points chrF counts and splitting it
+//! into words (with their string hashing) does not depend on the hypothesis.
+//! [`ChrfRefs`] does it once for a batch (code points with whitespace removed
+//! unless kept, word ids of one vocabulary), so that scoring many systems
+//! against the same references ([`batch_stats_cached`] keeps them in a
+//! [`RefCache`]) costs per system the hypotheses' own work and the clipped
+//! matching of the packed kernel, whose hypothesis table stays in the cache
+//! while the prepared reference ids stream past it. The best reference is
+//! chosen per segment by sentence chrF as before; the rows equal
+//! [`crate::chrf::batch_stats`]'s.
+
+use crate::chrf::{self, chrf_words, lane_bits, ChrfConfig, PreparedRef, Workspace};
+use crate::refcache::{self, RefCache, RefsView, Vocab};
+use crate::text::is_py_space;
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+
+/// The prepared references of a batch for one whitespace rule (and with or
+/// without words): the n-gram orders, beta and smoothing only enter the
+/// matching, made per hypothesis.
+pub struct ChrfRefs {
+    words: Vocab,
+    chars: Vec<u32>,
+    char_ends: Vec<usize>,
+    word_ids: Vec<u32>,
+    word_ends: Vec<usize>,
+}
+
+impl ChrfRefs {
+    /// Decodes the references (the code points in parallel from
+    /// [`crate::PARALLEL_MIN_SEGMENTS`] segments) and numbers their words
+    /// (when `with_words`).
+    pub fn prepare(refs: RefsView<'_>, whitespace: bool, with_words: bool) -> ChrfRefs {
+        let decode = |r: &&str| -> Vec<u32> {
+            r.chars()
+                .filter(|&c| whitespace || !is_py_space(c))
+                .map(|c| c as u32)
+                .collect()
+        };
+        let decoded: Vec<Vec<u32>> = if refs.len() >= crate::PARALLEL_MIN_SEGMENTS {
+            refs.refs.par_iter().with_min_len(64).map(decode).collect()
+        } else {
+            refs.refs.iter().map(decode).collect()
+        };
+        let mut chars = Vec::with_capacity(decoded.iter().map(Vec::len).sum());
+        let mut char_ends = Vec::with_capacity(decoded.len());
+        for d in &decoded {
+            chars.extend_from_slice(d);
+            char_ends.push(chars.len());
+        }
+        let mut vocab: FxHashMap<&str, u32> = FxHashMap::default();
+        let mut word_ids = Vec::new();
+        let mut word_ends = Vec::with_capacity(refs.refs.len());
+        for r in refs.refs {
+            if with_words {
+                for word in chrf_words(r) {
+                    let next = vocab.len() as u32 + 1;
+                    word_ids.push(*vocab.entry(word).or_insert(next));
+                }
+            }
+            word_ends.push(word_ids.len());
+        }
+        ChrfRefs {
+            words: Vocab::of_map(&vocab),
+            chars,
+            char_ends,
+            word_ids,
+            word_ends,
+        }
+    }
+
+    pub fn bytes(&self) -> usize {
+        self.words.bytes()
+            + 4 * (self.chars.len() + self.word_ids.len())
+            + 8 * (self.char_ends.len() + self.word_ends.len())
+    }
+
+    /// Reference `index` of the flat reference list.
+    fn reference(&self, index: usize) -> PreparedRef<'_> {
+        let (c0, w0) = if index == 0 {
+            (0, 0)
+        } else {
+            (self.char_ends[index - 1], self.word_ends[index - 1])
+        };
+        PreparedRef {
+            chars: &self.chars[c0..self.char_ends[index]],
+            words: &self.word_ids[w0..self.word_ends[index]],
+        }
+    }
+}
+
+/// chrF rows of `hyps` against prepared references (`refs`: the same
+/// references as text, for hypotheses the packed keys cannot hold).
+/// Row-major `(n, width)`.
+pub fn batch_stats_prepared<H: AsRef<str> + Sync>(
+    prepared: &ChrfRefs,
+    hyps: &[H],
+    refs: RefsView<'_>,
+    cfg: &ChrfConfig,
+) -> Vec<i64> {
+    let width = cfg.row_width();
+    let mut out = vec![0i64; hyps.len() * width];
+    if width == 0 {
+        return out;
+    }
+    let one = |workspace: &mut Workspace, (index, row): (usize, &mut [i64])| {
+        let range = refs.offsets[index]..refs.offsets[index + 1];
+        let mut few: [PreparedRef<'_>; 4] = [PreparedRef {
+            chars: &[],
+            words: &[],
+        }; 4];
+        let many: Vec<PreparedRef<'_>>;
+        let seg_refs: &[PreparedRef<'_>] = if range.len() <= 4 {
+            for (slot, i) in few.iter_mut().zip(range.clone()) {
+                *slot = prepared.reference(i);
+            }
+            &few[..range.len()]
+        } else {
+            many = range.map(|i| prepared.reference(i)).collect();
+            &many
+        };
+        chrf::prepared_segment_stats_with(
+            workspace,
+            hyps[index].as_ref(),
+            seg_refs,
+            &prepared.words,
+            refs.segment(index),
+            cfg,
+            row,
+        )
+    };
+    if hyps.len() >= crate::PARALLEL_MIN_SEGMENTS {
+        out.par_chunks_mut(width)
+            .enumerate()
+            .with_min_len(64)
+            .for_each_init(Workspace::default, one);
+    } else {
+        let mut workspace = Workspace::default();
+        out.chunks_mut(width)
+            .enumerate()
+            .for_each(|item| one(&mut workspace, item));
+    }
+    out
+}
+
+static CACHE: RefCache<ChrfRefs> = RefCache::new();
+
+/// The cache of prepared chrF references.
+pub fn cache() -> &'static RefCache<ChrfRefs> {
+    &CACHE
+}
+
+/// Prepared bytes per byte of reference text, roughly (for the budget check).
+const GROWTH: usize = 8;
+
+/// [`crate::chrf::batch_stats`] with the references prepared once and kept in
+/// the cache (see [`crate::refcache`]): the same rows. Small batches, more
+/// than 64 orders of a kind, or references beyond the byte budget take the
+/// uncached kernel.
+pub fn batch_stats_cached<H: AsRef<str> + Sync>(
+    hyps: &[H],
+    refs: RefsView<'_>,
+    cfg: &ChrfConfig,
+) -> Vec<i64> {
+    assert_eq!(hyps.len(), refs.len(), "one reference list per hypothesis");
+    let lanes_fit = lane_bits(cfg.char_order) > 0 && lane_bits(cfg.word_order) > 0;
+    if !lanes_fit || !refcache::worth_caching(refs.len(), refs.text_bytes(), GROWTH) {
+        let nested: Vec<&[&str]> = (0..refs.len()).map(|i| refs.segment(i)).collect();
+        return chrf::batch_stats(hyps, &nested, cfg);
+    }
+    let with_words = cfg.word_order > 0;
+    let options = format!("chrf|space:{}|words:{with_words}", cfg.whitespace);
+    let entry = CACHE.get_or_prepare(&options, refs, || {
+        let prepared = ChrfRefs::prepare(refs, cfg.whitespace, with_words);
+        let bytes = prepared.bytes();
+        (prepared, bytes)
+    });
+    batch_stats_prepared(&entry.value, hyps, refs, cfg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::refcache::flatten;
+
+    fn config(char_order: usize, word_order: usize, whitespace: bool) -> ChrfConfig {
+        ChrfConfig {
+            char_order,
+            word_order,
+            whitespace,
+            factor: 4.0,
+            eps_smoothing: false,
+        }
+    }
+
+    fn random_text(rng: &mut fastrand::Rng) -> String {
+        let pieces = [
+            "a", "b", "ab", "the", "cat", ".", ",a", "b!", "é", "日本", " ", "  ", "\u{3000}",
+            "x-y",
+        ];
+        (0..rng.usize(0..25))
+            .map(|_| pieces[rng.usize(0..pieces.len())])
+            .collect::<Vec<_>>()
+            .join(if rng.bool() { " " } else { "" })
+    }
+
+    #[test]
+    fn prepared_rows_equal_the_uncached_kernel() {
+        let mut rng = fastrand::Rng::with_seed(11);
+        for (char_order, word_order, whitespace) in [
+            (6, 0, false),
+            (6, 2, false),
+            (6, 2, true),
+            (1, 0, false),
+            (0, 3, false),
+            (3, 1, true),
+            (12, 2, false),
+        ] {
+            let mut cfg = config(char_order, word_order, whitespace);
+            for eps_smoothing in [false, true] {
+                cfg.eps_smoothing = eps_smoothing;
+                let hyps: Vec<String> = (0..120).map(|_| random_text(&mut rng)).collect();
+                let refs: Vec<Vec<String>> = (0..120)
+                    .map(|_| {
+                        (0..rng.usize(1..4))
+                            .map(|_| random_text(&mut rng))
+                            .collect()
+                    })
+                    .collect();
+                let expected = chrf::batch_stats(&hyps, &refs, &cfg);
+                let (flat, offsets) = flatten(&refs);
+                let view = RefsView {
+                    refs: &flat,
+                    offsets: &offsets,
+                };
+                let prepared = ChrfRefs::prepare(view, cfg.whitespace, cfg.word_order > 0);
+                assert_eq!(
+                    batch_stats_prepared(&prepared, &hyps, view, &cfg),
+                    expected,
+                    "{cfg:?}"
+                );
+                assert_eq!(batch_stats_cached(&hyps, view, &cfg), expected, "{cfg:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn large_alphabets_fall_back_per_segment() {
+        // 2,000 distinct characters in a hypothesis do not fit 10-bit lanes (char_order 6)
+        let wide: String = (0..2000u32)
+            .map(|i| char::from_u32(0x4e00 + i).unwrap())
+            .collect();
+        let hyps = vec![wide.clone(), "ab ba".into()];
+        let refs = vec![
+            vec![wide.chars().take(50).collect::<String>()],
+            vec!["abba".to_string()],
+        ];
+        let cfg = config(6, 2, false);
+        let (flat, offsets) = flatten(&refs);
+        let view = RefsView {
+            refs: &flat,
+            offsets: &offsets,
+        };
+        let prepared = ChrfRefs::prepare(view, false, true);
+        assert_eq!(
+            batch_stats_prepared(&prepared, &hyps, view, &cfg),
+            chrf::batch_stats(&hyps, &refs, &cfg)
+        );
+    }
+}

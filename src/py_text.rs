@@ -1,0 +1,116 @@
+//! Text arguments borrowed from Python strings (issue 13): the kernels read the
+//! UTF-8 of each `str` in place instead of copying it into a `String`.
+//!
+//! Each string is held by a strong reference for the duration of the call, so
+//! its bytes stay valid while the GIL is released even if another thread
+//! mutates the list that held it (a `str` itself is immutable).
+
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyString};
+
+/// The strings of a call: borrowed from a list of `str`, or copied from any
+/// other sequence PyO3 can convert.
+pub enum Texts<'py> {
+    Borrowed(Vec<Bound<'py, PyString>>),
+    Owned(Vec<String>),
+}
+
+impl<'py> Texts<'py> {
+    /// The UTF-8 text of each string (`UnicodeEncodeError` for a lone surrogate).
+    pub fn strs(&self) -> PyResult<Vec<&str>> {
+        match self {
+            Texts::Borrowed(items) => items.iter().map(|s| s.to_str()).collect(),
+            Texts::Owned(items) => Ok(items.iter().map(String::as_str).collect()),
+        }
+    }
+}
+
+fn borrowed<'py>(list: &Bound<'py, PyList>) -> Option<Vec<Bound<'py, PyString>>> {
+    let mut items = Vec::with_capacity(list.len());
+    for item in list.iter() {
+        items.push(item.cast_into::<PyString>().ok()?);
+    }
+    Some(items)
+}
+
+/// A sequence of `str` (e.g. the hypotheses).
+pub fn texts<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Texts<'py>> {
+    if let Ok(list) = obj.cast::<PyList>() {
+        if let Some(items) = borrowed(list) {
+            return Ok(Texts::Borrowed(items));
+        }
+    }
+    Ok(Texts::Owned(obj.extract()?))
+}
+
+/// A sequence of sequences of `str` (the references of each segment),
+/// flattened: segment `i` has `texts[offsets[i]..offsets[i + 1]]`.
+pub fn nested_texts<'py>(obj: &Bound<'py, PyAny>) -> PyResult<(Texts<'py>, Vec<usize>)> {
+    if let Ok(list) = obj.cast::<PyList>() {
+        let mut items = Vec::with_capacity(list.len());
+        let mut offsets = Vec::with_capacity(list.len() + 1);
+        offsets.push(0);
+        let mut fast = true;
+        for segment in list.iter() {
+            match segment.cast::<PyList>().ok().and_then(borrowed) {
+                Some(mut refs) => {
+                    items.append(&mut refs);
+                    offsets.push(items.len());
+                }
+                None => {
+                    fast = false;
+                    break;
+                }
+            }
+        }
+        if fast {
+            return Ok((Texts::Borrowed(items), offsets));
+        }
+    }
+    let nested: Vec<Vec<String>> = obj.extract()?;
+    let mut offsets = Vec::with_capacity(nested.len() + 1);
+    offsets.push(0);
+    let mut flat = Vec::new();
+    for segment in nested {
+        flat.extend(segment);
+        offsets.push(flat.len());
+    }
+    Ok((Texts::Owned(flat), offsets))
+}
+
+/// Counters of the reference caches: `{kernel: {"entries", "bytes", "hits", "misses"}}`.
+#[pyfunction]
+pub fn refcache_info(py: Python<'_>) -> PyResult<Bound<'_, pyo3::types::PyDict>> {
+    let out = pyo3::types::PyDict::new(py);
+    for (name, info) in [
+        ("bleu", crate::bleu_refs::cache().info()),
+        ("chrf", crate::chrf_refs::cache().info()),
+    ] {
+        let d = pyo3::types::PyDict::new(py);
+        d.set_item("entries", info.entries)?;
+        d.set_item("bytes", info.bytes)?;
+        d.set_item("hits", info.hits)?;
+        d.set_item("misses", info.misses)?;
+        out.set_item(name, d)?;
+    }
+    Ok(out)
+}
+
+/// Empties the reference caches and zeroes their counters.
+#[pyfunction]
+pub fn refcache_clear() {
+    crate::bleu_refs::cache().clear();
+    crate::chrf_refs::cache().clear();
+}
+
+/// Sets the bounds of each reference cache (`None`: keep), evicting what no
+/// longer fits, and returns the previous `(max_entries, max_bytes)`.
+#[pyfunction]
+#[pyo3(signature = (max_entries=None, max_bytes=None))]
+pub fn refcache_limits(max_entries: Option<usize>, max_bytes: Option<usize>) -> (usize, usize) {
+    let old = crate::refcache::limits();
+    crate::refcache::set_limits(max_entries.unwrap_or(old.0), max_bytes.unwrap_or(old.1));
+    crate::bleu_refs::cache().trim();
+    crate::chrf_refs::cache().trim();
+    old
+}
