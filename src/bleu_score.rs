@@ -1,10 +1,9 @@
-//! sacreBLEU's BLEU formula on one statistics row, for the pairwise matrix only.
-//!
-//! The corpus and segment scores are computed in Python (`sacrebleu_values`,
-//! vectorised over rows); an `n x m` MBR matrix has millions of rows, so its
-//! sentence scores are computed here, next to the statistics, without
-//! materialising them. The steps mirror sacreBLEU's `BLEU.compute_bleu`
-//! (0–100 scale, `my_log` floor) and tests pin the two implementations together.
+//! sacreBLEU's BLEU formula on one statistics row: corpus totals, sentence scores
+//! (`sentence_scores`) and the pairwise matrix, whose millions of rows are scored
+//! next to the statistics without materialising them. The steps mirror sacreBLEU's
+//! `BLEU.compute_bleu` (0–100 scale, `my_log` floor) with the C library's `log`/`exp`
+//! (those of Python's `math`), so the same bits; tests pin it to sacreBLEU and to the
+//! vectorised Python formula.
 
 use crate::ngram::LENGTH_COLUMNS;
 
@@ -34,17 +33,24 @@ impl Smoothing {
     }
 }
 
-const LOG_ZERO: f64 = -9_999_999_999.0;
+/// sacreBLEU's floor for `log(0)` (`my_log`).
+pub const LOG_ZERO: f64 = -9_999_999_999.0;
 
-/// BLEU on the 0–1 scale of one row `[hyp_len, ref_len, _, correct.., total..]`.
-pub fn bleu(row: &[i64], max_order: usize, smoothing: Smoothing, effective_order: bool) -> f64 {
-    let sys_len = row[0] as f64;
-    let ref_len = row[1] as f64;
-    let correct_row = &row[LENGTH_COLUMNS..LENGTH_COLUMNS + max_order];
-    let total_row = &row[LENGTH_COLUMNS + max_order..LENGTH_COLUMNS + 2 * max_order];
-    if correct_row.iter().all(|&c| c == 0) {
-        return 0.0;
-    }
+/// BLEU of one statistics row `[hyp_len, ref_len.., correct_1..N, total_1..N, ..]`
+/// (`N = precisions.len()`, `ref_len_column` the reference length used) on
+/// sacreBLEU's 0–100 scale, as `BLEU.compute_bleu`: returns `(score, brevity penalty)`
+/// and writes the precisions (0–100; all zero when nothing matched) into `precisions`.
+pub fn bleu_parts(
+    row: &[i64],
+    ref_len_column: usize,
+    smoothing: Smoothing,
+    effective_order: bool,
+    precisions: &mut [f64],
+) -> (f64, f64) {
+    let max_order = precisions.len();
+    let (sys_len, ref_len) = (row[0] as f64, row[ref_len_column] as f64);
+    let correct = &row[LENGTH_COLUMNS..LENGTH_COLUMNS + max_order];
+    let total = &row[LENGTH_COLUMNS + max_order..LENGTH_COLUMNS + 2 * max_order];
     let bp = if sys_len < ref_len {
         if sys_len > 0.0 {
             (1.0 - ref_len / sys_len).exp()
@@ -54,46 +60,59 @@ pub fn bleu(row: &[i64], max_order: usize, smoothing: Smoothing, effective_order
     } else {
         1.0
     };
+    precisions.fill(0.0);
+    if correct.iter().all(|&c| c == 0) {
+        return (0.0, bp);
+    }
     let mut smooth_mteval = 1.0;
     let mut eff_order = max_order;
-    let mut log_sum = 0.0;
-    let mut used = 0;
     for n in 0..max_order {
-        let (mut correct, mut total) = (correct_row[n] as f64, total_row[n] as f64);
+        let (mut c, mut t) = (correct[n] as f64, total[n] as f64);
         if let Smoothing::AddK(k) = smoothing {
             if n > 0 {
-                correct += k;
-                total += k;
+                c += k;
+                t += k;
             }
         }
-        if total == 0.0 {
+        if t == 0.0 {
             break;
         }
         if effective_order {
             eff_order = n + 1;
         }
-        let precision = if correct == 0.0 {
+        if c == 0.0 {
             match smoothing {
                 Smoothing::Exp => {
                     smooth_mteval *= 2.0;
-                    100.0 / (smooth_mteval * total)
+                    precisions[n] = 100.0 / (smooth_mteval * t);
                 }
-                Smoothing::Floor(value) => 100.0 * value / total,
-                _ => 0.0,
+                Smoothing::Floor(value) => precisions[n] = 100.0 * value / t,
+                _ => {}
             }
         } else {
-            100.0 * correct / total
-        };
-        log_sum += if precision > 0.0 {
-            precision.ln()
-        } else {
-            LOG_ZERO
-        };
-        used = n + 1;
+            precisions[n] = 100.0 * c / t;
+        }
     }
-    // orders after a break count as log(0) when they are inside the effective order
-    log_sum += LOG_ZERO * eff_order.saturating_sub(used) as f64;
-    bp * (log_sum / eff_order as f64).exp() / 100.0
+    // sequential, as Python's sum() of floats (3.11) and NumPy's sum of fewer than 8 values
+    let mut log_sum = 0.0;
+    for &p in &precisions[..eff_order] {
+        log_sum += if p > 0.0 { p.ln() } else { LOG_ZERO };
+    }
+    (bp * (log_sum / eff_order as f64).exp(), bp)
+}
+
+/// BLEU on the 0–1 scale of one row `[hyp_len, ref_len, _, correct.., total..]`
+/// (the pairwise matrix's score: [`bleu_parts`] without the precisions).
+pub fn bleu(row: &[i64], max_order: usize, smoothing: Smoothing, effective_order: bool) -> f64 {
+    let mut stack = [0.0f64; 16];
+    let mut heap = Vec::new();
+    let precisions = if max_order <= stack.len() {
+        &mut stack[..max_order]
+    } else {
+        heap.resize(max_order, 0.0);
+        &mut heap[..]
+    };
+    bleu_parts(row, 1, smoothing, effective_order, precisions).0 / 100.0
 }
 
 #[cfg(test)]

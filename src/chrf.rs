@@ -96,6 +96,28 @@ pub(crate) fn ngram_total(len: usize, n: usize) -> i64 {
     (len + 1).saturating_sub(n) as i64
 }
 
+/// One reference's statistics row `[hyp, ref, match]` per order into `candidate`, from
+/// the matches per order and the `[hyp chars, ref chars, hyp words, ref words]` lengths.
+fn fill_candidate(candidate: &mut [i64], matches: &[i64], lengths: [usize; 4], cfg: &ChrfConfig) {
+    let [hyp_chars, ref_chars, hyp_words, ref_words] = lengths;
+    for o in 0..cfg.orders() {
+        let (n, hyp_len, ref_len) = if o < cfg.char_order {
+            (o + 1, hyp_chars, ref_chars)
+        } else {
+            (o + 1 - cfg.char_order, hyp_words, ref_words)
+        };
+        let ref_total = ngram_total(ref_len, n);
+        // sacreBLEU counts no hypothesis n-grams when the reference has none
+        candidate[3 * o] = if ref_total > 0 {
+            ngram_total(hyp_len, n)
+        } else {
+            0
+        };
+        candidate[3 * o + 1] = ref_total;
+        candidate[3 * o + 2] = matches[o];
+    }
+}
+
 /// An open-addressing map from `(prefix id, symbol)` keys to n-gram ids,
 /// reused across segments: a generation stamp marks the live slots, so starting
 /// a new segment costs nothing and the table stays warm in the cache.
@@ -270,54 +292,70 @@ impl<'a> Vocabulary<'a> {
     }
 }
 
-/// sacreBLEU's `CHRF._compute_f_score` on a statistics row (0–100 scale),
-/// operation for operation.
-pub fn f_score(stats: &[i64], factor: f64, eps_smoothing: bool) -> f64 {
-    let eps = 1e-16;
-    let orders = stats.len() / 3;
+/// sacreBLEU's epsilon for undefined chrF precision, recall and F.
+const CHRF_EPS: f64 = 1e-16;
+
+/// chrF of `[hyp, ref, match]` triples (0–100 scale) as sacreBLEU's
+/// `CHRF._compute_f_score`, with its parts: `(score, precision, recall)` averaged over
+/// the effective orders, and per order the precision and recall (0 where undefined)
+/// written into `precisions` and `recalls` when given.
+pub fn f_score_parts(
+    triples: &[i64],
+    factor: f64,
+    eps_smoothing: bool,
+    mut per_order: Option<(&mut [f64], &mut [f64])>,
+) -> (f64, f64, f64) {
+    let orders = triples.len() / 3;
     let mut score = 0.0;
-    let mut effective_order = 0usize;
-    let (mut avg_prec, mut avg_rec) = (0.0, 0.0);
-    for triple in stats.chunks_exact(3) {
+    let (mut sum_prec, mut sum_rec, mut effective) = (0.0, 0.0, 0.0);
+    for (i, triple) in triples.chunks_exact(3).enumerate() {
         let (n_hyp, n_ref, n_match) = (triple[0], triple[1], triple[2]);
         let prec = if n_hyp > 0 {
             n_match as f64 / n_hyp as f64
         } else {
-            eps
+            CHRF_EPS
         };
         let rec = if n_ref > 0 {
             n_match as f64 / n_ref as f64
         } else {
-            eps
+            CHRF_EPS
         };
         let denom = factor * prec + rec;
         score += if denom > 0.0 {
             (1.0 + factor) * prec * rec / denom
         } else {
-            eps
+            CHRF_EPS
         };
         if n_hyp > 0 && n_ref > 0 {
-            avg_prec += prec;
-            avg_rec += rec;
-            effective_order += 1;
+            sum_prec += prec;
+            sum_rec += rec;
+            effective += 1.0;
+        }
+        if let Some((precisions, recalls)) = per_order.as_mut() {
+            precisions[i] = if n_hyp > 0 { prec } else { 0.0 };
+            recalls[i] = if n_ref > 0 { rec } else { 0.0 };
         }
     }
-    if eps_smoothing {
-        return 100.0 * score / orders as f64;
-    }
-    if effective_order == 0 {
-        avg_prec = 0.0;
-        avg_rec = 0.0;
+    let (avg_prec, avg_rec) = if effective > 0.0 {
+        (sum_prec / effective, sum_rec / effective)
     } else {
-        avg_prec /= effective_order as f64;
-        avg_rec /= effective_order as f64;
-    }
-    if avg_prec + avg_rec != 0.0 {
-        let score = (1.0 + factor) * avg_prec * avg_rec;
-        100.0 * (score / (factor * avg_prec + avg_rec))
+        (0.0, 0.0)
+    };
+    let value = if eps_smoothing {
+        100.0 * score / orders as f64
+    } else if avg_prec + avg_rec != 0.0 {
+        let f = (1.0 + factor) * avg_prec * avg_rec;
+        100.0 * (f / (factor * avg_prec + avg_rec))
     } else {
         0.0
-    }
+    };
+    (value, avg_prec, avg_rec)
+}
+
+/// sacreBLEU's `CHRF._compute_f_score` on a statistics row (0–100 scale): the
+/// score of [`f_score_parts`].
+pub fn f_score(stats: &[i64], factor: f64, eps_smoothing: bool) -> f64 {
+    f_score_parts(stats, factor, eps_smoothing, None).0
 }
 
 /// Statistics of one hypothesis against its references, written into `row`
@@ -636,22 +674,8 @@ impl PackedWorkspace {
                 self.words
                     .match_ref(&self.ref_words, word_lane, cfg.word_order, word_matches);
             }
-            for o in 0..cfg.orders() {
-                let (n, hyp_len, ref_len) = if o < cfg.char_order {
-                    (o + 1, hyp_chars, self.ref_chars.len())
-                } else {
-                    (o + 1 - cfg.char_order, hyp_words, ref_words)
-                };
-                let ref_total = ngram_total(ref_len, n);
-                // sacreBLEU counts no hypothesis n-grams when the reference has none
-                candidate[3 * o] = if ref_total > 0 {
-                    ngram_total(hyp_len, n)
-                } else {
-                    0
-                };
-                candidate[3 * o + 1] = ref_total;
-                candidate[3 * o + 2] = self.matches[o];
-            }
+            let lengths = [hyp_chars, self.ref_chars.len(), hyp_words, ref_words];
+            fill_candidate(candidate, &self.matches, lengths, cfg);
             let f = f_score(candidate, cfg.factor, cfg.eps_smoothing);
             if f > best {
                 best = f;
@@ -749,22 +773,8 @@ impl PackedWorkspace {
                 self.words
                     .match_ref(&self.ref_words, word_lane, cfg.word_order, word_matches);
             }
-            for o in 0..cfg.orders() {
-                let (n, hyp_len, ref_len) = if o < cfg.char_order {
-                    (o + 1, hyp_chars, self.ref_chars.len())
-                } else {
-                    (o + 1 - cfg.char_order, hyp_words, ref_words)
-                };
-                let ref_total = ngram_total(ref_len, n);
-                // sacreBLEU counts no hypothesis n-grams when the reference has none
-                candidate[3 * o] = if ref_total > 0 {
-                    ngram_total(hyp_len, n)
-                } else {
-                    0
-                };
-                candidate[3 * o + 1] = ref_total;
-                candidate[3 * o + 2] = self.matches[o];
-            }
+            let lengths = [hyp_chars, self.ref_chars.len(), hyp_words, ref_words];
+            fill_candidate(candidate, &self.matches, lengths, cfg);
             let f = f_score(candidate, cfg.factor, cfg.eps_smoothing);
             if f > best {
                 best = f;

@@ -8,7 +8,8 @@
 //! IEEE operations in the same order give the same bits; the Python tests pin these
 //! functions to the vectorised Python formulas and to sacreBLEU.
 
-use crate::bleu_score::Smoothing;
+use crate::bleu_score::{bleu_parts as bleu, Smoothing};
+use crate::chrf::f_score_parts as chrf;
 use numpy::ndarray::{ArrayView1, ArrayView2};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::exceptions::PyValueError;
@@ -18,134 +19,6 @@ use pyo3::types::{PyList, PyListMethods};
 /// Largest `max_order` scored here: NumPy's sum over 8 or more orders is pairwise, not
 /// sequential, so the Python formula keeps larger orders.
 pub const MAX_BLEU_ORDER: usize = 7;
-
-/// sacreBLEU's floor for `log(0)` (`my_log`).
-const LOG_ZERO: f64 = -9_999_999_999.0;
-
-/// sacreBLEU's epsilon for undefined chrF precision, recall and F.
-const CHRF_EPS: f64 = 1e-16;
-
-/// BLEU of one statistics row `[hyp_len, ref_len.., correct_1..N, total_1..N, ..]`
-/// (`N = precisions.len()`, `ref_len_column` the reference length used) on
-/// sacreBLEU's 0–100 scale, as `BLEU.compute_bleu`: returns `(score, brevity penalty)`
-/// and writes the precisions (0–100; all zero when nothing matched) into `precisions`.
-pub fn bleu(
-    row: &[i64],
-    ref_len_column: usize,
-    smoothing: Smoothing,
-    effective_order: bool,
-    precisions: &mut [f64],
-) -> (f64, f64) {
-    let max_order = precisions.len();
-    let (sys_len, ref_len) = (row[0] as f64, row[ref_len_column] as f64);
-    let correct = &row[3..3 + max_order];
-    let total = &row[3 + max_order..3 + 2 * max_order];
-    let bp = if sys_len < ref_len {
-        if sys_len > 0.0 {
-            (1.0 - ref_len / sys_len).exp()
-        } else {
-            0.0
-        }
-    } else {
-        1.0
-    };
-    precisions.fill(0.0);
-    if correct.iter().all(|&c| c == 0) {
-        return (0.0, bp);
-    }
-    let mut smooth_mteval = 1.0;
-    let mut eff_order = max_order;
-    for n in 0..max_order {
-        let (mut c, mut t) = (correct[n] as f64, total[n] as f64);
-        if let Smoothing::AddK(k) = smoothing {
-            if n > 0 {
-                c += k;
-                t += k;
-            }
-        }
-        if t == 0.0 {
-            break;
-        }
-        if effective_order {
-            eff_order = n + 1;
-        }
-        if c == 0.0 {
-            match smoothing {
-                Smoothing::Exp => {
-                    smooth_mteval *= 2.0;
-                    precisions[n] = 100.0 / (smooth_mteval * t);
-                }
-                Smoothing::Floor(value) => precisions[n] = 100.0 * value / t,
-                _ => {}
-            }
-        } else {
-            precisions[n] = 100.0 * c / t;
-        }
-    }
-    // sequential, as Python's sum() of floats (3.11) and NumPy's sum of fewer than 8 values
-    let mut log_sum = 0.0;
-    for &p in &precisions[..eff_order] {
-        log_sum += if p > 0.0 { p.ln() } else { LOG_ZERO };
-    }
-    (bp * (log_sum / eff_order as f64).exp(), bp)
-}
-
-/// chrF of `[hyp, ref, match]` triples (0–100 scale) as sacreBLEU's
-/// `CHRF._compute_f_score`, with its parts: `(score, precision, recall)` averaged over
-/// the effective orders, and per order the precision and recall (0 where undefined)
-/// written into `precisions` and `recalls` when given.
-pub fn chrf(
-    triples: &[i64],
-    factor: f64,
-    eps_smoothing: bool,
-    mut per_order: Option<(&mut [f64], &mut [f64])>,
-) -> (f64, f64, f64) {
-    let orders = triples.len() / 3;
-    let mut score = 0.0;
-    let (mut sum_prec, mut sum_rec, mut effective) = (0.0, 0.0, 0.0);
-    for (i, triple) in triples.chunks_exact(3).enumerate() {
-        let (n_hyp, n_ref, n_match) = (triple[0], triple[1], triple[2]);
-        let prec = if n_hyp > 0 {
-            n_match as f64 / n_hyp as f64
-        } else {
-            CHRF_EPS
-        };
-        let rec = if n_ref > 0 {
-            n_match as f64 / n_ref as f64
-        } else {
-            CHRF_EPS
-        };
-        let denom = factor * prec + rec;
-        score += if denom > 0.0 {
-            (1.0 + factor) * prec * rec / denom
-        } else {
-            CHRF_EPS
-        };
-        if n_hyp > 0 && n_ref > 0 {
-            sum_prec += prec;
-            sum_rec += rec;
-            effective += 1.0;
-        }
-        if let Some((precisions, recalls)) = per_order.as_mut() {
-            precisions[i] = if n_hyp > 0 { prec } else { 0.0 };
-            recalls[i] = if n_ref > 0 { rec } else { 0.0 };
-        }
-    }
-    let (avg_prec, avg_rec) = if effective > 0.0 {
-        (sum_prec / effective, sum_rec / effective)
-    } else {
-        (0.0, 0.0)
-    };
-    let value = if eps_smoothing {
-        100.0 * score / orders as f64
-    } else if avg_prec + avg_rec != 0.0 {
-        let f = (1.0 + factor) * avg_prec * avg_rec;
-        100.0 * (f / (factor * avg_prec + avg_rec))
-    } else {
-        0.0
-    };
-    (value, avg_prec, avg_rec)
-}
 
 fn smoothing_from(smooth: &str, smooth_value: Option<f64>) -> PyResult<Smoothing> {
     Smoothing::from_name(smooth, smooth_value)
@@ -440,6 +313,7 @@ pub fn with_reference_counts<'py>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bleu_score::LOG_ZERO;
 
     fn bleu4(row: &[i64], smoothing: Smoothing, effective_order: bool) -> f64 {
         bleu(row, 1, smoothing, effective_order, &mut [0.0; 4]).0
