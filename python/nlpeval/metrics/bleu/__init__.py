@@ -219,6 +219,9 @@ def bleu(
     smooth_value : float, optional
         ``sacrebleu``: value for ``floor`` / ``add-k``. ``nltk``: epsilon of method1,
         k of method4/method7, alpha of method6 (NLTK's defaults 0.1, 5, 5).
+        With ``add-k``, ``components["counts"]`` and ``["totals"]`` stay the raw n-gram
+        counts; sacreBLEU's ``BLEUScore.counts``/``totals`` have k added for orders above
+        one (its ``compute_bleu`` adds it in place). Scores and precisions are equal.
     max_order : int
         Largest n-gram order (``nltk``: uniform weights ``1/max_order`` unless
         ``weights`` are given).
