@@ -601,6 +601,25 @@ impl PackedWorkspace {
         }
     }
 
+    /// Reads the hypothesis characters into fresh character ids and returns the
+    /// `(char, word)` key lanes; `None` when the orders or the hypothesis alphabet
+    /// do not fit the packed keys.
+    fn hypothesis_chars(&mut self, hyp: &str, cfg: &ChrfConfig) -> Option<(u32, u32)> {
+        let char_lane = lane_bits(cfg.char_order);
+        let word_lane = lane_bits(cfg.word_order);
+        if char_lane == 0 || (cfg.word_order > 0 && word_lane == 0) {
+            return None;
+        }
+        if self.ascii.is_empty() {
+            self.ascii = vec![0; 128];
+        }
+        self.ascii.fill(0);
+        self.wide.clear();
+        self.alphabet = 0;
+        self.char_ids(hyp, cfg.whitespace, true, true);
+        (u64::from(self.alphabet) < 1u64 << char_lane).then_some((char_lane, word_lane))
+    }
+
     /// The packed statistics of a segment into `row` (the best reference's);
     /// false, leaving `row` alone, when its symbols do not fit the key lanes.
     fn segment_stats<R: AsRef<str>>(
@@ -611,21 +630,9 @@ impl PackedWorkspace {
         candidate: &mut [i64],
         row: &mut [i64],
     ) -> bool {
-        let char_lane = lane_bits(cfg.char_order);
-        let word_lane = lane_bits(cfg.word_order);
-        if char_lane == 0 || (cfg.word_order > 0 && word_lane == 0) {
+        let Some((char_lane, word_lane)) = self.hypothesis_chars(hyp, cfg) else {
             return false;
-        }
-        if self.ascii.is_empty() {
-            self.ascii = vec![0; 128];
-        }
-        self.ascii.fill(0);
-        self.wide.clear();
-        self.alphabet = 0;
-        self.char_ids(hyp, cfg.whitespace, true, true);
-        if u64::from(self.alphabet) >= 1u64 << char_lane {
-            return false;
-        }
+        };
         let hyp_word_list = if cfg.word_order > 0 {
             chrf_words(hyp)
         } else {
@@ -699,21 +706,9 @@ impl PackedWorkspace {
         candidate: &mut [i64],
         row: &mut [i64],
     ) -> bool {
-        let char_lane = lane_bits(cfg.char_order);
-        let word_lane = lane_bits(cfg.word_order);
-        if char_lane == 0 || (cfg.word_order > 0 && word_lane == 0) {
+        let Some((char_lane, word_lane)) = self.hypothesis_chars(hyp, cfg) else {
             return false;
-        }
-        if self.ascii.is_empty() {
-            self.ascii = vec![0; 128];
-        }
-        self.ascii.fill(0);
-        self.wide.clear();
-        self.alphabet = 0;
-        self.char_ids(hyp, cfg.whitespace, true, true);
-        if u64::from(self.alphabet) >= 1u64 << char_lane {
-            return false;
-        }
+        };
         // words the references lack share one id: their n-grams never match
         self.word_local.clear();
         self.hyp_words.clear();

@@ -96,6 +96,11 @@ class CorpusMetric(ABC):
         ``resampling="poisson"`` uses the keyed Poisson bootstrap of
         :mod:`nlpeval.significance.poisson` (segment ``ids``, default ``0..n-1``), which
         gives the same interval as the distributed path; the default is sacreBLEU's."""
+        rows = stats.rows
+        if not n_bootstrap and rows.dtype == np.int64 and rows.ndim == 2 and rows.shape[0]:
+            summary = self._native_summary(rows, segments)
+            if summary is not None:
+                return summary
         totals = stats.totals()
         signature = self.signature(totals)
         ci = None
@@ -119,6 +124,13 @@ class CorpusMetric(ABC):
             else:
                 score = replace(score, segments=values, ci=ci)
         return score
+
+    def _native_summary(self, rows: np.ndarray, segments: bool) -> Score | None:
+        """The :class:`Score` of a non-empty 2-D int64 batch of statistics rows (no bootstrap) from
+        one native call, or None where the metric has none and the general path computes it. A
+        training loop's sentence-level call would otherwise spend more on a dozen small array
+        operations than on the statistics."""
+        return None
 
     def __call__(self, hypotheses: Sequence[Any], references: Sequence[Any], *, segments: bool = False) -> Score:
         return self.score_from_stats(self.segment_stats(hypotheses, references), segments=segments)

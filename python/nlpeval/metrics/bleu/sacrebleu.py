@@ -308,65 +308,39 @@ class BLEU(CorpusMetric):
             components=self._components(totals, precisions, bp),
         )
 
-    def score_from_stats(
-        self,
-        stats: Stats,
-        *,
-        segments: bool = False,
-        n_bootstrap: int = 0,
-        seed: int | None = 12345,
-        confidence: float = 0.95,
-        resampling: str = "multinomial",
-        ids: Sequence[Any] | None = None,
-    ) -> Score:
-        """:meth:`CorpusMetric.score_from_stats`; without a bootstrap, the corpus score, its
-        components and the sentence scores come from one native call (a training loop's
-        sentence-level call would otherwise spend more on a dozen small array operations than on
-        the statistics)."""
-        rows = stats.rows
-        if n_bootstrap or type(self) not in _SUMMARY_CLASSES or not self._native_formula or not _summary_rows(rows):
-            return super().score_from_stats(
-                stats,
-                segments=segments,
-                n_bootstrap=n_bootstrap,
-                seed=seed,
-                confidence=confidence,
-                resampling=resampling,
-                ids=ids,
-            )
+    def _native_summary(self, rows: np.ndarray, segments: bool) -> Score | None:
+        if type(self) not in _SUMMARY_CLASSES or not self._native_formula:
+            return None
         n = self.max_order
         value, precisions, bp, totals, values = _native.bleu_summary(
             rows, n, self.smooth, self.smooth_value, self.effective_order, segments
         )
-        hyp_len, ref_len = totals[0], totals[1]
-        components = {
-            "precisions": precisions,
-            "brevity_penalty": bp,
-            "length_ratio": hyp_len / ref_len if ref_len else 0.0,
-            "hyp_len": hyp_len,
-            "ref_len": ref_len,
-            "counts": totals[3 : 3 + n],
-            "totals": totals[3 + n : 3 + 2 * n],
-        }
         signature = self._signature(totals[3 + 2 * n], totals[4 + 2 * n])
-        return Score(self.name, value, str(signature), components, values, None)
+        return Score(self.name, value, str(signature), self._component_dict(totals, precisions, bp), values, None)
 
     @cached_property
     def _native_formula(self) -> bool:
         return _native_options(self.max_order, self.smooth, self.smooth_value)
 
     def _components(self, totals: np.ndarray, precisions: np.ndarray, bp: np.ndarray) -> dict[str, Any]:
-        values = np.asarray(totals).tolist()  # Python numbers: one conversion, not one per element
-        hyp_len, ref_len = int(values[0]), int(values[1])
+        return self._component_dict(
+            np.asarray(totals).tolist(),  # Python numbers: one conversion, not one per element
+            [p / 100.0 for p in np.asarray(precisions, dtype=np.float64).tolist()],
+            float(bp),
+        )
+
+    def _component_dict(self, totals: list, precisions: list[float], bp: float) -> dict[str, Any]:
+        """The components of a totals list: precisions (0–1) and brevity penalty as given."""
+        hyp_len, ref_len = int(totals[0]), int(totals[1])
         n = self.max_order
         return {
-            "precisions": [p / 100.0 for p in np.asarray(precisions, dtype=np.float64).tolist()],
-            "brevity_penalty": float(bp),
+            "precisions": precisions,
+            "brevity_penalty": bp,
             "length_ratio": hyp_len / ref_len if ref_len else 0.0,
             "hyp_len": hyp_len,
             "ref_len": ref_len,
-            "counts": [int(c) for c in values[3 : 3 + n]],
-            "totals": [int(t) for t in values[3 + n : 3 + 2 * n]],
+            "counts": [int(c) for c in totals[3 : 3 + n]],
+            "totals": [int(t) for t in totals[3 + n : 3 + 2 * n]],
         }
 
     def _smooth_field(self) -> str:
@@ -428,11 +402,6 @@ class TokenIdBLEU(BLEU):
 #: The classes whose :meth:`BLEU.score_from_stats` takes the native summary (a subclass may
 #: change the formula).
 _SUMMARY_CLASSES = (BLEU, TokenIdBLEU)
-
-
-def _summary_rows(rows: np.ndarray) -> bool:
-    """Rows the native summaries take: a non-empty 2-D int64 batch."""
-    return rows.dtype == np.int64 and rows.ndim == 2 and rows.shape[0] > 0
 
 
 __all__ = ["BLEU", "SMOOTH_DEFAULTS", "TokenIdBLEU", "sacrebleu_values", "sentence_scores"]

@@ -181,58 +181,33 @@ class CHRF(CorpusMetric):
     def components(self, totals: np.ndarray) -> dict[str, Any]:
         return self._components(self.parts(totals))
 
-    def score_from_stats(
-        self,
-        stats: Stats,
-        *,
-        segments: bool = False,
-        n_bootstrap: int = 0,
-        seed: int | None = 12345,
-        confidence: float = 0.95,
-        resampling: str = "multinomial",
-        ids: Sequence[Any] | None = None,
-    ) -> Score:
-        """:meth:`CorpusMetric.score_from_stats`; without a bootstrap, the corpus score, its
-        components and the sentence scores come from one native call (a training loop's
-        sentence-level call would otherwise spend more on small array operations than on the
-        statistics)."""
-        rows = stats.rows
-        native = type(self) is CHRF and native_factor(self.factor)
-        if n_bootstrap or not native or rows.dtype != np.int64 or rows.ndim != 2 or not rows.shape[0]:
-            return super().score_from_stats(
-                stats,
-                segments=segments,
-                n_bootstrap=n_bootstrap,
-                seed=seed,
-                confidence=confidence,
-                resampling=resampling,
-                ids=ids,
-            )
+    def _native_summary(self, rows: np.ndarray, segments: bool) -> Score | None:
+        if type(self) is not CHRF or not native_factor(self.factor):
+            return None
         (value, precision, recall), precisions, recalls, totals, values = _native.chrf_summary(
             rows, self.orders, float(self.factor), bool(self.eps_smoothing), segments
         )
-        c, width = self.char_order, 3 * self.orders
-        components = {
-            "precision": precision,
-            "recall": recall,
-            "char_precisions": precisions[:c],
-            "char_recalls": recalls[:c],
-            "word_precisions": precisions[c:],
-            "word_recalls": recalls[c:],
-            "beta": self.beta,
-            "char_order": self.char_order,
-            "word_order": self.word_order,
-        }
+        width = 3 * self.orders
         signature = self._signature(totals[width], totals[width + 1])
+        components = self._component_dict(precision, recall, precisions, recalls)
         return Score(self.name, value, str(signature), components, values, None)
 
     def _components(self, parts: ChrfParts) -> dict[str, Any]:
+        return self._component_dict(
+            float(parts.precision),
+            float(parts.recall),
+            [float(p) for p in parts.precisions],
+            [float(r) for r in parts.recalls],
+        )
+
+    def _component_dict(
+        self, precision: float, recall: float, precisions: list[float], recalls: list[float]
+    ) -> dict[str, Any]:
+        """The components from the averaged and the per-order precision and recall."""
         c = self.char_order
-        precisions = [float(p) for p in parts.precisions]
-        recalls = [float(r) for r in parts.recalls]
         return {
-            "precision": float(parts.precision),
-            "recall": float(parts.recall),
+            "precision": precision,
+            "recall": recall,
             "char_precisions": precisions[:c],
             "char_recalls": recalls[:c],
             "word_precisions": precisions[c:],
