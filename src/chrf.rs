@@ -118,6 +118,16 @@ fn fill_candidate(candidate: &mut [i64], matches: &[i64], lengths: [usize; 4], c
     }
 }
 
+/// Copies `candidate` into `row` when its F-score beats `best` (the first of equal
+/// references wins, as in sacreBLEU).
+fn keep_if_best(candidate: &[i64], cfg: &ChrfConfig, best: &mut f64, row: &mut [i64]) {
+    let f = f_score(candidate, cfg.factor, cfg.eps_smoothing);
+    if f > *best {
+        *best = f;
+        row.copy_from_slice(candidate);
+    }
+}
+
 /// An open-addressing map from `(prefix id, symbol)` keys to n-gram ids,
 /// reused across segments: a generation stamp marks the live slots, so starting
 /// a new segment costs nothing and the table stays warm in the cache.
@@ -683,11 +693,7 @@ impl PackedWorkspace {
             }
             let lengths = [hyp_chars, self.ref_chars.len(), hyp_words, ref_words];
             fill_candidate(candidate, &self.matches, lengths, cfg);
-            let f = f_score(candidate, cfg.factor, cfg.eps_smoothing);
-            if f > best {
-                best = f;
-                row.copy_from_slice(candidate);
-            }
+            keep_if_best(candidate, cfg, &mut best, row);
         }
         true
     }
@@ -770,11 +776,7 @@ impl PackedWorkspace {
             }
             let lengths = [hyp_chars, self.ref_chars.len(), hyp_words, ref_words];
             fill_candidate(candidate, &self.matches, lengths, cfg);
-            let f = f_score(candidate, cfg.factor, cfg.eps_smoothing);
-            if f > best {
-                best = f;
-                row.copy_from_slice(candidate);
-            }
+            keep_if_best(candidate, cfg, &mut best, row);
         }
         true
     }
@@ -856,11 +858,7 @@ fn trie_segment_stats<R: AsRef<str>>(
             let ref_ids = vocab.symbols(&chrf_words(reference));
             hyp_word_ngrams.match_stats(&ref_ids, word_part);
         }
-        let f = f_score(candidate, cfg.factor, cfg.eps_smoothing);
-        if f > best {
-            best = f;
-            row.copy_from_slice(candidate);
-        }
+        keep_if_best(candidate, cfg, &mut best, row);
     }
 }
 
