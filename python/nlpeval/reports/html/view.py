@@ -124,9 +124,9 @@ def leaderboard(report: Dict, infos: Mapping[str, Dict]) -> dict[str, Any] | Non
                     diff=fmt_diff(test.get("difference"), scale),
                     diff_key=sort_key(test.get("difference")),
                     diff_ci=fmt_ci(test.get("ci_low"), test.get("ci_high"), scale),
-                    p=fmt_p(test.get("p_holm", test.get("p_bootstrap"))),
-                    p_boot=fmt_p(test.get("p_bootstrap")),
-                    p_ar=fmt_p(test.get("p_randomization")),
+                    p=p_text(test.get("p_holm", test.get("p_bootstrap"))),
+                    p_boot=p_text(test.get("p_bootstrap")),
+                    p_ar=p_text(test.get("p_randomization")),
                     significant=bool(test.get("significant")),
                     direction="better" if better else "worse",
                 )
