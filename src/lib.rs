@@ -1105,6 +1105,13 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(nltk_porter_stems, m)?)?;
     m.add_function(wrap_pyfunction!(nltk_meteor_scores, m)?)?;
     m.add_function(wrap_pyfunction!(meteor_align_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(
+        meteor::py_corpus::meteor_corpus_totals,
+        m
+    )?)?;
+    m.add_function(wrap_pyfunction!(meteor::py_corpus::meteor_row_parts, m)?)?;
+    m.add_function(wrap_pyfunction!(meteor::py_corpus::meteor_rows_parts, m)?)?;
+    m.add_class::<meteor::py_corpus::MeteorTokens>()?;
     m.add_function(wrap_pyfunction!(sentence_scores::bleu_row_scores, m)?)?;
     m.add_function(wrap_pyfunction!(sentence_scores::bleu_totals_values, m)?)?;
     m.add_function(wrap_pyfunction!(sentence_scores::chrf_row_scores, m)?)?;

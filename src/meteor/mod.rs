@@ -11,12 +11,15 @@
 //! * [`tokens`]: splitting and interning a batch of texts.
 
 pub mod align;
+pub mod corpus;
 pub mod java;
+pub mod mapped;
 pub mod matches;
 pub mod nltk;
 pub mod normalize;
 pub mod paraphrase;
 pub mod positions;
+pub mod py_corpus;
 pub mod py_paraphrases;
 pub mod search;
 #[cfg(test)]

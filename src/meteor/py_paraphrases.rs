@@ -35,6 +35,16 @@ impl MeteorParaphrases {
         Ok(MeteorParaphrases { table })
     }
 
+    /// A table over the bytes of the file `path` (`save`'s output), memory-mapped
+    /// read-only without NumPy. Raises `OSError` when the file does not open and
+    /// `ValueError` when its bytes are not such a table.
+    #[staticmethod]
+    fn open(py: Python<'_>, path: &str) -> PyResult<MeteorParaphrases> {
+        let storage = py.detach(|| super::mapped::map_file(path))?;
+        let table = Table::from_storage(storage).map_err(PyValueError::new_err)?;
+        Ok(MeteorParaphrases { table })
+    }
+
     /// The table's bytes (what `from_buffer` reads), as `bytes`.
     fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, pyo3::types::PyBytes> {
         pyo3::types::PyBytes::new(py, self.table.bytes())

@@ -344,6 +344,16 @@ impl WordNetIndex {
         Ok(WordNetIndex { table })
     }
 
+    /// An index over the bytes of the file `path` (`to_bytes`'s output), memory-mapped
+    /// read-only without NumPy. Raises `OSError` when the file does not open and
+    /// `ValueError` when its bytes are not such an index.
+    #[staticmethod]
+    fn open(path: &str) -> PyResult<WordNetIndex> {
+        let storage = super::mapped::map_file(path)?;
+        let table = StrTable::from_storage(storage).map_err(PyValueError::new_err)?;
+        Ok(WordNetIndex { table })
+    }
+
     /// An index over a copy of `data` (the bytes of `to_bytes`; used by pickling).
     #[staticmethod]
     fn from_bytes(data: &[u8]) -> PyResult<WordNetIndex> {

@@ -44,6 +44,10 @@ def fast_metrics(names: Sequence[str], options: argparse.Namespace) -> dict[str,
     metrics: dict[str, Any] = {}
     for name in names:
         metric = _bleu(name, options) if name == "bleu" else _chrf(name, options) if name.startswith("chrf") else None
+        if name == "meteor":  # METEOR 1.5: nlpeval.cli.fastmeteor
+            from nlpeval.cli.fastmeteor import fast_meteor
+
+            metric = fast_meteor(name, options)
         if metric is None:
             return None
         metrics[name] = metric
@@ -127,6 +131,9 @@ def nrefs_field(min_refs: int, max_refs: int) -> str:
 class _FastMetric:
     """A metric of the fast path: native totals, Python-float formula, metric object as fallback."""
 
+    #: whether ``--lowercase`` lowercases the lines before :meth:`totals` (METEOR lowercases later)
+    lowercases_input = True
+
     def __init__(self, name: str, options: argparse.Namespace) -> None:
         self.cli_name = name
         self.options = options
@@ -156,7 +163,7 @@ class FastAccumulator:
         """Add a batch of line-file segments (one list of references per hypothesis)."""
         from nlpeval.core.validation import unicode_checked
 
-        if self.metric.options.lowercase:
+        if self.metric.options.lowercase and self.metric.lowercases_input:
             hypotheses = [h.lower() for h in hypotheses]
             references = [[r.lower() for r in seg] for seg in references]
         with unicode_checked(hypotheses, references):

@@ -19,16 +19,35 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from nlpeval.core.metric import CorpusMetric
-from nlpeval.core.score import Score
-from nlpeval.metrics.meteor.meteor15 import MAX_CANDIDATES, METEOR, MODULES, TASKS
-from nlpeval.metrics.meteor.nltk_flavor import NltkMETEOR
+from nlpeval.metrics.meteor.config import MAX_CANDIDATES, MODULES, TASKS
 from nlpeval.metrics.meteor.paraphrase import ParaphraseTableNotFoundError
 from nlpeval.metrics.meteor.wordnet import WordNetNotFoundError
 
+if TYPE_CHECKING:
+    from nlpeval.core.metric import CorpusMetric
+    from nlpeval.core.score import Score
+    from nlpeval.metrics.meteor.meteor15 import METEOR
+    from nlpeval.metrics.meteor.nltk_flavor import NltkMETEOR
+
 FLAVORS = ("meteor1.5", "nltk")
+
+#: the metric classes, imported on first use: they import NumPy, which ``nlpeval score``'s
+#: NumPy-free METEOR path (``nlpeval.cli.fastmeteor``) does without
+_LAZY = {"METEOR": "nlpeval.metrics.meteor.meteor15", "NltkMETEOR": "nlpeval.metrics.meteor.nltk_flavor"}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 PathLike = str | os.PathLike[str]
 
@@ -60,6 +79,9 @@ def make_meteor(
     >>> make_meteor(flavor="nltk").alpha
     0.9
     """
+    from nlpeval.metrics.meteor.meteor15 import METEOR
+    from nlpeval.metrics.meteor.nltk_flavor import NltkMETEOR
+
     wordnet = None if wordnet is None else os.fspath(wordnet)
     if flavor == "meteor1.5":
         return METEOR(

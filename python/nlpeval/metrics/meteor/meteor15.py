@@ -34,8 +34,7 @@ import os
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache, cached_property
-from importlib import resources
+from functools import cached_property
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -48,34 +47,14 @@ from nlpeval.core.progress import map_chunks
 from nlpeval.core.signature import Signature, nrefs_field
 from nlpeval.core.stats import Stats, StatsSchema
 from nlpeval.core.validation import reference_counts, validate_text
+from nlpeval.metrics.meteor import config
+from nlpeval.metrics.meteor.config import MAX_CANDIDATES, MODULES, TASK_ALIASES, TASKS, function_words
 from nlpeval.metrics.meteor.normalize import normalize_lines
 from nlpeval.metrics.meteor.paraphrase import find_paraphrases, load_paraphrases
 from nlpeval.metrics.meteor.tokens import split_intern
 from nlpeval.metrics.meteor.wordnet import WordNet
 
-#: METEOR's modules, in its numbering.
-MODULES = ("exact", "stem", "synonym", "paraphrase")
-
-#: English task presets: (alpha, beta, gamma, delta) and module weights by position.
-TASKS: dict[str, tuple[tuple[float, float, float, float], tuple[float, float, float, float]]] = {
-    "rank": ((0.85, 0.20, 0.60, 0.75), (1.0, 0.6, 0.8, 0.6)),
-    "adq": ((0.75, 1.40, 0.45, 0.70), (1.0, 1.0, 0.6, 0.8)),
-    "hter": ((0.40, 1.50, 0.35, 0.55), (1.0, 0.2, 0.6, 0.8)),
-    "li": ((0.75, 1.40, 0.70, 0.50), (1.0, 0.5, 0.5, 0.5)),
-    "tune": ((0.5, 1.0, 0.5, 0.5), (1.0, 0.5, 0.5, 0.5)),
-}
-#: ``default`` is METEOR's default task for English.
-TASK_ALIASES = {"default": "rank"}
-
-#: Default bound on the candidate matches of one hypothesis-reference pair (see the module docstring).
-MAX_CANDIDATES = 100_000_000
-
-
-@cache
-def function_words() -> frozenset[str]:
-    """METEOR 1.5's English function words."""
-    text = resources.files(__package__).joinpath("data/english.function-words").read_text("utf-8")
-    return frozenset(line for line in text.split("\n") if line and not line.startswith("## "))
+__all__ = ["MAX_CANDIDATES", "METEOR", "MODULES", "TASKS", "TASK_ALIASES", "function_words"]
 
 
 def _schema(modules: tuple[str, ...]) -> StatsSchema:
@@ -84,10 +63,6 @@ def _schema(modules: tuple[str, ...]) -> StatsSchema:
     return StatsSchema.of(
         "hyp_len", "ref_len", "hyp_function", "ref_function", *per_module, "chunks", nrefs_min="min", nrefs_max="max"
     )
-
-
-def _path_field(path: str | None) -> str | None:
-    return None if path is None else Path(path).name
 
 
 @dataclass(frozen=True)
@@ -184,17 +159,12 @@ class METEOR(CorpusMetric):
     @property
     def parameters(self) -> tuple[float, float, float, float]:
         """``(alpha, beta, gamma, delta)`` in effect."""
-        preset = TASKS[TASK_ALIASES.get(self.task, self.task)][0]
-        given = (self.alpha, self.beta, self.gamma, self.delta)
-        return tuple(float(p if g is None else g) for p, g in zip(preset, given, strict=True))  # type: ignore[return-value]
+        return config.parameters(self.task, (self.alpha, self.beta, self.gamma, self.delta))
 
     @property
     def module_weights(self) -> tuple[float, ...]:
         """Weight of each module in effect."""
-        if self.weights is not None:
-            return self.weights
-        preset = TASKS[TASK_ALIASES.get(self.task, self.task)][1]
-        return tuple(preset[: len(self.modules)])
+        return config.module_weights(self.task, self.modules, self.weights)
 
     @property
     def schema(self) -> StatsSchema:
@@ -271,14 +241,9 @@ class METEOR(CorpusMetric):
         if len(refused):
             pair = int(refused[0])
             segment = int(owner[pair])
-            raise InputError(
-                f"reference {pair - int(np.sum(counts[:segment]))}: {int(rows[pair, 1]):,} candidate word matches, "
-                f"more than max_candidates={self.max_candidates:,} (METEOR's alignment search takes time in "
-                "proportion; e.g. n repeated words against n repeated synonyms give n*n); pass a larger "
-                "max_candidates, or None for no bound",
-                segment=segment,
-                side="hypotheses",
-            )
+            reference = pair - int(np.sum(counts[:segment]))
+            message = config.refusal_message(reference, int(rows[pair, 1]), self.max_candidates)
+            raise InputError(message, segment=segment, side="hypotheses")
         # METEOR keeps the first reference with the highest score
         scores = self._scores(rows.astype(np.float64))
         starts = np.cumsum(counts) - counts
@@ -319,42 +284,15 @@ class METEOR(CorpusMetric):
         return (hyp_matches == p["hyp_len"]) & (ref_matches == p["ref_len"]) & (p["chunks"] == 1)
 
     def _metrics(self, totals: np.ndarray) -> dict[str, np.ndarray]:
-        """METEOR's ``computeMetrics``, operation for operation, vectorised."""
-        alpha, beta, gamma, delta = self.parameters
-        weights = self.module_weights
-        p = self._parts(totals)
-        hyp_wlen = delta * (p["hyp_len"] - p["hyp_function"]) + (1.0 - delta) * p["hyp_function"]
-        ref_wlen = delta * (p["ref_len"] - p["ref_function"]) + (1.0 - delta) * p["ref_function"]
-        hyp_wmatch = np.zeros_like(hyp_wlen)
-        ref_wmatch = np.zeros_like(ref_wlen)
-        for i, w in enumerate(weights):
-            hyp_wmatch = hyp_wmatch + p["hyp_content_matches"][..., i] * w * delta
-        for i, w in enumerate(weights):
-            ref_wmatch = ref_wmatch + p["ref_content_matches"][..., i] * w * delta
-        for i, w in enumerate(weights):
-            hyp_wmatch = hyp_wmatch + p["hyp_function_matches"][..., i] * w * (1.0 - delta)
-        for i, w in enumerate(weights):
-            ref_wmatch = ref_wmatch + p["ref_function_matches"][..., i] * w * (1.0 - delta)
-        hyp_matches = (p["hyp_content_matches"] + p["hyp_function_matches"]).sum(axis=-1)
-        ref_matches = (p["ref_content_matches"] + p["ref_function_matches"]).sum(axis=-1)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            precision = hyp_wmatch / hyp_wlen
-            recall = ref_wmatch / ref_wlen
-            fmean = 1.0 / ((1.0 - alpha) / precision + alpha / recall)
-            perfect = (hyp_matches == p["hyp_len"]) & (ref_matches == p["ref_len"]) & (p["chunks"] == 1)
-            frag = np.where(perfect, 0.0, p["chunks"] / ((hyp_matches + ref_matches) / 2))
-            penalty = gamma * np.power(frag, beta)
-            score = fmean * (1.0 - penalty)
-        score = np.where(np.isnan(score), 0.0, np.maximum(score, 0.0))
-        return {
-            "score": score,
-            "precision": precision,
-            "recall": recall,
-            "fmean": fmean,
-            "fragmentation_penalty": penalty,
-            "hyp_matches": hyp_matches,
-            "ref_matches": ref_matches,
-        }
+        """METEOR's ``computeMetrics`` of rows of statistics (any leading shape), by the native formula
+        (``meteor_row_parts``, operation for operation in METEOR's order; the NumPy-free CLI path uses it too)."""
+        t = np.asarray(totals, dtype=np.float64)
+        width = 5 + 4 * len(self.modules)
+        rows = np.ascontiguousarray(t[..., :width].reshape(-1, width))
+        parts = _native.meteor_rows_parts(rows, *self.parameters, list(self.module_weights))
+        parts = parts.reshape((*t.shape[:-1], parts.shape[-1]))
+        names = ("score", "precision", "recall", "fmean", "fragmentation_penalty", "hyp_matches", "ref_matches")
+        return {name: parts[..., i] for i, name in enumerate(names)}
 
     def _scores(self, totals: np.ndarray) -> np.ndarray:
         return self._metrics(totals)["score"]
@@ -363,41 +301,25 @@ class METEOR(CorpusMetric):
         return self._scores(totals)
 
     def components(self, totals: np.ndarray) -> dict[str, Any]:
-        m = self._metrics(np.asarray(totals, dtype=np.float64))
-        p = self._parts(totals)
-        return {
-            "precision": float(m["precision"]),
-            "recall": float(m["recall"]),
-            "fmean": float(m["fmean"]),
-            "fragmentation_penalty": float(m["fragmentation_penalty"]),
-            "chunks": int(p["chunks"]),
-            "hyp_len": int(p["hyp_len"]),
-            "ref_len": int(p["ref_len"]),
-            "hyp_matches": {mod: int(p["hyp_content_matches"][i] + p["hyp_function_matches"][i])
-                            for i, mod in enumerate(self.modules)},
-            "ref_matches": {mod: int(p["ref_content_matches"][i] + p["ref_function_matches"][i])
-                            for i, mod in enumerate(self.modules)},
-        }  # fmt: skip
+        return config.totals_score(np.asarray(totals).tolist(), self.modules, self.parameters, self.module_weights)[1]
 
     def signature(self, totals: np.ndarray) -> Signature:
         schema = self.schema
         nrefs_min, nrefs_max = int(totals[schema.index("nrefs_min")]), int(totals[schema.index("nrefs_max")])
-        norm = "lc" if self.lowercase else "no"
-        if self.normalize:
-            norm = "yes" if self.keep_punctuation else "nopunct"
-        return Signature.build(
+        fields = config.signature_fields(
             nrefs=nrefs_field(nrefs_min, nrefs_max) if nrefs_max >= nrefs_min else "0",
-            lang="en",
-            norm=norm,
-            modules="+".join(self.modules),
-            task=TASK_ALIASES.get(self.task, self.task),
-            params=",".join(f"{p:g}" for p in self.parameters),
-            weights=",".join(f"{w:g}" for w in self.module_weights),
-            beam=self.beam_size if self.beam_size != 40 else None,
-            wn=self._wordnet.version if self._wordnet is not None else None,
-            para=_path_field(str(self._paraphrase_path)) if self._paraphrase_path is not None else None,
-            flavor=self.flavor,
+            normalize=self.normalize,
+            keep_punctuation=self.keep_punctuation,
+            lowercase=self.lowercase,
+            modules=self.modules,
+            task=self.task,
+            params=self.parameters,
+            weights=self.module_weights,
+            beam_size=self.beam_size,
+            wordnet_version=self._wordnet.version if self._wordnet is not None else None,
+            paraphrase_path=self._paraphrase_path,
         )
+        return Signature.build(**fields)
 
 
 class _Background:

@@ -28,7 +28,7 @@ import os
 from pathlib import Path
 
 from nlpeval._native import MeteorParaphrases
-from nlpeval.core.cache import CACHE_ENV, cache_folder, map_file, write_cache_file  # noqa: F401 (CACHE_ENV: re-exported)
+from nlpeval.core.cache import CACHE_ENV, cache_folder, write_cache_file  # noqa: F401 (CACHE_ENV: re-exported)
 
 #: Environment variable naming the paraphrase table.
 PARAPHRASE_ENV = "NLPEVAL_METEOR_PARAPHRASES"
@@ -110,9 +110,9 @@ def _parse(table: Path) -> MeteorParaphrases:
 
 
 def _read_cache(cache: Path) -> MeteorParaphrases | None:
-    """The table in ``cache``, mapped in place; ``None`` when it is missing or does not open."""
+    """The table in ``cache``, mapped in place (natively, no NumPy); ``None`` when it is missing or does not open."""
     try:
-        return MeteorParaphrases.from_buffer(map_file(cache))
+        return MeteorParaphrases.open(str(cache))
     except (OSError, ValueError):
         return None
 

@@ -36,7 +36,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from nlpeval._native import WordNetIndex
-from nlpeval.core.cache import CACHE_ENV, cache_folder, map_file, write_cache_file  # noqa: F401 (CACHE_ENV: re-exported)
+from nlpeval.core.cache import CACHE_ENV, cache_folder, write_cache_file  # noqa: F401 (CACHE_ENV: re-exported)
 
 #: Environment variable naming a WordNet folder or zip.
 WORDNET_ENV = "NLPEVAL_WORDNET"
@@ -431,6 +431,6 @@ def _index_cache_file(wordnet: WordNet) -> Path | None:
 def _read_index_cache(cache: Path) -> WordNetIndex | None:
     """The index stored in ``cache``, mapped in place, or ``None`` when it is missing or does not open."""
     try:
-        return WordNetIndex.from_buffer(map_file(cache))
+        return WordNetIndex.open(str(cache))
     except (OSError, ValueError):
         return None
