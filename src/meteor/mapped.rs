@@ -4,56 +4,23 @@
 
 use std::fs::File;
 use std::io;
-use std::os::fd::AsRawFd;
 
 use super::paraphrase::Storage;
 
-/// A read-only mapping of a whole file, unmapped when dropped.
-struct Mapping {
-    ptr: *mut libc::c_void,
-    len: usize,
-}
-
-// SAFETY: the mapping is read-only and unmapped only on drop.
-unsafe impl Send for Mapping {}
-unsafe impl Sync for Mapping {}
-
-impl Drop for Mapping {
-    fn drop(&mut self) {
-        // SAFETY: `ptr`/`len` are a mapping made by `map_file` and not yet unmapped.
-        unsafe {
-            libc::munmap(self.ptr, self.len);
-        }
-    }
-}
-
-/// The bytes of the file at `path` as table storage, mapped in place (read-only,
-/// private). An empty file gives empty owned storage (an empty mapping is an error).
+/// The bytes of the file at `path` as table storage, mapped in place (read-only).
+/// An empty file gives empty owned storage.
 pub fn map_file(path: &str) -> io::Result<Storage> {
     let file = File::open(path)?;
-    let len = usize::try_from(file.metadata()?.len())
-        .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "file too large to map"))?;
-    if len == 0 {
+    if file.metadata()?.len() == 0 {
         return Ok(Storage::Owned(Vec::new()));
     }
-    // SAFETY: a fresh read-only private mapping of an open file; checked for failure.
-    let ptr = unsafe {
-        libc::mmap(
-            std::ptr::null_mut(),
-            len,
-            libc::PROT_READ,
-            libc::MAP_PRIVATE,
-            file.as_raw_fd(),
-            0,
-        )
-    };
-    if ptr == libc::MAP_FAILED {
-        return Err(io::Error::last_os_error());
-    }
-    let mapping = Mapping { ptr, len };
+    // SAFETY: the cache files are written atomically (a new file renamed into
+    // place) and never modified afterwards, so the mapped bytes do not change
+    // while the mapping lives.
+    let mapping = unsafe { memmap2::Mmap::map(&file)? };
     Ok(Storage::Borrowed {
-        ptr: ptr.cast::<u8>().cast_const(),
-        len,
+        ptr: mapping.as_ptr(),
+        len: mapping.len(),
         _owner: Box::new(mapping),
     })
 }
