@@ -8,6 +8,7 @@ use numpy::{
 };
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 /// How often each of `n` segments is drawn in each resample: `indices` is a
@@ -140,44 +141,60 @@ fn column_plan(columns: &[f64], n: usize) -> Vec<Column> {
     plan
 }
 
+/// Resamples per parallel task of `weighted_sums` (each costs about `n * w` multiply-adds).
+const ROWS_PER_TASK: usize = 16;
+
 /// Per weight row (`weights` row-major `(k, n)`), the weighted sums of the `(n, w)` rows:
-/// `(k, w)`, through float64 columns when exact (`exact_columns`), else in integers.
+/// `(k, w)`, through float64 columns when exact (`exact_columns`), else in integers. The
+/// weight rows are spread over rayon's threads; every sum is exact, so the result does not
+/// depend on the split.
 fn weighted_sums(
     k: usize,
     n: usize,
     rows: &[i64],
     w: usize,
-    mut weights_of: impl FnMut(usize, &mut [f64]),
+    weights_of: impl Fn(usize, &mut [f64]) + Sync,
 ) -> Vec<i64> {
     let mut sums = vec![0i64; k * w];
     if n == 0 || w == 0 {
         return sums;
     }
-    let mut weights = vec![0.0f64; n];
     match exact_columns(rows, n, w) {
         Some(columns) => {
             let dot = dot_for_this_cpu();
             let plan = column_plan(&columns, n);
-            for (r, acc) in sums.chunks_exact_mut(w).enumerate() {
-                weights_of(r, &mut weights);
-                for (j, column) in columns.chunks_exact(n).enumerate() {
-                    acc[j] = match plan[j] {
-                        Column::Zero => 0,
-                        Column::Same(i) => acc[i],
-                        Column::Own => dot(&weights, column) as i64,
-                    };
-                }
-            }
+            sums.par_chunks_mut(w)
+                .enumerate()
+                .with_min_len(ROWS_PER_TASK)
+                .for_each_init(
+                    || vec![0.0f64; n],
+                    |weights, (r, acc)| {
+                        weights_of(r, weights);
+                        for (j, column) in columns.chunks_exact(n).enumerate() {
+                            acc[j] = match plan[j] {
+                                Column::Zero => 0,
+                                Column::Same(i) => acc[i],
+                                Column::Own => dot(weights, column) as i64,
+                            };
+                        }
+                    },
+                );
         }
         None => {
-            for (r, acc) in sums.chunks_exact_mut(w).enumerate() {
-                weights_of(r, &mut weights);
-                for (row, &weight) in rows.chunks_exact(w).zip(&weights) {
-                    for (a, &b) in acc.iter_mut().zip(row) {
-                        *a += weight as i64 * b;
-                    }
-                }
-            }
+            sums.par_chunks_mut(w)
+                .enumerate()
+                .with_min_len(ROWS_PER_TASK)
+                .for_each_init(
+                    || vec![0.0f64; n],
+                    |weights, (r, acc)| {
+                        weights_of(r, weights);
+                        for (row, &weight) in rows.chunks_exact(w).zip(weights.iter()) {
+                            for (a, &b) in acc.iter_mut().zip(row) {
+                                *a += weight as i64 * b;
+                            }
+                        }
+                    },
+                );
         }
     }
     sums
@@ -220,6 +237,157 @@ pub fn masked_sums(mask: &[bool], n: usize, rows: &[i64], w: usize) -> Vec<i64> 
             *weight = if on { 1.0 } else { 0.0 };
         }
     })
+}
+
+// ---------------------------------------------------------------------------- seeded draws
+
+/// NumPy's `default_rng(seed)`: a PCG64 generator (XSL-RR output of a 128-bit LCG) seeded
+/// through `SeedSequence` from the seed's 32-bit words, least significant first. Its 32-bit
+/// outputs are the two halves of a 64-bit output, low half first (NumPy's `next_uint32`).
+#[derive(Clone, Debug)]
+pub struct Pcg64 {
+    state: u128,
+    inc: u128,
+    spare: Option<u32>,
+}
+
+const PCG_MULTIPLIER: u128 = 0x2360_ED05_1FC6_5DA4_4385_DF64_9FCC_F645;
+
+impl Pcg64 {
+    /// The generator `numpy.random.default_rng(seed)` makes, from the words of the seed
+    /// (`seed = sum(words[i] << (32 * i))`; `[0]` for seed 0).
+    pub fn from_entropy(entropy: &[u32]) -> Pcg64 {
+        const INIT_A: u32 = 0x43b0_d7e5;
+        const MULT_A: u32 = 0x931e_8875;
+        const INIT_B: u32 = 0x8b51_f9dd;
+        const MULT_B: u32 = 0x58f3_8ded;
+        const MIX_L: u32 = 0xca01_f9dd;
+        const MIX_R: u32 = 0x4973_f715;
+        let mut hash = INIT_A;
+        let mut hashmix = |value: u32| {
+            let mut v = value ^ hash;
+            hash = hash.wrapping_mul(MULT_A);
+            v = v.wrapping_mul(hash);
+            v ^ (v >> 16)
+        };
+        let mix = |x: u32, y: u32| {
+            let r = MIX_L.wrapping_mul(x).wrapping_sub(MIX_R.wrapping_mul(y));
+            r ^ (r >> 16)
+        };
+        // SeedSequence: a pool of 4 words mixed from the entropy
+        let mut pool = [0u32; 4];
+        for (i, slot) in pool.iter_mut().enumerate() {
+            *slot = hashmix(entropy.get(i).copied().unwrap_or(0));
+        }
+        for src in 0..4 {
+            for dst in 0..4 {
+                if src != dst {
+                    let hashed = hashmix(pool[src]);
+                    pool[dst] = mix(pool[dst], hashed);
+                }
+            }
+        }
+        for &word in entropy.iter().skip(4) {
+            for slot in pool.iter_mut() {
+                let hashed = hashmix(word);
+                *slot = mix(*slot, hashed);
+            }
+        }
+        // generate_state(4, uint64): eight 32-bit words, paired little-endian
+        let mut hash = INIT_B;
+        let mut words = [0u64; 8];
+        for (i, out) in words.iter_mut().enumerate() {
+            let mut v = pool[i % 4] ^ hash;
+            hash = hash.wrapping_mul(MULT_B);
+            v = v.wrapping_mul(hash);
+            *out = u64::from(v ^ (v >> 16));
+        }
+        let word = |i: usize| words[2 * i] | (words[2 * i + 1] << 32);
+        let seed = (u128::from(word(0)) << 64) | u128::from(word(1));
+        let sequence = (u128::from(word(2)) << 64) | u128::from(word(3));
+        // pcg64_set_seed (pcg_setseq_128_srandom_r)
+        let mut rng = Pcg64 {
+            state: 0,
+            inc: (sequence << 1) | 1,
+            spare: None,
+        };
+        rng.step();
+        rng.state = rng.state.wrapping_add(seed);
+        rng.step();
+        rng
+    }
+
+    #[inline(always)]
+    fn step(&mut self) {
+        self.state = self
+            .state
+            .wrapping_mul(PCG_MULTIPLIER)
+            .wrapping_add(self.inc);
+    }
+
+    /// The next 64-bit output.
+    #[inline(always)]
+    pub fn next_u64(&mut self) -> u64 {
+        self.step();
+        let (high, low) = ((self.state >> 64) as u64, self.state as u64);
+        (high ^ low).rotate_right((high >> 58) as u32)
+    }
+
+    /// The next 32-bit output (NumPy's: the halves of one 64-bit output, low first).
+    #[inline(always)]
+    pub fn next_u32(&mut self) -> u32 {
+        if let Some(spare) = self.spare.take() {
+            return spare;
+        }
+        let next = self.next_u64();
+        self.spare = Some((next >> 32) as u32);
+        next as u32
+    }
+
+    /// A uniform integer in `0..bound` by Lemire's multiply-and-reject on 32-bit outputs, as
+    /// NumPy's `integers(0, bound)` for `2 <= bound < 2^32` (`buffered_bounded_lemire_uint32`).
+    #[inline(always)]
+    fn below(&mut self, bound: u32) -> u32 {
+        let mut m = u64::from(self.next_u32()) * u64::from(bound);
+        if (m as u32) < bound {
+            let threshold = bound.wrapping_neg() % bound;
+            while (m as u32) < threshold {
+                m = u64::from(self.next_u32()) * u64::from(bound);
+            }
+        }
+        (m >> 32) as u32
+    }
+}
+
+/// `numpy.random.default_rng(seed).choice(n, size=count)` (with replacement; NumPy's
+/// `integers(0, n, dtype=int64)`): `count` uniform draws from `0..n`. `None` unless
+/// `1 <= n < 2^32` (`count == 0` gives an empty draw for any `n`).
+pub fn seeded_indices(entropy: &[u32], n: u64, count: usize) -> Option<Vec<i64>> {
+    if count == 0 {
+        return Some(Vec::new());
+    }
+    if n == 0 || n > u64::from(u32::MAX) {
+        return None;
+    }
+    if n == 1 {
+        return Some(vec![0; count]);
+    }
+    let mut rng = Pcg64::from_entropy(entropy);
+    let bound = n as u32;
+    Some((0..count).map(|_| i64::from(rng.below(bound))).collect())
+}
+
+/// `numpy.random.default_rng(seed).integers(2, size=count, dtype=bool)`: fair coins, one
+/// bit of a 32-bit output each, lowest bit first (NumPy's `buffered_bounded_bool`).
+pub fn seeded_coins(entropy: &[u32], count: usize) -> Vec<bool> {
+    let mut rng = Pcg64::from_entropy(entropy);
+    let mut out = Vec::with_capacity(count);
+    while out.len() < count {
+        let word = rng.next_u32();
+        let take = (count - out.len()).min(32);
+        out.extend((0..take).map(|bit| (word >> bit) & 1 == 1));
+    }
+    out
 }
 
 /// The segments of a flat id array: `offsets` has one more entry than there are
@@ -401,6 +569,38 @@ pub fn report_masked_sums<'py>(
     PyArray1::from_vec(py, sums).reshape([k, w])
 }
 
+/// `seeded_indices` as a `(k, n)` int64 array: `numpy.random.default_rng(seed).choice(n,
+/// size=(k, n))` for the seed's 32-bit `entropy` words (least significant first).
+#[pyfunction]
+pub fn report_seeded_indices<'py>(
+    py: Python<'py>,
+    entropy: Vec<u32>,
+    n: u64,
+    k: usize,
+) -> PyResult<Bound<'py, PyArray2<i64>>> {
+    let count = k
+        .checked_mul(n as usize)
+        .ok_or_else(|| bad("too many draws"))?;
+    let drawn = py
+        .detach(|| seeded_indices(&entropy, n, count))
+        .ok_or_else(|| bad(&format!("cannot draw from 0..{n}")))?;
+    PyArray1::from_vec(py, drawn).reshape([k, n as usize])
+}
+
+/// `seeded_coins` as a `(k, n)` bool array: `numpy.random.default_rng(seed).integers(2,
+/// size=(k, n), dtype=bool)`.
+#[pyfunction]
+pub fn report_seeded_coins<'py>(
+    py: Python<'py>,
+    entropy: Vec<u32>,
+    k: usize,
+    n: usize,
+) -> PyResult<Bound<'py, PyArray2<bool>>> {
+    let count = k.checked_mul(n).ok_or_else(|| bad("too many draws"))?;
+    let coins = py.detach(|| seeded_coins(&entropy, count));
+    PyArray1::from_vec(py, coins).reshape([k, n])
+}
+
 type Flat<'py> = (PyReadonlyArray1<'py, i64>, PyReadonlyArray1<'py, i64>);
 type Ids<'py> = Bound<'py, PyArray1<i64>>;
 
@@ -478,6 +678,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(report_resample_counts, m)?)?;
     m.add_function(wrap_pyfunction!(report_resampled_sums, m)?)?;
     m.add_function(wrap_pyfunction!(report_masked_sums, m)?)?;
+    m.add_function(wrap_pyfunction!(report_seeded_indices, m)?)?;
+    m.add_function(wrap_pyfunction!(report_seeded_coins, m)?)?;
     m.add_function(wrap_pyfunction!(report_ngram_matches, m)?)?;
     m.add_function(wrap_pyfunction!(report_ngram_occurrences, m)?)?;
     Ok(())
@@ -547,6 +749,45 @@ mod tests {
             assert_eq!(sums[2 * r], drawn.iter().sum::<i64>());
             assert_eq!(sums[2 * r + 1], drawn.iter().map(|i| 100 - i).sum::<i64>());
         }
+    }
+
+    #[test]
+    fn seeded_draws_are_numpys() {
+        // numpy.random.default_rng(seed).choice / .integers / .bit_generator.random_raw, NumPy 2.4
+        let mut raw = Pcg64::from_entropy(&[1]);
+        assert_eq!(
+            [raw.next_u64(), raw.next_u64()],
+            [9441442522235856127, 17532960557476522086]
+        );
+        assert_eq!(
+            seeded_indices(&[12345], 10, 12).unwrap(),
+            vec![6, 2, 7, 3, 2, 7, 6, 6, 9, 3, 8, 3]
+        );
+        // a bound just above 2^31: about every other 32-bit output is rejected
+        assert_eq!(
+            seeded_indices(&[0], (1 << 31) + 1, 8).unwrap(),
+            vec![
+                87989972, 161576974, 376383645, 1746484540, 1394609703, 1440696408, 72124473,
+                1818006483
+            ]
+        );
+        // seed 2^70 + 3: three words
+        assert_eq!(
+            seeded_indices(&[3, 0, 64], 3, 6).unwrap(),
+            vec![0, 1, 0, 0, 0, 0]
+        );
+        let coins: Vec<u8> = seeded_coins(&[7], 40).into_iter().map(u8::from).collect();
+        assert_eq!(
+            coins,
+            vec![
+                1, 1, 0, 1, 0, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1, 1, 1, 0, 0, 0,
+                1, 1, 1, 1, 1, 0, 0, 1, 0, 1, 0, 1
+            ]
+        );
+        assert_eq!(seeded_indices(&[1], 1, 3), Some(vec![0, 0, 0]));
+        assert_eq!(seeded_indices(&[1], 0, 0), Some(vec![]));
+        assert!(seeded_indices(&[1], 0, 2).is_none());
+        assert!(seeded_indices(&[1], 1 << 32, 2).is_none());
     }
 
     #[test]

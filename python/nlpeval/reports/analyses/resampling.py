@@ -2,7 +2,10 @@
 
 The draws are the generator calls of :mod:`nlpeval.significance` (same seed, same resamples), so a
 report's p-values equal :func:`nlpeval.paired_bootstrap` / :func:`nlpeval.approximate_randomization`
-run pair by pair; here the resampled totals are one BLAS product per system instead of one per pair.
+run pair by pair; here the resampled totals are one native pass per system instead of one per pair.
+A seeded draw is made natively (:func:`seeded_indices`, :func:`randomization_swaps`): NumPy's
+``default_rng(seed)`` generator (SeedSequence, PCG64 and its bounded-integer and coin draws)
+reproduced number for number, without importing ``numpy.random``.
 """
 
 from __future__ import annotations
@@ -16,7 +19,44 @@ from dataclasses import dataclass
 import numpy as np
 
 from nlpeval.core.stats import Stats
-from nlpeval.significance.bootstrap import resample_indices
+
+#: NumPy draws bounded integers from 32-bit outputs below this bound (the native draws' range)
+_NATIVE_BOUND = 2**32
+
+
+def _entropy(seed: object) -> list[int] | None:
+    """The 32-bit words of a non-negative integer seed, least significant first (the entropy
+    NumPy's ``SeedSequence`` mixes); ``None`` for any other seed (drawn by NumPy itself)."""
+    if not isinstance(seed, (int, np.integer)) or seed < 0:
+        return None
+    value = int(seed)
+    words = []
+    while True:
+        words.append(value & 0xFFFFFFFF)
+        value >>= 32
+        if not value:
+            return words
+
+
+def seeded_indices(n_segments: int, n_resamples: int, seed: int | None) -> np.ndarray:
+    """``(n_resamples, n_segments)`` int64 bootstrap indices: exactly
+    :func:`nlpeval.significance.bootstrap.resample_indices` (sacreBLEU's generator call), drawn
+    natively for a non-negative integer seed.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> bool((seeded_indices(7, 3, 12345) == np.random.default_rng(12345).choice(7, size=(3, 7))).all())
+    True
+    """
+    entropy = _entropy(seed)
+    if entropy is None or not 1 <= n_segments < _NATIVE_BOUND:
+        from nlpeval.significance.bootstrap import resample_indices
+
+        return np.ascontiguousarray(resample_indices(n_segments, n_resamples, seed), dtype=np.int64)
+    from nlpeval import _native
+
+    return _native.report_seeded_indices(entropy, n_segments, n_resamples)
 
 
 @dataclass(frozen=True)
@@ -42,8 +82,7 @@ class Resamples:
 
     @classmethod
     def _draw(cls, n_segments: int, n_resamples: int, seed: int | None) -> Resamples:
-        indices = resample_indices(n_segments, n_resamples, seed)
-        return cls(np.ascontiguousarray(indices, dtype=np.int64))
+        return cls(seeded_indices(n_segments, n_resamples, seed))
 
     @functools.cached_property
     def counts(self) -> np.ndarray:
@@ -79,7 +118,7 @@ def shared_draws() -> Iterator[None]:
     >>> with shared_draws():
     ...     a = Resamples.draw(10, 50, 1)
     ...     b = Resamples.draw(10, 20, 1)
-    >>> bool((b.indices == Resamples.draw(10, 20, 1).indices).all()), b.indices.base is a.indices
+    >>> bool((b.indices == Resamples.draw(10, 20, 1).indices).all()), np.shares_memory(b.indices, a.indices)
     (True, True)
     """
     token = _SHARED.set({})
@@ -177,8 +216,22 @@ def masked_sums(masks: np.ndarray, rows: np.ndarray) -> np.ndarray:
 
 
 def randomization_swaps(n_segments: int, n_trials: int, seed: int | None) -> np.ndarray:
-    """``(n_trials, n)`` swap masks as :func:`nlpeval.approximate_randomization` draws them."""
-    return np.random.default_rng(seed).integers(2, size=(n_trials, n_segments), dtype=bool)
+    """``(n_trials, n)`` swap masks as :func:`nlpeval.approximate_randomization` draws them
+    (``default_rng(seed).integers(2, size=(n_trials, n), dtype=bool)``; natively for an integer seed).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> expected = np.random.default_rng(3).integers(2, size=(4, 9), dtype=bool)
+    >>> bool((randomization_swaps(9, 4, 3) == expected).all())
+    True
+    """
+    entropy = _entropy(seed)
+    if entropy is None:
+        return np.random.default_rng(seed).integers(2, size=(n_trials, n_segments), dtype=bool)
+    from nlpeval import _native
+
+    return _native.report_seeded_coins(entropy, n_trials, n_segments)
 
 
 def smoothed_p(null: np.ndarray, observed: float) -> float:
