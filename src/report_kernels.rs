@@ -95,25 +95,66 @@ fn block_sums<T: Lane, const B: usize>(
     if width == 0 {
         return sums;
     }
+    let sum_rows = rows_summer::<T, B>();
     sums.par_chunks_mut(width)
         .enumerate()
         .with_min_len(ROWS_PER_TASK)
         .for_each_init(Vec::new, |listed, (r, out)| {
             listed.clear();
             fill(r, listed);
-            for block in (0..width).step_by(B) {
-                let mut acc = [T::default(); B];
-                for &i in listed.iter() {
-                    let start = i as usize * width + block;
-                    let row: &[T; B] = table[start..start + B].try_into().unwrap();
-                    for (a, &v) in acc.iter_mut().zip(row) {
-                        *a += v;
-                    }
-                }
-                out[block..block + B].copy_from_slice(&acc);
-            }
+            sum_rows(table, width, listed, out);
         });
     sums
+}
+
+/// `out` = the sum of the `listed` rows of the `(n, width)` table, block of `B` columns by block.
+#[inline(always)]
+fn sum_listed_rows<T: Lane, const B: usize>(
+    table: &[T],
+    width: usize,
+    listed: &[u32],
+    out: &mut [T],
+) {
+    for block in (0..width).step_by(B) {
+        let mut acc = [T::default(); B];
+        for &i in listed {
+            let start = i as usize * width + block;
+            let row: &[T; B] = table[start..start + B].try_into().unwrap();
+            for (a, &v) in acc.iter_mut().zip(row) {
+                *a += v;
+            }
+        }
+        out[block..block + B].copy_from_slice(&acc);
+    }
+}
+
+/// `sum_listed_rows` compiled for AVX2 (256-bit integer additions).
+///
+/// # Safety
+/// The CPU must support AVX2 (checked by `rows_summer`).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn sum_listed_rows_avx2<T: Lane, const B: usize>(
+    table: &[T],
+    width: usize,
+    listed: &[u32],
+    out: &mut [T],
+) {
+    sum_listed_rows::<T, B>(table, width, listed, out)
+}
+
+type RowsSummer<T> = fn(&[T], usize, &[u32], &mut [T]);
+
+/// The fastest `sum_listed_rows` this CPU runs.
+fn rows_summer<T: Lane, const B: usize>() -> RowsSummer<T> {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: AVX2 was just detected
+        return |table, width, listed, out| unsafe {
+            sum_listed_rows_avx2::<T, B>(table, width, listed, out)
+        };
+    }
+    sum_listed_rows::<T, B>
 }
 
 /// `block_sums` over the packed columns of `rows` (`plan`), in lanes of `T`, unpacked to
@@ -348,8 +389,9 @@ impl Pcg64 {
     }
 
     /// A uniform integer in `0..bound` by Lemire's multiply-and-reject on 32-bit outputs, as
-    /// NumPy's `integers(0, bound)` for `2 <= bound < 2^32` (`buffered_bounded_lemire_uint32`).
-    #[inline(always)]
+    /// NumPy's `integers(0, bound)` for `2 <= bound < 2^32` (`buffered_bounded_lemire_uint32`),
+    /// one at a time: the reference `draws_below` is tested against.
+    #[cfg(test)]
     fn below(&mut self, bound: u32) -> u32 {
         let mut m = u64::from(self.next_u32()) * u64::from(bound);
         if (m as u32) < bound {
@@ -359,6 +401,43 @@ impl Pcg64 {
             }
         }
         (m >> 32) as u32
+    }
+
+    /// `count` draws of `below(bound)` (`2 <= bound`) passed to `emit`, two per 64-bit
+    /// output: a 32-bit output `x` gives `x * bound >> 32` unless the low half of the
+    /// product is below `2^32 mod bound` (Lemire's test, as NumPy's, with the bound computed
+    /// once), in which case the next output is tried.
+    #[inline(always)]
+    fn draws_below(&mut self, bound: u32, count: usize, mut emit: impl FnMut(u32)) {
+        let threshold = bound.wrapping_neg() % bound;
+        let scaled = |x: u32| u64::from(x) * u64::from(bound);
+        let mut left = count;
+        if left == 0 {
+            return;
+        }
+        if let Some(x) = self.spare.take() {
+            let m = scaled(x);
+            if m as u32 >= threshold {
+                emit((m >> 32) as u32);
+                left -= 1;
+            }
+        }
+        while left > 0 {
+            let next = self.next_u64();
+            let (low, high) = (scaled(next as u32), scaled((next >> 32) as u32));
+            if low as u32 >= threshold {
+                emit((low >> 32) as u32);
+                left -= 1;
+                if left == 0 {
+                    self.spare = Some((next >> 32) as u32);
+                    return;
+                }
+            }
+            if high as u32 >= threshold {
+                emit((high >> 32) as u32);
+                left -= 1;
+            }
+        }
     }
 }
 
@@ -376,8 +455,9 @@ pub fn seeded_indices(entropy: &[u32], n: u64, count: usize) -> Option<Vec<i64>>
         return Some(vec![0; count]);
     }
     let mut rng = Pcg64::from_entropy(entropy);
-    let bound = n as u32;
-    Some((0..count).map(|_| i64::from(rng.below(bound))).collect())
+    let mut out = Vec::with_capacity(count);
+    rng.draws_below(n as u32, count, |v| out.push(i64::from(v)));
+    Some(out)
 }
 
 /// The generator's snapshot (`Pcg64::snapshot`) at the start of each of `k` resamples of
@@ -394,9 +474,7 @@ pub fn seeded_states(entropy: &[u32], n: u64, k: usize) -> Option<Vec<u64>> {
     for _ in 0..k {
         states.extend_from_slice(&rng.snapshot());
         if n > 1 {
-            for _ in 0..n {
-                rng.below(n as u32);
-            }
+            rng.draws_below(n as u32, n as usize, |_| {});
         }
     }
     Some(states)
@@ -409,7 +487,8 @@ fn redraw(start: &Pcg64, states: &[u64], r: usize, n: u32, out: &mut Vec<u32>) {
         return;
     }
     let mut rng = start.resumed(&states[3 * r..3 * r + 3]);
-    out.extend((0..n).map(|_| rng.below(n)));
+    out.reserve(n as usize);
+    rng.draws_below(n, n as usize, |v| out.push(v));
 }
 
 /// `resampled_sums` of the resamples `seeded_states` describes (the draws made again,
@@ -969,6 +1048,17 @@ mod tests {
             (0..3).map(|_| again.below((1 << 31) + 1)).collect()
         };
         assert_eq!(resumed, vec![1440696408, 72124473, 1818006483]);
+        // draws in pairs equal NumPy's one-at-a-time draws, across rejections and odd counts
+        for bound in [2u32, 3, 2445, (1 << 31) + 1, u32::MAX - 1] {
+            let (mut one, mut pairs) = (Pcg64::from_entropy(&[4]), Pcg64::from_entropy(&[4]));
+            for count in [1usize, 0, 3, 8, 5] {
+                let expected: Vec<u32> = (0..count).map(|_| one.below(bound)).collect();
+                let mut got = Vec::new();
+                pairs.draws_below(bound, count, |v| got.push(v));
+                assert_eq!(got, expected);
+                assert_eq!(pairs.snapshot(), one.snapshot());
+            }
+        }
         let coins: Vec<u8> = seeded_coins(&[7], 40).into_iter().map(u8::from).collect();
         assert_eq!(
             coins,
