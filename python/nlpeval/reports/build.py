@@ -265,7 +265,10 @@ def report(
             bleu_components = components
     token_lengths = None
     if preset == "compare-mt":
-        token_lengths = ([len(r) for r in ref_tokens], {s: [len(o) for o in out_tokens[s]] for s in systems})
+        token_lengths = (
+            np.diff(corpus.sides[nc.REF][1]).tolist(),
+            {s: np.diff(corpus.sides[s][1]).tolist() for s in systems},
+        )
     length = length_section(systems, hypotheses_by_system, refs, sources, bleu_components, token_lengths)
 
     # ------------------------------------------------------------------ sentence level
@@ -289,10 +292,15 @@ def report(
     # ------------------------------------------------------------------ buckets
     step("buckets")
     tables: list[BucketTable] = []
-    freq = cm.frequencies([cm.tokenize(x) for x in freq_corpus] if freq_corpus is not None else ref_tokens)
+    if freq_corpus is not None:
+        freq = cm.frequencies([cm.tokenize(x) for x in freq_corpus])
+        frequency = np.array([freq.get(w, 0) if i else 0 for i, w in enumerate(corpus.words)])
+    else:
+        # the reference's word counts (compare-mt's frequencies of the reference), by word id
+        frequency = np.bincount(corpus.sides[nc.REF][0], minlength=len(corpus.words))
+        frequency[0] = 0
     freq_labels = cm.bucket_labels(cm.FREQ_EDGES)
     freq_bounds = _bounds(cm.FREQ_EDGES)
-    frequency = np.array([freq.get(w, 0) if i else 0 for i, w in enumerate(corpus.words)])
     bucket_ids = cm.bucket_of(frequency, cm.FREQ_EDGES)
     word_rows = {s: nc.word_rows(corpus, s, bucket_ids, len(cm.FREQ_EDGES) + 1) for s in systems}
     tables.extend(
@@ -311,7 +319,7 @@ def report(
             min_words=min_segments,
         )
     )
-    ref_len = np.array([len(r) for r in ref_tokens])
+    ref_len = np.diff(corpus.sides[nc.REF][1])
     tables.append(
         metric_table(
             id="bleu-by-ref-length",
@@ -333,7 +341,7 @@ def report(
             empty_value=0.0,
         )
     )
-    diffs = {s: np.array([len(o) for o in out_tokens[s]]) - ref_len for s in systems}
+    diffs = {s: np.diff(corpus.sides[s][1]) - ref_len for s in systems}
     tables.append(
         count_table(
             id="count-by-length-diff",

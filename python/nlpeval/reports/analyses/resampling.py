@@ -2,7 +2,10 @@
 
 The draws are the generator calls of :mod:`nlpeval.significance` (same seed, same resamples), so a
 report's p-values equal :func:`nlpeval.paired_bootstrap` / :func:`nlpeval.approximate_randomization`
-run pair by pair; here the resampled totals are one BLAS product per system instead of one per pair.
+run pair by pair; here the resampled totals are one native pass per system instead of one per pair.
+A seeded draw is made natively (:func:`seeded_indices`, :func:`randomization_swaps`): NumPy's
+``default_rng(seed)`` generator (SeedSequence, PCG64 and its bounded-integer and coin draws)
+reproduced number for number, without importing ``numpy.random``.
 """
 
 from __future__ import annotations
@@ -16,14 +19,73 @@ from dataclasses import dataclass
 import numpy as np
 
 from nlpeval.core.stats import Stats
-from nlpeval.significance.bootstrap import resample_indices
+
+#: NumPy draws bounded integers from 32-bit outputs below this bound (the native draws' range)
+_NATIVE_BOUND = 2**32
+
+
+def _entropy(seed: object) -> list[int] | None:
+    """The 32-bit words of a non-negative integer seed, least significant first (the entropy
+    NumPy's ``SeedSequence`` mixes); ``None`` for any other seed (drawn by NumPy itself)."""
+    if not isinstance(seed, (int, np.integer)) or seed < 0:
+        return None
+    value = int(seed)
+    words = []
+    while True:
+        words.append(value & 0xFFFFFFFF)
+        value >>= 32
+        if not value:
+            return words
+
+
+def seeded_indices(n_segments: int, n_resamples: int, seed: int | None) -> np.ndarray:
+    """``(n_resamples, n_segments)`` int64 bootstrap indices: exactly
+    :func:`nlpeval.significance.bootstrap.resample_indices` (sacreBLEU's generator call), drawn
+    natively for a non-negative integer seed.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> bool((seeded_indices(7, 3, 12345) == np.random.default_rng(12345).choice(7, size=(3, 7))).all())
+    True
+    """
+    entropy = _entropy(seed)
+    if entropy is None or not 1 <= n_segments < _NATIVE_BOUND:
+        from nlpeval.significance.bootstrap import resample_indices
+
+        return np.ascontiguousarray(resample_indices(n_segments, n_resamples, seed), dtype=np.int64)
+    from nlpeval import _native
+
+    return _native.report_seeded_indices(entropy, n_segments, n_resamples)
 
 
 @dataclass(frozen=True)
-class Resamples:
-    """Bootstrap indices ``(k, n)``; their count matrix (how often each segment is drawn) on demand."""
+class _Seeded:
+    """A native draw not written out: the seed's words and the generator's state at the start of
+    each resample (``(k, 3)``), from which any resample's draws are made again."""
 
-    indices: np.ndarray
+    entropy: list[int]
+    n_segments: int
+    states: np.ndarray
+
+
+class Resamples:
+    """Bootstrap indices ``(k, n)``; their count matrix (how often each segment is drawn) on demand.
+
+    A seeded draw (:meth:`draw`) keeps only the generator's state at the start of each resample:
+    :meth:`sums` makes the draws again inside the native pass (in parallel, nothing written out),
+    and :attr:`indices` writes them out on first use.
+    """
+
+    def __init__(self, indices: np.ndarray | None = None, *, seeded: _Seeded | None = None) -> None:
+        if (indices is None) == (seeded is None):
+            raise ValueError("give the indices or a seeded draw")
+        self._indices = indices
+        self._seeded = seeded
+
+    def __len__(self) -> int:
+        """The number of resamples."""
+        return len(self._seeded.states) if self._seeded is not None else len(self._indices)
 
     @classmethod
     def draw(cls, n_segments: int, n_resamples: int, seed: int | None) -> Resamples:
@@ -33,17 +95,39 @@ class Resamples:
         if shared is None or seed is None:
             return cls._draw(n_segments, n_resamples, seed)
         known = shared.get((n_segments, seed))
-        if known is None or len(known.indices) < n_resamples:
+        if known is None or len(known) < n_resamples:
             known = shared[(n_segments, seed)] = cls._draw(n_segments, n_resamples, seed)
-        if len(known.indices) == n_resamples:
+        if len(known) == n_resamples:
             return known
         # the first rows of a longer draw are the shorter draw (the generator's stream is the same)
-        return cls(known.indices[:n_resamples])
+        return known.head(n_resamples)
 
     @classmethod
     def _draw(cls, n_segments: int, n_resamples: int, seed: int | None) -> Resamples:
-        indices = resample_indices(n_segments, n_resamples, seed)
-        return cls(np.ascontiguousarray(indices, dtype=np.int64))
+        entropy = _entropy(seed)
+        if entropy is None or not 1 <= n_segments < _NATIVE_BOUND:
+            return cls(seeded_indices(n_segments, n_resamples, seed))
+        from nlpeval import _native
+
+        states = _native.report_seeded_states(entropy, n_segments, n_resamples)
+        return cls(seeded=_Seeded(entropy, n_segments, states))
+
+    def head(self, n_resamples: int) -> Resamples:
+        """The first ``n_resamples`` resamples (the draw of that many)."""
+        if self._seeded is not None:
+            seeded = self._seeded
+            return Resamples(seeded=_Seeded(seeded.entropy, seeded.n_segments, seeded.states[:n_resamples]))
+        return Resamples(self._indices[:n_resamples])
+
+    @functools.cached_property
+    def indices(self) -> np.ndarray:
+        """``(k, n)`` int64: the segments resample ``r`` draws."""
+        if self._indices is not None:
+            return self._indices
+        from nlpeval import _native
+
+        seeded = self._seeded
+        return _native.report_seeded_rows(seeded.entropy, seeded.states, seeded.n_segments)
 
     @functools.cached_property
     def counts(self) -> np.ndarray:
@@ -57,11 +141,15 @@ class Resamples:
         no count matrix): ``counts @ rows`` in integers."""
         from nlpeval import _native
 
-        return _native.report_resampled_sums(self.indices, np.ascontiguousarray(rows, dtype=np.int64))
+        rows = np.ascontiguousarray(rows, dtype=np.int64)
+        seeded = self._seeded
+        if seeded is not None:
+            return _native.report_seeded_sums(seeded.entropy, seeded.states, seeded.n_segments, rows)
+        return _native.report_resampled_sums(self.indices, rows)
 
     def totals(self, stats: Stats) -> np.ndarray:
         """Resampled totals ``(k, width)`` of ``stats`` (exact: integer counts stay integers)."""
-        return weighted_totals(stats, self, self.indices)
+        return weighted_totals(stats, self, None)
 
 
 #: the draws of the current :func:`shared_draws` block: (n_segments, seed) -> the longest draw so far
@@ -79,8 +167,9 @@ def shared_draws() -> Iterator[None]:
     >>> with shared_draws():
     ...     a = Resamples.draw(10, 50, 1)
     ...     b = Resamples.draw(10, 20, 1)
-    >>> bool((b.indices == Resamples.draw(10, 20, 1).indices).all()), b.indices.base is a.indices
-    (True, True)
+    ...     c = Resamples.draw(10, 50, 1)
+    >>> bool((b.indices == Resamples.draw(10, 20, 1).indices).all()), len(b), c is a
+    (True, 20, True)
     """
     token = _SHARED.set({})
     try:
@@ -100,7 +189,7 @@ def weighted_totals(stats: Stats, weights: np.ndarray | Resamples, indices: np.n
     if isinstance(weights, Resamples):
         columns = rows[:, summed]
         product = weights.sums(columns) if integer else weights.counts @ columns.astype(np.float64)
-        k = len(weights.indices)
+        k = len(weights)
     else:
         product = weights @ rows[:, summed].astype(np.float64)
         if integer:
@@ -113,6 +202,8 @@ def weighted_totals(stats: Stats, weights: np.ndarray | Resamples, indices: np.n
         if len(values) and np.all(values == values[0]):
             out[:, column] = values[0]
         else:
+            if indices is None and isinstance(weights, Resamples):
+                indices = weights.indices
             if indices is None:
                 raise ValueError("statistics with varying non-summed fields need resample indices")
             out[:, column] = stats.schema.resampled_totals(rows, indices)[:, column]
@@ -177,8 +268,22 @@ def masked_sums(masks: np.ndarray, rows: np.ndarray) -> np.ndarray:
 
 
 def randomization_swaps(n_segments: int, n_trials: int, seed: int | None) -> np.ndarray:
-    """``(n_trials, n)`` swap masks as :func:`nlpeval.approximate_randomization` draws them."""
-    return np.random.default_rng(seed).integers(2, size=(n_trials, n_segments), dtype=bool)
+    """``(n_trials, n)`` swap masks as :func:`nlpeval.approximate_randomization` draws them
+    (``default_rng(seed).integers(2, size=(n_trials, n), dtype=bool)``; natively for an integer seed).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> expected = np.random.default_rng(3).integers(2, size=(4, 9), dtype=bool)
+    >>> bool((randomization_swaps(9, 4, 3) == expected).all())
+    True
+    """
+    entropy = _entropy(seed)
+    if entropy is None:
+        return np.random.default_rng(seed).integers(2, size=(n_trials, n_segments), dtype=bool)
+    from nlpeval import _native
+
+    return _native.report_seeded_coins(entropy, n_trials, n_segments)
 
 
 def smoothed_p(null: np.ndarray, observed: float) -> float:
