@@ -18,6 +18,7 @@ Examples
 from __future__ import annotations
 
 import base64
+import dataclasses
 import hashlib
 from functools import lru_cache
 from importlib import resources
@@ -131,12 +132,24 @@ def content_security_policy(css: str, js: str) -> str:
 
 
 def _as_dict(model: Report | dict[str, Any]) -> dict[str, Any]:
+    """The report dict the page is built from: ``model.to_dict()``, except that the examples section's
+    ``examples`` stay the model's records (the example browser's data reads them directly:
+    :func:`~nlpeval.reports.html.data.examples_data`)."""
     if isinstance(model, dict):
         return model
     to_dict = getattr(model, "to_dict", None)
     if to_dict is None:
         raise TypeError(f"render_html expects a report model or its to_dict(), not {type(model).__name__}")
-    return to_dict()
+    examples = getattr(model, "examples", None)
+    if examples is None or not hasattr(examples, "examples") or not dataclasses.is_dataclass(model):
+        return to_dict()
+    from nlpeval.reports.model import plain
+
+    report = {f.name: plain(getattr(model, f.name)) for f in dataclasses.fields(model) if f.name != "examples"}
+    section = {f.name: plain(getattr(examples, f.name)) for f in dataclasses.fields(examples) if f.name != "examples"}
+    section["examples"] = examples.examples
+    report["examples"] = section
+    return report
 
 
 def render_html(model: Report | dict[str, Any]) -> str:
