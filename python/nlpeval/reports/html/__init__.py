@@ -20,8 +20,8 @@ from __future__ import annotations
 import base64
 import dataclasses
 import hashlib
+import os
 from functools import lru_cache
-from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from nlpeval._version import __version__
@@ -32,6 +32,9 @@ if TYPE_CHECKING:
     from nlpeval.reports.model import Report
 
 __all__ = ["content_security_policy", "render_html"]
+
+#: this package's folder (templates/ and static/ are read from it)
+_HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 @lru_cache(maxsize=1)
@@ -48,7 +51,7 @@ def _environment() -> jinja2.Environment:
         "keep_trailing_newline": True,
     }
     env = jinja2.Environment(
-        loader=jinja2.PackageLoader("nlpeval.reports.html", "templates"),
+        loader=jinja2.FileSystemLoader(os.path.join(_HERE, "templates")),  # the package folder: no zip import
         bytecode_cache=template_cache(options),  # compiled templates on disk: a fresh process skips compiling
         **options,
     )
@@ -103,7 +106,8 @@ def _escape(value: Any) -> str:
 
 @lru_cache(maxsize=4)
 def _static(name: str) -> str:
-    return (resources.files("nlpeval.reports.html") / "static" / name).read_text(encoding="utf-8")
+    with open(os.path.join(_HERE, "static", name), encoding="utf-8") as handle:
+        return handle.read()
 
 
 def _sha256(text: str) -> str:
