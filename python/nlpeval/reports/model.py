@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import types
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -168,13 +169,39 @@ def _add_inits() -> None:
             body.append(f"    _set(self, {name!r}, {value})")
         lines.append(f"def _init{k}({', '.join(params)}):")
         lines.extend(body or ["    pass"])
-    exec(compile("\n".join(lines), f"<{__name__} records>", "exec"), namespace)
+    exec(_compiled("\n".join(lines)), namespace)
     for k, cls in enumerate(_PENDING):
         init = namespace[f"_init{k}"]
         init.__name__, init.__qualname__ = "__init__", f"{cls.__qualname__}.__init__"
         init.__module__ = cls.__module__
         cls.__init__ = init  # type: ignore[misc]
     _PENDING.clear()
+
+
+def _compiled(source: str) -> types.CodeType:
+    """``compile(source)`` of the records' ``__init__`` functions, kept marshalled in nlpeval's cache folder
+    (:func:`nlpeval.core.cache.cache_folder`) under the hash of the source and the Python version: a fresh
+    process loads the code instead of compiling it. A missing, unreadable or corrupt file is compiled again."""
+    import hashlib
+    import marshal
+    import sys
+
+    from nlpeval.core.cache import cache_folder, write_cache_file
+
+    folder = cache_folder()
+    key = hashlib.sha256(repr((sys.version, sys.implementation.cache_tag, source)).encode()).hexdigest()[:32]
+    path = None if folder is None else folder / "report-model" / f"{key}.marshal"
+    if path is not None:
+        try:
+            code = marshal.loads(path.read_bytes())
+            if isinstance(code, types.CodeType):
+                return code
+        except Exception:  # missing, unreadable or corrupt: compile
+            pass
+    code = compile(source, f"<{__name__} records>", "exec")
+    if path is not None:
+        write_cache_file(path, marshal.dumps(code))
+    return code
 
 
 class _HasDefaultFactory:

@@ -126,8 +126,12 @@ def display_offsets(text: str) -> Sequence[int]:
     >>> display_offsets("a b")
     range(0, 3)
     """
+    stripped = text.strip()
+    if "  " not in stripped and stripped.isprintable():  # every whitespace but " " is unprintable
+        count = stripped.count(" ") + 1 if stripped else 0
+        return range(count + 1) if count else [0, 0]
     words = text.split()
-    if " ".join(words) == text.strip():  # single spaces only: one page token per compare-mt token
+    if " ".join(words) == stripped:  # single spaces only: one page token per compare-mt token
         return range(len(words) + 1) if words else [0, 0]
     offsets = [0]
     for token in text.strip().split(" "):
@@ -204,7 +208,7 @@ def examples_data(
         "sort_metric": section.get("metric"),
         "ids": ids,
         "src": table.add_all([source or "" for source in rows.sources]) if has_src else None,
-        "refs": [table.add_all(refs) for refs in rows.references],
+        "refs": _split(table.add_all([ref for refs in rows.references for ref in refs]), rows.references),
         "hyps": [table.add_all([hyps[s] for hyps in hypotheses]) for s in range(n_systems)],
         "labels": rows.labels if has_labels else None,
     }
@@ -224,6 +228,17 @@ def examples_data(
     data["buckets"] = _buckets(report.get("buckets") or [], systems, ids)
     data["strings"] = table.strings
     return data
+
+
+def _split(flat: list[int], like: Sequence[Sequence[Any]]) -> list[list[int]]:
+    """``flat`` cut into lists as long as those of ``like``."""
+    if all(len(item) == 1 for item in like):
+        return [[value] for value in flat]
+    out, start = [], 0
+    for item in like:
+        out.append(flat[start : start + len(item)])
+        start += len(item)
+    return out
 
 
 class _Rows:
