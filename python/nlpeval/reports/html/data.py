@@ -111,7 +111,10 @@ def _code_string(indices: Sequence[int]) -> str:
     >>> _code_string([0, 3, -1, 12])
     '03/<'
     """
-    return "".join(chr(48 + int(i)) for i in indices)
+    try:  # row numbers below 80: one ASCII byte each
+        return bytes([48 + i for i in indices]).decode("ascii")
+    except (ValueError, TypeError):
+        return "".join(chr(48 + int(i)) for i in indices)
 
 
 def display_offsets(text: str) -> Sequence[int]:
@@ -137,6 +140,15 @@ def display_offsets(text: str) -> Sequence[int]:
     for token in text.strip().split(" "):
         offsets.append(offsets[-1] + len(token.split()))
     return offsets
+
+
+def _all_offsets(texts: Sequence[Sequence[str]]) -> list[list[Sequence[int]]]:
+    """``[[display_offsets(text) for text in row] for row in texts]``, with one check over all the texts
+    when none has whitespace but single spaces between words (then each is ``range(words + 1)``)."""
+    joined = " ".join(text for row in texts for text in row)
+    if "  " in joined or joined[:1] == " " or joined[-1:] == " " or not joined.isprintable():
+        return [[display_offsets(text) for text in row] for row in texts]
+    return [[range(text.count(" ") + 2) if text else [0, 0] for text in row] for row in texts]
 
 
 def _flags(flags: str, offsets: Sequence[int]) -> str:
@@ -213,7 +225,7 @@ def examples_data(
         "labels": rows.labels if has_labels else None,
     }
     data["scores"] = _scores(report, rows, metrics, systems)
-    offsets = [[display_offsets(text) for text in hyps] for hyps in hypotheses]
+    offsets = _all_offsets(hypotheses)
     data["matched"] = [
         [_flags(matched[s] if s < len(matched) else "", offsets[i][s]) for i, matched in enumerate(rows.matched)]
         for s in range(n_systems)
@@ -359,11 +371,16 @@ def _buckets(tables: Sequence[Mapping[str, Any]], systems: Sequence[str], ids: S
             "rows": [row.get("label", "") for row in table.get("rows") or []],
         }
         if shared is not None:
-            entry["seg"] = _code_string([shared[i] if i < len(shared) else -1 for i in ids])
+            entry["seg"] = _code_string(_at(shared, ids))
         else:
-            entry["sys"] = [
-                _code_string([(by_system.get(s) or [])[i] if i < len(by_system.get(s) or []) else -1 for i in ids])
-                for s in systems
-            ]
+            entry["sys"] = [_code_string(_at(by_system.get(s) or [], ids)) for s in systems]
         out.append(entry)
     return out
+
+
+def _at(values: Sequence[int], ids: Sequence[int]) -> Sequence[int]:
+    """``values[i]`` for each of ``ids`` (``-1`` past the end)."""
+    n = len(values)
+    if len(ids) == n and list(ids) == list(range(n)):
+        return values  # every segment in order
+    return [values[i] if i < n else -1 for i in ids]
