@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import types
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -116,6 +117,12 @@ class _Record:
     def __hash__(self) -> int:
         return hash(self._values())
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
+
 
 def _names(kind: type) -> tuple[str, ...]:
     """The field names of a record class, in order (cached)."""
@@ -125,8 +132,84 @@ def _names(kind: type) -> tuple[str, ...]:
     return names
 
 
-#: the model's records: frozen dataclasses whose repr/eq/hash come from :class:`_Record`
-_record = dataclass(frozen=True, eq=False, repr=False)
+#: records waiting for their ``__init__`` (:func:`_add_inits`, once at the end of the module)
+_PENDING: list[type] = []
+
+#: :func:`dataclasses.dataclass` without generated methods: ``__init__`` comes from :func:`_add_inits`
+#: and the rest from :class:`_Record` (frozen as ``dataclass(frozen=True)`` makes it)
+_dataclass = dataclass(init=False, repr=False, eq=False)
+
+
+def _record(cls: type) -> type:
+    """A model record: a dataclass whose repr/eq/hash and frozen ``__setattr__`` come from :class:`_Record`
+    and whose ``__init__`` is the one ``dataclass(frozen=True)`` would write, compiled together with every
+    other record's by :func:`_add_inits` (one compilation at import instead of three per class)."""
+    _PENDING.append(cls)
+    return _dataclass(cls)
+
+
+def _add_inits() -> None:
+    """The ``__init__`` of every pending record, compiled in one go: the fields in order as parameters
+    (defaults and default factories as declared), each stored with ``object.__setattr__``."""
+    namespace: dict[str, Any] = {"_set": object.__setattr__, "_FACTORY": _HAS_DEFAULT_FACTORY}
+    lines = []
+    for k, cls in enumerate(_PENDING):
+        params, body = ["self"], []
+        for j, f in enumerate(dataclasses.fields(cls)):
+            name, value = f.name, f.name
+            if f.default is not dataclasses.MISSING:
+                namespace[f"_d{k}_{j}"] = f.default
+                params.append(f"{name}=_d{k}_{j}")
+            elif f.default_factory is not dataclasses.MISSING:
+                namespace[f"_f{k}_{j}"] = f.default_factory
+                params.append(f"{name}=_FACTORY")
+                value = f"_f{k}_{j}() if {name} is _FACTORY else {name}"
+            else:
+                params.append(name)
+            body.append(f"    _set(self, {name!r}, {value})")
+        lines.append(f"def _init{k}({', '.join(params)}):")
+        lines.extend(body or ["    pass"])
+    exec(_compiled("\n".join(lines)), namespace)
+    for k, cls in enumerate(_PENDING):
+        init = namespace[f"_init{k}"]
+        init.__name__, init.__qualname__ = "__init__", f"{cls.__qualname__}.__init__"
+        init.__module__ = cls.__module__
+        cls.__init__ = init  # type: ignore[misc]
+    _PENDING.clear()
+
+
+def _compiled(source: str) -> types.CodeType:
+    """``compile(source)`` of the records' ``__init__`` functions, kept marshalled in nlpeval's cache folder
+    (:func:`nlpeval.core.cache.cache_folder`) under the hash of the source and the Python version: a fresh
+    process loads the code instead of compiling it. A missing, unreadable or corrupt file is compiled again."""
+    import hashlib
+    import marshal
+    import sys
+
+    from nlpeval.core.cache import cache_folder, write_cache_file
+
+    folder = cache_folder()
+    key = hashlib.sha256(repr((sys.version, sys.implementation.cache_tag, source)).encode()).hexdigest()[:32]
+    path = None if folder is None else folder / "report-model" / f"{key}.marshal"
+    if path is not None:
+        try:
+            code = marshal.loads(path.read_bytes())
+            if isinstance(code, types.CodeType):
+                return code
+        except Exception:  # missing, unreadable or corrupt: compile
+            pass
+    code = compile(source, f"<{__name__} records>", "exec")
+    if path is not None:
+        write_cache_file(path, marshal.dumps(code))
+    return code
+
+
+class _HasDefaultFactory:
+    def __repr__(self) -> str:
+        return "<factory>"
+
+
+_HAS_DEFAULT_FACTORY = _HasDefaultFactory()
 
 
 # ---------------------------------------------------------------------------- building blocks
@@ -585,3 +668,6 @@ class Report(_Record):
     classification: ClassificationSection | None = None
     summarization: SummarizationSection | None = None
     warnings: tuple[str, ...] = ()
+
+
+_add_inits()

@@ -18,9 +18,10 @@ Examples
 from __future__ import annotations
 
 import base64
+import dataclasses
 import hashlib
+import os
 from functools import lru_cache
-from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from nlpeval._version import __version__
@@ -31,6 +32,9 @@ if TYPE_CHECKING:
     from nlpeval.reports.model import Report
 
 __all__ = ["content_security_policy", "render_html"]
+
+#: this package's folder (templates/ and static/ are read from it)
+_HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 @lru_cache(maxsize=1)
@@ -47,7 +51,7 @@ def _environment() -> jinja2.Environment:
         "keep_trailing_newline": True,
     }
     env = jinja2.Environment(
-        loader=jinja2.PackageLoader("nlpeval.reports.html", "templates"),
+        loader=jinja2.FileSystemLoader(os.path.join(_HERE, "templates")),  # the package folder: no zip import
         bytecode_cache=template_cache(options),  # compiled templates on disk: a fresh process skips compiling
         **options,
     )
@@ -102,7 +106,8 @@ def _escape(value: Any) -> str:
 
 @lru_cache(maxsize=4)
 def _static(name: str) -> str:
-    return (resources.files("nlpeval.reports.html") / "static" / name).read_text(encoding="utf-8")
+    with open(os.path.join(_HERE, "static", name), encoding="utf-8") as handle:
+        return handle.read()
 
 
 def _sha256(text: str) -> str:
@@ -131,12 +136,24 @@ def content_security_policy(css: str, js: str) -> str:
 
 
 def _as_dict(model: Report | dict[str, Any]) -> dict[str, Any]:
+    """The report dict the page is built from: ``model.to_dict()``, except that the examples section's
+    ``examples`` stay the model's records (the example browser's data reads them directly:
+    :func:`~nlpeval.reports.html.data.examples_data`)."""
     if isinstance(model, dict):
         return model
     to_dict = getattr(model, "to_dict", None)
     if to_dict is None:
         raise TypeError(f"render_html expects a report model or its to_dict(), not {type(model).__name__}")
-    return to_dict()
+    examples = getattr(model, "examples", None)
+    if examples is None or not hasattr(examples, "examples") or not dataclasses.is_dataclass(model):
+        return to_dict()
+    from nlpeval.reports.model import plain
+
+    report = {f.name: plain(getattr(model, f.name)) for f in dataclasses.fields(model) if f.name != "examples"}
+    section = {f.name: plain(getattr(examples, f.name)) for f in dataclasses.fields(examples) if f.name != "examples"}
+    section["examples"] = examples.examples
+    report["examples"] = section
+    return report
 
 
 def render_html(model: Report | dict[str, Any]) -> str:

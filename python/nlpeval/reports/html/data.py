@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 #: decimals kept for sentence scores on the display scale (0-100 for BLEU: 2 decimals)
@@ -63,8 +63,26 @@ class StringTable:
             self.strings.append(text)
         return index
 
+    def add_all(self, texts: Iterable[str]) -> list[int]:
+        """``[self.add(text) for text in texts]``."""
+        index_of = self._index
+        strings = self.strings
+        out = []
+        append = out.append
+        for text in texts:
+            index = index_of.get(text)
+            if index is None:
+                index = index_of[text] = len(strings)
+                strings.append(text)
+            append(index)
+        return out
+
 
 def _score(value: Any, scale: float) -> float | None:
+    if value is not None and type(value) is not float and type(value) is not int:
+        from nlpeval.reports.model import plain
+
+        value = plain(value)  # a numpy scalar in a record, as ``to_dict`` gives it
     if value is None or not isinstance(value, (int, float)) or not math.isfinite(value):
         return None
     rounded = round(value * scale, SCORE_DECIMALS)
@@ -93,7 +111,10 @@ def _code_string(indices: Sequence[int]) -> str:
     >>> _code_string([0, 3, -1, 12])
     '03/<'
     """
-    return "".join(chr(48 + int(i)) for i in indices)
+    try:  # row numbers below 80: one ASCII byte each
+        return bytes([48 + i for i in indices]).decode("ascii")
+    except (ValueError, TypeError):
+        return "".join(chr(48 + int(i)) for i in indices)
 
 
 def display_offsets(text: str) -> Sequence[int]:
@@ -108,13 +129,26 @@ def display_offsets(text: str) -> Sequence[int]:
     >>> display_offsets("a b")
     range(0, 3)
     """
+    stripped = text.strip()
+    if "  " not in stripped and stripped.isprintable():  # every whitespace but " " is unprintable
+        count = stripped.count(" ") + 1 if stripped else 0
+        return range(count + 1) if count else [0, 0]
     words = text.split()
-    if " ".join(words) == text.strip():  # single spaces only: one page token per compare-mt token
+    if " ".join(words) == stripped:  # single spaces only: one page token per compare-mt token
         return range(len(words) + 1) if words else [0, 0]
     offsets = [0]
     for token in text.strip().split(" "):
         offsets.append(offsets[-1] + len(token.split()))
     return offsets
+
+
+def _all_offsets(texts: Sequence[Sequence[str]]) -> list[list[Sequence[int]]]:
+    """``[[display_offsets(text) for text in row] for row in texts]``, with one check over all the texts
+    when none has whitespace but single spaces between words (then each is ``range(words + 1)``)."""
+    joined = " ".join(text for row in texts for text in row)
+    if "  " in joined or joined[:1] == " " or joined[-1:] == " " or not joined.isprintable():
+        return [[display_offsets(text) for text in row] for row in texts]
+    return [[range(text.count(" ") + 2) if text else [0, 0] for text in row] for row in texts]
 
 
 def _flags(flags: str, offsets: Sequence[int]) -> str:
@@ -136,7 +170,8 @@ def examples_data(
     report: Mapping[str, Any],
     metric_infos: Mapping[str, Mapping[str, Any]],
 ) -> dict[str, Any]:
-    """The example browser's JSON from the report dict (``Report.to_dict()``).
+    """The example browser's JSON from the report dict (``Report.to_dict()``; the examples section's
+    ``examples`` may also be the model's :class:`~nlpeval.reports.model.Example` records themselves).
 
     Keys: ``systems``, ``metrics`` (name, label, scale, higher-is-better), ``strings``,
     ``ids`` (segment ids), ``src`` (string indices or ``null``), ``refs`` (per example,
@@ -152,12 +187,14 @@ def examples_data(
     only displays it.
     """
     systems = list(report.get("systems") or [])
+    n_systems = len(systems)
     section = report.get("examples") or {}
     examples = list(section.get("examples") or [])
+    rows = _Rows(examples)
     table = StringTable()
     metric_names: list[str] = []
-    for example in examples:
-        for name in example.get("scores") or {}:
+    for scores in rows.scores:
+        for name in scores:
             if name not in metric_names:
                 metric_names.append(name)
     metrics = []
@@ -171,9 +208,10 @@ def examples_data(
                 "hib": bool(info.get("higher_is_better", True)),
             }
         )
-    has_src = any(example.get("source") is not None for example in examples)
-    has_labels = any(example.get("label") is not None for example in examples)
-    ids = [int(example.get("id", i)) for i, example in enumerate(examples)]
+    has_src = any(source is not None for source in rows.sources)
+    has_labels = any(label is not None for label in rows.labels)
+    ids = [int(i) for i in rows.ids]
+    hypotheses = [list(hyps[:n_systems]) + [""] * (n_systems - len(hyps)) for hyps in rows.hypotheses]
     data: dict[str, Any] = {
         "systems": systems,
         "metrics": metrics,
@@ -181,33 +219,21 @@ def examples_data(
         "max_examples": section.get("max_examples"),
         "sort_metric": section.get("metric"),
         "ids": ids,
-        "src": [table.add(example.get("source") or "") for example in examples] if has_src else None,
-        "refs": [[table.add(ref) for ref in example.get("references") or []] for example in examples],
-        "hyps": [
-            [
-                table.add((example.get("hypotheses") or [])[s] if s < len(example.get("hypotheses") or []) else "")
-                for example in examples
-            ]
-            for s in range(len(systems))
-        ],
-        "labels": [example.get("label") for example in examples] if has_labels else None,
+        "src": table.add_all([source or "" for source in rows.sources]) if has_src else None,
+        "refs": _split(table.add_all([ref for refs in rows.references for ref in refs]), rows.references),
+        "hyps": [table.add_all([hyps[s] for hyps in hypotheses]) for s in range(n_systems)],
+        "labels": rows.labels if has_labels else None,
     }
-    data["scores"] = _scores(report, examples, metrics, systems)
-    offsets = [
-        [display_offsets(hyps[s] if s < len(hyps) else "") for s in range(len(systems))]
-        for hyps in (example.get("hypotheses") or [] for example in examples)
-    ]
+    data["scores"] = _scores(report, rows, metrics, systems)
+    offsets = _all_offsets(hypotheses)
     data["matched"] = [
-        [
-            _flags(matched[s] if s < len(matched) else "", offsets[i][s])
-            for i, matched in enumerate(example.get("matched") or [] for example in examples)
-        ]
-        for s in range(len(systems))
+        [_flags(matched[s] if s < len(matched) else "", offsets[i][s]) for i, matched in enumerate(rows.matched)]
+        for s in range(n_systems)
     ]
     data["ngrams"] = _ngrams(report.get("ngrams") or [], ids, systems, offsets)
-    if examples and all(len(example.get("alignments") or []) == len(systems) for example in examples):
-        data["align"] = [[example["alignments"][s] for example in examples] for s in range(len(systems))]
-        refs_used = [[int(example["alignment_references"][s]) for example in examples] for s in range(len(systems))]
+    if examples and all(len(alignments) == n_systems for alignments in rows.alignments):
+        data["align"] = [[alignments[s] for alignments in rows.alignments] for s in range(n_systems)]
+        refs_used = [[int(used[s]) for used in rows.alignment_references] for s in range(n_systems)]
         data["align_ref"] = refs_used if any(any(r) for r in refs_used) else None
     else:
         data["align"] = data["align_ref"] = None
@@ -216,9 +242,53 @@ def examples_data(
     return data
 
 
+def _split(flat: list[int], like: Sequence[Sequence[Any]]) -> list[list[int]]:
+    """``flat`` cut into lists as long as those of ``like``."""
+    if all(len(item) == 1 for item in like):
+        return [[value] for value in flat]
+    out, start = [], 0
+    for item in like:
+        out.append(flat[start : start + len(item)])
+        start += len(item)
+    return out
+
+
+class _Rows:
+    """The examples' fields as columns, from ``Example`` records or their dicts (the same values:
+    ``to_dict`` only turns tuples into lists, numpy integers into ints, NaN into ``None``, which the
+    sentence scores go through again in :func:`_scores_of`)."""
+
+    def __init__(self, examples: Sequence[Any]) -> None:
+        if examples and all(not isinstance(example, Mapping) for example in examples):
+            self.ids: list[Any] = [example.id for example in examples]
+            self.segments: list[Any] = self.ids
+            self.sources: list[Any] = [example.source for example in examples]
+            self.references: list[Any] = [example.references for example in examples]
+            self.hypotheses: list[Any] = [example.hypotheses for example in examples]
+            self.scores: list[Any] = [example.scores for example in examples]
+            self.labels: list[Any] = [example.label for example in examples]
+            self.matched: list[Any] = [example.matched for example in examples]
+            self.alignments: list[Any] = [example.alignments for example in examples]
+            self.alignment_references: list[Any] = [example.alignment_references for example in examples]
+            return
+        from nlpeval.reports.model import plain
+
+        examples = [example if isinstance(example, Mapping) else plain(example) for example in examples]
+        self.ids = [example.get("id", i) for i, example in enumerate(examples)]
+        self.segments = [example.get("id", 0) for example in examples]
+        self.sources = [example.get("source") for example in examples]
+        self.references = [example.get("references") or [] for example in examples]
+        self.hypotheses = [example.get("hypotheses") or [] for example in examples]
+        self.scores = [example.get("scores") or {} for example in examples]
+        self.labels = [example.get("label") for example in examples]
+        self.matched = [example.get("matched") or [] for example in examples]
+        self.alignments = [example.get("alignments") or [] for example in examples]
+        self.alignment_references = [example.get("alignment_references") for example in examples]
+
+
 def _scores(
     report: Mapping[str, Any],
-    examples: Sequence[Mapping[str, Any]],
+    rows: _Rows,
     metrics: Sequence[Mapping[str, Any]],
     systems: Sequence[str],
 ) -> dict[str, list[list[float | None]]]:
@@ -229,7 +299,8 @@ def _scores(
         for item in (report.get("sentences") or {}).get("scores") or []
     }
     total = int((report.get("examples") or {}).get("total") or 0)
-    total = max([total, *(int(e.get("id", 0)) + 1 for e in examples)]) if examples else total
+    segments = [int(i) for i in rows.segments]
+    total = max([total, *(i + 1 for i in segments)]) if segments else total
     scores: dict[str, list[list[float | None]]] = {}
     for metric in metrics:
         scale = float(metric["scale"])
@@ -238,9 +309,9 @@ def _scores(
             values = by_pair.get((metric["name"], system))
             if values is None:
                 values = [None] * total
-                for example in examples:
-                    row = (example.get("scores") or {}).get(metric["name"]) or []
-                    values[int(example.get("id", 0))] = row[s] if s < len(row) else None
+                for segment, example_scores in zip(segments, rows.scores, strict=True):
+                    row = example_scores.get(metric["name"]) or []
+                    values[segment] = row[s] if s < len(row) else None
             per_system.append(_scores_of(values, scale))
         scores[metric["name"]] = per_system
     return scores
@@ -300,11 +371,16 @@ def _buckets(tables: Sequence[Mapping[str, Any]], systems: Sequence[str], ids: S
             "rows": [row.get("label", "") for row in table.get("rows") or []],
         }
         if shared is not None:
-            entry["seg"] = _code_string([shared[i] if i < len(shared) else -1 for i in ids])
+            entry["seg"] = _code_string(_at(shared, ids))
         else:
-            entry["sys"] = [
-                _code_string([(by_system.get(s) or [])[i] if i < len(by_system.get(s) or []) else -1 for i in ids])
-                for s in systems
-            ]
+            entry["sys"] = [_code_string(_at(by_system.get(s) or [], ids)) for s in systems]
         out.append(entry)
     return out
+
+
+def _at(values: Sequence[int], ids: Sequence[int]) -> Sequence[int]:
+    """``values[i]`` for each of ``ids`` (``-1`` past the end)."""
+    n = len(values)
+    if len(ids) == n and list(ids) == list(range(n)):
+        return values  # every segment in order
+    return [values[i] if i < n else -1 for i in ids]
