@@ -63,7 +63,7 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--title", default="System comparison", help="report title")
     parser.add_argument("--format", "-f", choices=FORMATS, default=None, help="output format (default from -o)")
     parser.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE (atomically)")
-    from nlpeval.cli.datafiles import add_data_options
+    from nlpeval.cli.dataoptions import add_data_options
 
     add_data_options(parser)
     parser.set_defaults(run=run)
@@ -199,7 +199,7 @@ def _run(options: argparse.Namespace) -> int:
     fmt = _format(options)
     if options.task == "classify":
         return _classify(options, fmt)
-    from nlpeval.cli.datafiles import check_data_options
+    from nlpeval.cli.dataoptions import check_data_options
 
     check_data_options(options)
     if options.hyp_col is not None:

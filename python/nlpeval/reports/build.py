@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from nlpeval.core.errors import InputError
+from nlpeval.reports.background import Background
 from nlpeval.reports.model import (
     SCHEMA_VERSION,
     BucketTable,
@@ -183,8 +184,7 @@ def report(
     from nlpeval.reports.analyses import comparemt as cm
     from nlpeval.reports.analyses import ngram_codes as nc
     from nlpeval.reports.analyses.buckets import bounds_of as _bounds
-    from nlpeval.reports.analyses.buckets import count_table, metric_table, sentence_metric_tables, word_tables
-    from nlpeval.reports.analyses.leaderboard import leaderboard
+    from nlpeval.reports.analyses.buckets import count_table, metric_table, sentence_metric_tables
     from nlpeval.reports.analyses.sanity import length_section
     from nlpeval.reports.analyses.sentences import sentence_section
     from nlpeval.reports.metrics import LOWER_IS_BETTER, build_metrics
@@ -241,18 +241,28 @@ def report(
 
     # ------------------------------------------------------------------ leaderboard
     step("leaderboard")
-    board = leaderboard(
+    # the leaderboard, the word tables and the BLEU-by-length table are mostly native resampling (GIL
+    # released): they run on a second thread, in this order, while this one builds the other sections
+    ref_len = np.diff(corpus.sides[nc.REF][1])
+    resampled = Background(
+        _resampled_sections,
         systems,
         metric_objects,
         stats,
-        higher_is_better=higher,
-        baseline=baseline,
+        higher,
+        baseline,
+        corpus,
+        freq_corpus,
+        ref_len,
+        cm_bleu,
+        cm_stats,
         n_bootstrap=n_bootstrap,
         n_randomization=n_randomization,
         seed=seed,
-        level=confidence,
+        confidence=confidence,
         alpha=alpha,
         all_pairs=all_pairs,
+        min_segments=min_segments,
     )
 
     # ------------------------------------------------------------------ length and sanity
@@ -292,55 +302,6 @@ def report(
     # ------------------------------------------------------------------ buckets
     step("buckets")
     tables: list[BucketTable] = []
-    if freq_corpus is not None:
-        freq = cm.frequencies([cm.tokenize(x) for x in freq_corpus])
-        frequency = np.array([freq.get(w, 0) if i else 0 for i, w in enumerate(corpus.words)])
-    else:
-        # the reference's word counts (compare-mt's frequencies of the reference), by word id
-        frequency = np.bincount(corpus.sides[nc.REF][0], minlength=len(corpus.words))
-        frequency[0] = 0
-    freq_labels = cm.bucket_labels(cm.FREQ_EDGES)
-    freq_bounds = _bounds(cm.FREQ_EDGES)
-    bucket_ids = cm.bucket_of(frequency, cm.FREQ_EDGES)
-    word_rows = {s: nc.word_rows(corpus, s, bucket_ids, len(cm.FREQ_EDGES) + 1) for s in systems}
-    tables.extend(
-        word_tables(
-            rows_by_system=word_rows,
-            labels=freq_labels,
-            bounds=freq_bounds,
-            accuracy=cm.word_accuracy,
-            systems=systems,
-            baseline=baseline,
-            n_bootstrap=n_bootstrap,
-            seed=seed,
-            by="frequency",
-            alpha=alpha,
-            level=confidence,
-            min_words=min_segments,
-        )
-    )
-    ref_len = np.diff(corpus.sides[nc.REF][1])
-    tables.append(
-        metric_table(
-            id="bleu-by-ref-length",
-            title="BLEU (compare-mt) by reference length",
-            by="ref-length",
-            statistic="bleu",
-            assignment=cm.bucket_of(ref_len, cm.LENGTH_EDGES),
-            labels=cm.bucket_labels(cm.LENGTH_EDGES),
-            bounds=_bounds(cm.LENGTH_EDGES),
-            metric=cm_bleu,
-            stats=cm_stats,
-            systems=systems,
-            baseline=baseline,
-            n_bootstrap=n_bootstrap,
-            seed=seed,
-            alpha=alpha,
-            level=confidence,
-            min_segments=min_segments,
-            empty_value=0.0,
-        )
-    )
     diffs = {s: np.diff(corpus.sides[s][1]) - ref_len for s in systems}
     tables.append(
         count_table(
@@ -373,6 +334,8 @@ def report(
             min_segments=min_segments,
         )
     )
+    board, first_tables = resampled.result() if preset is None else (None, [])
+    tables[:0] = first_tables
     if preset is None:
         for name, metric in metric_objects.items():
             tables.extend(
@@ -499,6 +462,10 @@ def report(
         largest[f"{s} > {baseline}"] = tuple(item[3] for item in ranked[-LARGEST_DIFFERENCES:])
     examples_section = ExamplesSection(n_segments, max_examples, example_metric, examples, largest)
 
+    if board is None:
+        board, first_tables = resampled.result()
+        tables[:0] = first_tables
+
     # ------------------------------------------------------------------ summarisation
     summarization = None
     rouge_names = tuple(name for name in built if name.startswith("rouge"))
@@ -578,6 +545,98 @@ def report(
         summarization=summarization,
         warnings=tuple(warnings),
     )
+
+
+def _resampled_sections(
+    systems: list[str],
+    metric_objects: Mapping[str, Any],
+    stats: Mapping[str, Mapping[str, Any]],
+    higher: Mapping[str, bool],
+    baseline: str,
+    corpus: Any,
+    freq_corpus: Sequence[str] | None,
+    ref_len: np.ndarray,
+    cm_bleu: Any,
+    cm_stats: Mapping[str, Any],
+    *,
+    n_bootstrap: int,
+    n_randomization: int,
+    seed: int | None,
+    confidence: float,
+    alpha: float,
+    all_pairs: bool,
+    min_segments: int,
+) -> tuple[Any, list[BucketTable]]:
+    """The leaderboard, then the word tables by frequency and compare-mt's BLEU by reference length."""
+    from nlpeval.reports.analyses import comparemt as cm
+    from nlpeval.reports.analyses import ngram_codes as nc
+    from nlpeval.reports.analyses.buckets import bounds_of as _bounds
+    from nlpeval.reports.analyses.buckets import metric_table, word_tables
+    from nlpeval.reports.analyses.leaderboard import leaderboard
+
+    board = leaderboard(
+        systems,
+        metric_objects,
+        stats,
+        higher_is_better=higher,
+        baseline=baseline,
+        n_bootstrap=n_bootstrap,
+        n_randomization=n_randomization,
+        seed=seed,
+        level=confidence,
+        alpha=alpha,
+        all_pairs=all_pairs,
+    )
+    tables: list[BucketTable] = []
+    if freq_corpus is not None:
+        freq = cm.frequencies([cm.tokenize(x) for x in freq_corpus])
+        frequency = np.array([freq.get(w, 0) if i else 0 for i, w in enumerate(corpus.words)])
+    else:
+        # the reference's word counts (compare-mt's frequencies of the reference), by word id
+        frequency = np.bincount(corpus.sides[nc.REF][0], minlength=len(corpus.words))
+        frequency[0] = 0
+    freq_labels = cm.bucket_labels(cm.FREQ_EDGES)
+    freq_bounds = _bounds(cm.FREQ_EDGES)
+    bucket_ids = cm.bucket_of(frequency, cm.FREQ_EDGES)
+    word_rows = {s: nc.word_rows(corpus, s, bucket_ids, len(cm.FREQ_EDGES) + 1) for s in systems}
+    tables.extend(
+        word_tables(
+            rows_by_system=word_rows,
+            labels=freq_labels,
+            bounds=freq_bounds,
+            accuracy=cm.word_accuracy,
+            systems=systems,
+            baseline=baseline,
+            n_bootstrap=n_bootstrap,
+            seed=seed,
+            by="frequency",
+            alpha=alpha,
+            level=confidence,
+            min_words=min_segments,
+        )
+    )
+    tables.append(
+        metric_table(
+            id="bleu-by-ref-length",
+            title="BLEU (compare-mt) by reference length",
+            by="ref-length",
+            statistic="bleu",
+            assignment=cm.bucket_of(ref_len, cm.LENGTH_EDGES),
+            labels=cm.bucket_labels(cm.LENGTH_EDGES),
+            bounds=_bounds(cm.LENGTH_EDGES),
+            metric=cm_bleu,
+            stats=cm_stats,
+            systems=systems,
+            baseline=baseline,
+            n_bootstrap=n_bootstrap,
+            seed=seed,
+            alpha=alpha,
+            level=confidence,
+            min_segments=min_segments,
+            empty_value=0.0,
+        )
+    )
+    return board, tables
 
 
 def _word_alignments(
