@@ -674,6 +674,43 @@ pub fn occurrences(words: &[&[i64]], wanted: &[&[i64]]) -> (Vec<i64>, Vec<i64>, 
 
 // ---------------------------------------------------------------------------- Python bindings
 
+/// One side's flat word ids and its segment offsets.
+pub type IdsOffsets = (Vec<i64>, Vec<i64>);
+
+/// Python's `str.isspace` for one character (what `str.strip()` removes): Unicode
+/// White_Space plus the four information separators U+001C..U+001F.
+fn python_space(c: char) -> bool {
+    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
+}
+
+/// Word ids of compare-mt's tokens (`line.strip().split(" ")`: an empty line is one
+/// empty token) of several sides of lines, one vocabulary for all: ids `1..=V` in
+/// order of first occurrence (side by side, line by line). Returns the words in id
+/// order and per side its flat ids and its `len + 1` offsets.
+pub fn encode_lines<'a>(sides: &[Vec<&'a str>]) -> (Vec<&'a str>, Vec<IdsOffsets>) {
+    let mut vocab: FxHashMap<&'a str, i64> = FxHashMap::default();
+    let mut words: Vec<&'a str> = Vec::new();
+    let mut encoded = Vec::with_capacity(sides.len());
+    for lines in sides {
+        let mut ids = Vec::new();
+        let mut offsets = Vec::with_capacity(lines.len() + 1);
+        offsets.push(0i64);
+        for line in lines {
+            for token in line.trim_matches(python_space).split(' ') {
+                let next = words.len() as i64 + 1;
+                let id = *vocab.entry(token).or_insert_with(|| {
+                    words.push(token);
+                    next
+                });
+                ids.push(id);
+            }
+            offsets.push(ids.len() as i64);
+        }
+        encoded.push((ids, offsets));
+    }
+    (words, encoded)
+}
+
 fn bad(what: &str) -> PyErr {
     PyValueError::new_err(format!("report kernel: {what}"))
 }
@@ -892,6 +929,36 @@ pub fn report_ngram_occurrences<'py>(
     ))
 }
 
+/// `encode_lines` of lists of str: `(words, [(flat ids, offsets) per side])`.
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+pub fn report_encode_lines<'py>(
+    py: Python<'py>,
+    sides: Vec<Vec<Bound<'py, pyo3::types::PyString>>>,
+) -> PyResult<(
+    Vec<Bound<'py, pyo3::types::PyString>>,
+    Vec<(Ids<'py>, Ids<'py>)>,
+)> {
+    let mut texts: Vec<Vec<&str>> = Vec::with_capacity(sides.len());
+    for lines in &sides {
+        let side = lines
+            .iter()
+            .map(|line| line.to_str())
+            .collect::<PyResult<Vec<&str>>>()?;
+        texts.push(side);
+    }
+    let (words, encoded) = py.detach(|| encode_lines(&texts));
+    let words = words
+        .into_iter()
+        .map(|w| pyo3::types::PyString::new(py, w))
+        .collect();
+    let encoded = encoded
+        .into_iter()
+        .map(|(ids, offsets)| (PyArray1::from_vec(py, ids), PyArray1::from_vec(py, offsets)))
+        .collect();
+    Ok((words, encoded))
+}
+
 /// Adds the report kernels to the extension module (called from lib.rs).
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(report_resample_counts, m)?)?;
@@ -904,12 +971,22 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(report_seeded_rows, m)?)?;
     m.add_function(wrap_pyfunction!(report_ngram_matches, m)?)?;
     m.add_function(wrap_pyfunction!(report_ngram_occurrences, m)?)?;
+    m.add_function(wrap_pyfunction!(report_encode_lines, m)?)?;
     Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn encodes_compare_mt_tokens() {
+        let sides = vec![vec![" a b  a\u{1c}", ""], vec!["b\u{a0}c\u{3000}", "\t"]];
+        let (words, encoded) = encode_lines(&sides);
+        assert_eq!(words, vec!["a", "b", "", "b\u{a0}c"]);
+        assert_eq!(encoded[0], (vec![1, 2, 3, 1, 3], vec![0, 4, 5]));
+        assert_eq!(encoded[1], (vec![4, 3], vec![0, 1, 2]));
+    }
 
     #[test]
     fn counts_each_row() {

@@ -66,6 +66,7 @@ report_seeded_coins = _core.report_seeded_coins
 report_seeded_states = _core.report_seeded_states
 report_seeded_sums = _core.report_seeded_sums
 report_seeded_rows = _core.report_seeded_rows
+report_encode_lines = _core.report_encode_lines
 refcache_info = _core.refcache_info
 refcache_clear = _core.refcache_clear
 refcache_limits = _core.refcache_limits

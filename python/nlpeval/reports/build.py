@@ -210,12 +210,10 @@ def report(
 
     # ------------------------------------------------------------------ metrics and statistics
     step("statistics")
-    # compare-mt's tokens (cm.tokenize, inlined: thousands of lines)
-    ref_tokens = [group[0].strip().split(" ") for group in refs]
-    out_tokens = {s: [h.strip().split(" ") for h in hypotheses_by_system[s]] for s in systems}
-    # every side as word ids (one vocabulary): the n-gram counts against the first reference, shared
-    # by compare-mt's BLEU and its sentence BLEU, the word buckets and the salient n-grams
-    corpus = nc.Corpus.encode({nc.REF: ref_tokens, **out_tokens})
+    # every side as word ids of compare-mt's tokens (cm.tokenize; one vocabulary): the n-gram counts
+    # against the first reference, shared by compare-mt's BLEU and its sentence BLEU, the word buckets
+    # and the salient n-grams
+    corpus = nc.Corpus.encode_lines({nc.REF: [group[0] for group in refs], **hypotheses_by_system})
     native = {s: cm.native_rows_ids(corpus.sides[s], corpus.sides[nc.REF]) for s in systems}
     cm_bleu = cm.CompareMtBLEU()
     cm_stats = {s: cm_bleu.stats_from_native(native[s]) for s in systems}

@@ -43,6 +43,26 @@ class Corpus:
         encoded = {name: (dense[ids], offsets) for name, (ids, offsets) in raw.items()}
         return cls(["", *vocab], encoded)
 
+    @classmethod
+    def encode_lines(cls, sides: dict[str, Sequence[str]]) -> Corpus:
+        """:meth:`encode` of compare-mt's tokens of lines (``line.strip().split(" ")``), tokenised and
+        numbered natively (the same ids; lines that are not valid UTF-8, e.g. with lone surrogates, take
+        the Python path).
+
+        Examples
+        --------
+        >>> corpus = Corpus.encode_lines({REF: [" a b ", ""], "S": ["b  c"]})
+        >>> corpus.words, corpus.sides["S"][0].tolist(), corpus.sides["S"][1].tolist()
+        (['', 'a', 'b', '', 'c'], [2, 3, 4], [0, 3])
+        """
+        from nlpeval import _native
+
+        try:
+            words, encoded = _native.report_encode_lines([list(lines) for lines in sides.values()])
+        except UnicodeEncodeError:
+            return cls.encode({name: [line.strip().split(" ") for line in lines] for name, lines in sides.items()})
+        return cls(["", *words], dict(zip(sides, encoded, strict=True)))
+
 
 def segment_counts(segments: np.ndarray, dense: np.ndarray, n_dense: int) -> tuple[np.ndarray, np.ndarray]:
     """Unique ``segment * n_dense + dense`` keys (sorted) and their counts."""
