@@ -422,15 +422,19 @@ def report(
     score_rows = {
         m: list(zip(*(_finite_list(by[s][:shown]) for s in systems), strict=True)) for m, by in segment_scores.items()
     }
+    # each record's per-system tuples, column by column (zip: no generator per record)
+    hypothesis_rows = list(zip(*(hypotheses_by_system[s][:shown] for s in systems), strict=True))
+    matched_rows = list(zip(*(matched[s][:shown] for s in systems), strict=True))
+    score_items = list(score_rows.items())
     examples = tuple(
         Example(
             id=i,
             source=sources[i] if sources is not None else None,
             references=tuple(refs[i]),
-            hypotheses=tuple(hypotheses_by_system[s][i] for s in systems),
-            scores={m: rows[i] for m, rows in score_rows.items()},
+            hypotheses=hypothesis_rows[i],
+            scores={m: rows[i] for m, rows in score_items},
             label=labels[i] if labels is not None else None,
-            matched=tuple(matched[s][i] for s in systems),
+            matched=matched_rows[i],
             alignments=tuple(aligned[s][i][0] for s in systems) if aligned else (),
             alignment_references=tuple(aligned[s][i][1] for s in systems) if aligned else (),
         )
