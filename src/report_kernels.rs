@@ -711,6 +711,41 @@ pub fn encode_lines<'a>(sides: &[Vec<&'a str>]) -> (Vec<&'a str>, Vec<IdsOffsets
     (words, encoded)
 }
 
+/// compare-mt's clipped word matches as text: per segment of `system` (the first
+/// `n_segments`), one character per token, `'1'` when it is among the first `k`
+/// occurrences of a word that occurs `k` times in the segment's reference, else `'0'`.
+/// `None` when the sides have different segment counts.
+pub fn matched_strings(
+    reference: &[&[i64]],
+    system: &[&[i64]],
+    n_segments: usize,
+) -> Option<Vec<String>> {
+    if reference.len() != system.len() {
+        return None;
+    }
+    let mut left: FxHashMap<i64, usize> = FxHashMap::default();
+    let mut out = Vec::with_capacity(n_segments.min(system.len()));
+    for (refs, words) in reference.iter().zip(system).take(n_segments) {
+        left.clear();
+        for &w in *refs {
+            *left.entry(w).or_insert(0) += 1;
+        }
+        let mut text = String::with_capacity(words.len());
+        for w in *words {
+            let hit = match left.get_mut(w) {
+                Some(k) if *k > 0 => {
+                    *k -= 1;
+                    true
+                }
+                _ => false,
+            };
+            text.push(if hit { '1' } else { '0' });
+        }
+        out.push(text);
+    }
+    Some(out)
+}
+
 fn bad(what: &str) -> PyErr {
     PyValueError::new_err(format!("report kernel: {what}"))
 }
@@ -959,6 +994,22 @@ pub fn report_encode_lines<'py>(
     Ok((words, encoded))
 }
 
+/// `matched_strings` of the reference and a system, each `(flat ids, offsets)`.
+#[pyfunction]
+pub fn report_matched_strings<'py>(
+    py: Python<'py>,
+    reference: Flat<'py>,
+    system: Flat<'py>,
+    n_segments: usize,
+) -> PyResult<Vec<String>> {
+    let refs = segments(reference.0.as_slice()?, reference.1.as_slice()?)
+        .ok_or_else(|| bad("bad reference offsets"))?;
+    let words =
+        segments(system.0.as_slice()?, system.1.as_slice()?).ok_or_else(|| bad("bad offsets"))?;
+    py.detach(|| matched_strings(&refs, &words, n_segments))
+        .ok_or_else(|| bad("a system and the reference have different segment counts"))
+}
+
 /// Adds the report kernels to the extension module (called from lib.rs).
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(report_resample_counts, m)?)?;
@@ -972,12 +1023,23 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(report_ngram_matches, m)?)?;
     m.add_function(wrap_pyfunction!(report_ngram_occurrences, m)?)?;
     m.add_function(wrap_pyfunction!(report_encode_lines, m)?)?;
+    m.add_function(wrap_pyfunction!(report_matched_strings, m)?)?;
     Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn clips_matched_words() {
+        let reference: Vec<&[i64]> = vec![&[1, 2, 1], &[3]];
+        let system: Vec<&[i64]> = vec![&[1, 1, 1, 4, 2], &[]];
+        let text = matched_strings(&reference, &system, 5).unwrap();
+        assert_eq!(text, vec!["11001".to_string(), String::new()]);
+        assert_eq!(matched_strings(&reference, &system, 1).unwrap().len(), 1);
+        assert!(matched_strings(&reference, &system[..1], 2).is_none());
+    }
 
     #[test]
     fn encodes_compare_mt_tokens() {

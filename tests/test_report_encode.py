@@ -49,3 +49,19 @@ def test_lone_surrogates_take_the_python_path():
     sides = {REF: ["a \udcff b", "c"], "S": ["\udcff", "a c"]}
     corpus = _same(sides)
     assert "\udcff" in corpus.words
+
+
+def test_native_matched_strings_equal_the_flags():
+    from nlpeval.reports.analyses.ngram_codes import matched_flags, matched_strings
+
+    sides = {
+        REF: ["a b a", "x y", "", "a a a a", "b c"],
+        "S": ["a a a c b", "y y x x", "a", "", "c b c b"],
+    }
+    corpus = Corpus.encode_lines(sides)
+    flags = "".join("1" if f else "0" for f in matched_flags(corpus, "S").tolist())
+    offsets = corpus.sides["S"][1].tolist()
+    expected = [flags[offsets[i] : offsets[i + 1]] for i in range(5)]
+    assert expected[0] == "11001" and expected[1] == "1010"
+    assert matched_strings(corpus, "S", 5) == expected
+    assert matched_strings(corpus, "S", 2) == expected[:2]

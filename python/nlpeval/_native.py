@@ -67,6 +67,7 @@ report_seeded_states = _core.report_seeded_states
 report_seeded_sums = _core.report_seeded_sums
 report_seeded_rows = _core.report_seeded_rows
 report_encode_lines = _core.report_encode_lines
+report_matched_strings = _core.report_matched_strings
 refcache_info = _core.refcache_info
 refcache_clear = _core.refcache_clear
 refcache_limits = _core.refcache_limits

@@ -262,6 +262,7 @@ def matched_strings(corpus: Corpus, system: str, n_segments: int) -> list[str]:
     >>> matched_strings(corpus, "S", 2)
     ['101', '']
     """
-    text = (matched_flags(corpus, system).astype(np.uint8) + ord("0")).tobytes().decode("ascii")
-    offsets = corpus.sides[system][1].tolist()
-    return [text[offsets[i] : offsets[i + 1]] for i in range(n_segments)]
+    from nlpeval import _native
+
+    # natively (the same strings as matched_flags' "0"/"1" per token, segment by segment)
+    return _native.report_matched_strings(corpus.sides[REF], corpus.sides[system], n_segments)
