@@ -126,7 +126,9 @@ def test_length_difference_and_sentence_score_use_the_baselines_edges(ted):
     ):
         table = next(t for t in model.buckets if t.id == table_id)
         assert table.by == by and table.statistic == "count" and table.depends_on_hypothesis
-        assert "baseline (sys1)" in table.note and table.title.endswith("quintiles of sys1")
+        assert table.note.startswith("edges: the baseline sys1's quantiles") and table.title.endswith(
+            "quintiles of sys1"
+        )
         edges = _lower_edges(values["sys1"], 5)
         assert [r.lower for r in table.rows[1:]] == pytest.approx(edges, abs=1e-12)
         pooled = values["sys1"] + values["sys2"]
@@ -155,6 +157,10 @@ def test_ties_merge_buckets_and_say_so():
     assert [r.label for r in table.rows] == ["[1,3)", "[3,5]"]
     assert [r.cells[0].estimate.n for r in table.rows] == [5, 3]
     assert table.note.startswith("2 buckets instead of 4")
+    from nlpeval.reports.render import render
+
+    for fmt in ("text", "markdown"):  # the note shows with the table's title
+        assert f"{table.title} ({table.note})" in render(model, fmt)
     assert all(r.few for r in table.rows)  # fewer than 10 segments each
 
 
@@ -227,6 +233,10 @@ def test_cli_json_equals_the_api_and_the_page_lists_the_buckets(tmp_path):
         "quantile:sentence-score:ter",
     }
     assert data["provenance"]["options"]["quantiles"] == 3
-    page = (tmp_path / "r.html").read_text(encoding="utf-8")
-    for table in quantile:  # every sentence table is a filter of the example browser
-        assert table["id"] in page
+    from nlpeval.reports.html.data import examples_data
+
+    browser = examples_data(data, {m["name"]: m for m in data["provenance"]["metrics"]})
+    filters = {entry["id"]: entry for entry in browser["buckets"]}  # the example browser's bucket filter
+    for table in quantile:
+        assert filters[table["id"]]["rows"] == [row["label"] for row in table["rows"]]
+        assert table["id"] in (tmp_path / "r.html").read_text(encoding="utf-8")

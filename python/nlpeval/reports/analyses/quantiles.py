@@ -231,10 +231,7 @@ def quantile_tables(
         if not np.isfinite(values[baseline]).any():
             continue
         buckets = quantiles(values[baseline], n_quantiles, span=_span(values))
-        note = (
-            f"equal-frequency buckets of the baseline ({baseline}): its segments split into {len(buckets.labels)} "
-            "groups; every system's segments counted in the same ranges"
-        )
+        note = f"edges: the baseline {baseline}'s quantiles; every system counted in the same ranges"
         if buckets.note is not None:
             note += f"; {buckets.note}"
         table = count_table(
