@@ -104,6 +104,8 @@ def quantiles(values: np.ndarray, n: int, span: tuple[float, float] | None = Non
     ((3.0,), ('[1,3)', '[3,8]'), [0, 0, 1, -1])
     >>> q.note
     '2 buckets instead of 4: tied values share a quantile edge and are never split'
+    >>> quantiles(np.array([0.1, 0.10000001, 0.10000002, 0.3]), 4).labels  # labels stay distinct
+    ('[0.1,0.10000001)', '[0.10000001,0.10000002)', '[0.10000002,0.3]')
     """
     array = np.asarray(values, dtype=np.float64)
     finite = array[np.isfinite(array)]
@@ -114,11 +116,19 @@ def quantiles(values: np.ndarray, n: int, span: tuple[float, float] | None = Non
     low, high = (float(finite.min()), float(finite.max())) if span is None else span
     lows = [low, *(float(e) for e in edges)]
     highs = [*(float(e) for e in edges), high]
-    labels = []
-    for b in range(len(edges) + 1):
-        closing = "]" if b == len(edges) else ")"
-        labels.append(f"[{lows[b]:g},{highs[b]:g}{closing}")
+    for exact in (False, True):  # 6 significant digits unless two labels would read the same
+        labels = [
+            f"[{_text(lows[b], exact)},{_text(highs[b], exact)}{']' if b == len(edges) else ')'}"
+            for b in range(len(edges) + 1)
+        ]
+        if len(set(labels)) == len(labels):
+            break
     return Quantiles(n, tuple(float(e) for e in edges), tuple(labels), tuple(zip(lows, highs, strict=True)))
+
+
+def _text(value: float, exact: bool) -> str:
+    """``value`` with 6 significant digits, or its shortest exact spelling."""
+    return repr(float(value)) if exact else f"{value:g}"
 
 
 def _span(values: Mapping[str, np.ndarray]) -> tuple[float, float]:
