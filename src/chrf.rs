@@ -63,27 +63,66 @@ fn char_symbols(text: &str, whitespace: bool) -> Vec<u32> {
         .collect()
 }
 
+/// Calls `f` on each word of Python's `str.split()`, scanning bytes: only
+/// the lead bytes of U+0085, U+00A0, U+1680 and U+2000–U+3000 start a
+/// non-ASCII character that may be whitespace, so the others are skipped
+/// undecoded (a word boundary is always a character boundary).
+fn for_each_py_word<'t>(text: &'t str, mut f: impl FnMut(&'t str)) {
+    let bytes = text.as_bytes();
+    let mut start = None;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let mut width = 1;
+        let space = if b < 0x80 {
+            matches!(b, b'\t'..=b'\r' | 0x1c..=0x1f | b' ')
+        } else if matches!(b, 0xC2 | 0xE1 | 0xE2 | 0xE3) {
+            let c = text[i..].chars().next().expect("a character starts here");
+            width = c.len_utf8();
+            is_py_space(c)
+        } else {
+            false
+        };
+        if space {
+            if let Some(s) = start.take() {
+                f(&text[s..i]);
+            }
+        } else if start.is_none() {
+            start = Some(i);
+        }
+        i += width;
+    }
+    if let Some(s) = start {
+        f(&text[s..]);
+    }
+}
+
+/// Calls `f` on each of sacreBLEU's `CHRF._remove_punctuation` words: the
+/// words of `str.split()`, with one trailing (or else one leading) ASCII
+/// punctuation mark split off words longer than one character.
+fn for_each_chrf_word<'t>(text: &'t str, mut f: impl FnMut(&'t str)) {
+    for_each_py_word(text, |word| {
+        let bytes = word.as_bytes();
+        // a word longer than one character: more than one byte, or one multi-byte character
+        let long = bytes.len() > 4 || word.chars().nth(1).is_some();
+        if long && is_chrf_punct(char::from(bytes[bytes.len() - 1])) {
+            f(&word[..word.len() - 1]);
+            f(&word[word.len() - 1..]);
+        } else if long && is_chrf_punct(char::from(bytes[0])) {
+            f(&word[..1]);
+            f(&word[1..]);
+        } else {
+            f(word);
+        }
+    });
+}
+
 /// sacreBLEU's `CHRF._remove_punctuation`: words of `str.split()`, with one
 /// trailing (or else one leading) ASCII punctuation mark split off words longer
 /// than one character.
 pub fn chrf_words(text: &str) -> Vec<&str> {
     let mut words = Vec::new();
-    for word in crate::text::py_split(text) {
-        let mut chars = word.chars();
-        let first = chars.next();
-        let last = chars.next_back();
-        match (first, last) {
-            (Some(_), Some(end)) if is_chrf_punct(end) => {
-                words.push(&word[..word.len() - 1]);
-                words.push(&word[word.len() - 1..]);
-            }
-            (Some(start), Some(_)) if is_chrf_punct(start) => {
-                words.push(&word[..1]);
-                words.push(&word[1..]);
-            }
-            _ => words.push(word),
-        }
-    }
+    for_each_chrf_word(text, |word| words.push(word));
     words
 }
 
@@ -388,25 +427,34 @@ pub(crate) fn lane_bits(max_order: usize) -> u32 {
     (64 / max_order.max(1)).min(32) as u32
 }
 
-/// One n-gram of [`PackedCounts`] (`key` 0: empty slot).
+/// One n-gram of [`PackedCounts`] (`key` 0: empty slot): its count in the
+/// hypothesis and how many of those the current reference has not matched yet.
 #[derive(Clone, Copy, Default)]
 struct PackedSlot {
     key: u64,
     hyp: u32,
-    seen: u32,
+    left: u32,
+}
+
+/// The count of one symbol in the hypothesis and how many of those the
+/// current reference has not matched yet.
+#[derive(Clone, Copy, Default)]
+struct Unigram {
+    hyp: u32,
+    left: u32,
 }
 
 /// The hypothesis n-grams of one segment, keyed by their symbols (ids from 1)
 /// packed into a `u64`, `lane` bits each: one multiply-shift hash per n-gram,
-/// no string or trie look-ups. Sized per segment and cleared through the list
-/// of used slots, so a worker reuses it from segment to segment.
+/// no string or trie look-ups. Sized per segment and cleared with one store
+/// per slot, so a worker reuses it from segment to segment.
 #[derive(Default)]
 struct PackedCounts {
     slots: Vec<PackedSlot>,
-    used: Vec<u32>,
+    /// Slots a reference lowered `left` of (restored before the next reference).
     touched: Vec<u32>,
     /// Unigram counts by symbol id (no hashing for the order every start has).
-    unigrams: Vec<PackedSlot>,
+    unigrams: Vec<Unigram>,
     touched_unigrams: Vec<u32>,
     mask: usize,
     shift: u32,
@@ -421,30 +469,29 @@ impl PackedCounts {
     /// Counts the n-grams (orders `1..=max_order`) of `ids` (all in `1..=symbols`).
     fn count_hyp(&mut self, ids: &[u32], symbols: usize, lane: u32, max_order: usize) {
         self.unigrams.clear();
-        self.unigrams.resize(symbols + 1, PackedSlot::default());
-        for &slot in &self.used {
-            self.slots[slot as usize] = PackedSlot::default();
-        }
-        self.used.clear();
+        self.unigrams.resize(symbols + 1, Unigram::default());
         // at most `len * (max_order - 1)` distinct n-grams in the table (unigrams are
         // counted by id): a load factor of at most 1/2, short probe sequences
         let most = ids.len() * max_order.saturating_sub(1);
         let capacity = (2 * most).next_power_of_two().max(16);
         if self.slots.len() < capacity {
-            self.slots = vec![PackedSlot::default(); capacity];
+            self.slots.resize(capacity, PackedSlot::default());
         }
+        // one store per slot (a memset) costs less than remembering the slots filled
+        self.slots[..capacity].fill(PackedSlot::default());
         self.mask = capacity - 1;
         self.shift = 64 - capacity.trailing_zeros();
         let (mask, shift) = (self.mask, self.shift);
         let slots = &mut self.slots[..capacity];
-        let used = &mut self.used;
         let unigrams = &mut self.unigrams;
         if max_order == 0 {
             return;
         }
         for start in 0..ids.len() {
+            let unigram = &mut unigrams[ids[start] as usize];
+            unigram.hyp += 1;
+            unigram.left += 1;
             let mut key = u64::from(ids[start]);
-            unigrams[ids[start] as usize].hyp += 1;
             let mut offset = lane;
             for &id in &ids[start + 1..ids.len().min(start + max_order)] {
                 key |= u64::from(id) << offset;
@@ -454,12 +501,15 @@ impl PackedCounts {
                     let entry = &mut slots[slot];
                     if entry.key == key {
                         entry.hyp += 1;
+                        entry.left += 1;
                         break;
                     }
                     if entry.key == 0 {
-                        entry.key = key;
-                        entry.hyp = 1;
-                        used.push(slot as u32);
+                        *entry = PackedSlot {
+                            key,
+                            hyp: 1,
+                            left: 1,
+                        };
                         break;
                     }
                     slot = (slot + 1) & mask;
@@ -471,32 +521,60 @@ impl PackedCounts {
     /// Adds the clipped matches per order of a reference (`ids`, 0 for a
     /// symbol the hypothesis lacks) to `matches`. An n-gram absent from the
     /// hypothesis ends the longer ones from the same start, which contain it.
-    fn match_ref(&mut self, ids: &[u32], lane: u32, max_order: usize, matches: &mut [i64]) {
+    /// With `restore` the counts are left as they were for another reference
+    /// (else the last reference spends them).
+    fn match_ref(
+        &mut self,
+        ids: &[u32],
+        lane: u32,
+        max_order: usize,
+        matches: &mut [i64],
+        restore: bool,
+    ) {
+        if restore {
+            self.match_counts::<true>(ids, lane, max_order, matches);
+        } else {
+            self.match_counts::<false>(ids, lane, max_order, matches);
+        }
+    }
+
+    /// [`Self::match_ref`]: each reference n-gram found takes one of the
+    /// hypothesis's `left` (a match while any is left: `min(hyp, ref)` in all).
+    fn match_counts<const RESTORE: bool>(
+        &mut self,
+        ids: &[u32],
+        lane: u32,
+        max_order: usize,
+        matches: &mut [i64],
+    ) {
+        if max_order == 0 {
+            return;
+        }
         let (mask, shift) = (self.mask, self.shift);
         let slots = &mut self.slots[..=mask];
         let touched = &mut self.touched;
         let unigrams = &mut self.unigrams;
+        let touched_unigrams = &mut self.touched_unigrams;
         for start in 0..ids.len() {
             let first = ids[start];
             // a reference symbol other than 0 occurs in the hypothesis
-            if first == 0 || max_order == 0 {
+            if first == 0 {
                 continue;
             }
             let unigram = &mut unigrams[first as usize];
-            if unigram.seen < unigram.hyp {
+            if unigram.left > 0 {
+                if RESTORE && unigram.left == unigram.hyp {
+                    touched_unigrams.push(first);
+                }
+                unigram.left -= 1;
                 matches[0] += 1;
             }
-            if unigram.seen == 0 {
-                self.touched_unigrams.push(first);
-            }
-            unigram.seen += 1;
             let mut key = u64::from(first);
             let mut offset = lane;
             for (n, &id) in ids[start + 1..ids.len().min(start + max_order)]
                 .iter()
                 .enumerate()
             {
-                let n = n + 1;
                 if id == 0 {
                     break;
                 }
@@ -513,25 +591,35 @@ impl PackedCounts {
                 if entry.key == 0 {
                     break;
                 }
-                if entry.seen < entry.hyp {
-                    matches[n] += 1;
+                if entry.left > 0 {
+                    if RESTORE && entry.left == entry.hyp {
+                        touched.push(slot as u32);
+                    }
+                    entry.left -= 1;
+                    matches[n + 1] += 1;
                 }
-                if entry.seen == 0 {
-                    touched.push(slot as u32);
-                }
-                entry.seen += 1;
             }
         }
-        for &slot in touched.iter() {
-            slots[slot as usize].seen = 0;
+        if RESTORE {
+            for &slot in touched.iter() {
+                let entry = &mut slots[slot as usize];
+                entry.left = entry.hyp;
+            }
+            touched.clear();
+            for &id in touched_unigrams.iter() {
+                let unigram = &mut unigrams[id as usize];
+                unigram.left = unigram.hyp;
+            }
+            touched_unigrams.clear();
         }
-        touched.clear();
-        for &id in &self.touched_unigrams {
-            unigrams[id as usize].seen = 0;
-        }
-        self.touched_unigrams.clear();
     }
 }
+
+/// An ASCII character chrF removes, in [`PackedWorkspace`]'s character table.
+const SKIP: u32 = u32::MAX;
+
+/// The ASCII characters Python's `str.split()` treats as whitespace.
+const ASCII_PY_SPACES: &[u8] = b"\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f ";
 
 /// Buffers of the packed path: symbol ids and counts for characters and words.
 #[derive(Default)]
@@ -561,7 +649,8 @@ pub struct PreparedRef<'a> {
 
 impl PackedWorkspace {
     /// Ids (from 1) of the characters of `text` as chrF sees them; new ones
-    /// are added to the alphabet when `learn`, else map to 0.
+    /// are added to the alphabet when `learn`, else map to 0. An ASCII byte
+    /// costs one table look-up (whitespace, when removed, is [`SKIP`] there).
     fn char_ids(&mut self, text: &str, whitespace: bool, learn: bool, hyp: bool) {
         let Self {
             ascii,
@@ -573,40 +662,39 @@ impl PackedWorkspace {
         } = self;
         let out = if hyp { hyp_chars } else { ref_chars };
         out.clear();
-        let mut id_of = |code: u32, table_slot: Option<usize>| -> u32 {
-            let current = match table_slot {
-                Some(b) => ascii[b],
-                None => wide.get(&code).copied().unwrap_or(0),
-            };
-            if current != 0 || !learn {
-                return current;
-            }
-            *alphabet += 1;
-            match table_slot {
-                Some(b) => ascii[b] = *alphabet,
-                None => {
-                    wide.insert(code, *alphabet);
-                }
-            }
-            *alphabet
-        };
+        out.reserve(text.len());
         let bytes = text.as_bytes();
         let mut i = 0;
         while i < bytes.len() {
             let b = bytes[i];
             if b < 0x80 {
                 i += 1;
-                if !whitespace && is_py_space(char::from(b)) {
+                let id = ascii[usize::from(b)];
+                if id == SKIP {
                     continue;
                 }
-                out.push(id_of(u32::from(b), Some(b as usize)));
+                if id != 0 || !learn {
+                    out.push(id);
+                    continue;
+                }
+                *alphabet += 1;
+                ascii[usize::from(b)] = *alphabet;
+                out.push(*alphabet);
             } else {
                 let c = text[i..].chars().next().expect("a character starts here");
                 i += c.len_utf8();
                 if !whitespace && is_py_space(c) {
                     continue;
                 }
-                out.push(id_of(c as u32, None));
+                let code = c as u32;
+                let id = wide.get(&code).copied().unwrap_or(0);
+                if id != 0 || !learn {
+                    out.push(id);
+                    continue;
+                }
+                *alphabet += 1;
+                wide.insert(code, *alphabet);
+                out.push(*alphabet);
             }
         }
     }
@@ -620,10 +708,13 @@ impl PackedWorkspace {
         if char_lane == 0 || (cfg.word_order > 0 && word_lane == 0) {
             return None;
         }
-        if self.ascii.is_empty() {
-            self.ascii = vec![0; 128];
+        self.ascii.clear();
+        self.ascii.resize(128, 0);
+        if !cfg.whitespace {
+            for &b in ASCII_PY_SPACES {
+                self.ascii[usize::from(b)] = SKIP;
+            }
         }
-        self.ascii.fill(0);
         self.wide.clear();
         self.alphabet = 0;
         self.char_ids(hyp, cfg.whitespace, true, true);
@@ -671,14 +762,20 @@ impl PackedWorkspace {
         let (hyp_chars, hyp_words) = (self.hyp_chars.len(), self.hyp_words.len());
         let mut best = -1.0;
         row.fill(0);
-        for reference in refs {
+        for (index, reference) in refs.iter().enumerate() {
             let reference = reference.as_ref();
+            let restore = index + 1 < refs.len();
             self.matches.clear();
             self.matches.resize(cfg.orders(), 0);
             self.char_ids(reference, cfg.whitespace, false, false);
             let (char_matches, word_matches) = self.matches.split_at_mut(cfg.char_order);
-            self.chars
-                .match_ref(&self.ref_chars, char_lane, cfg.char_order, char_matches);
+            self.chars.match_ref(
+                &self.ref_chars,
+                char_lane,
+                cfg.char_order,
+                char_matches,
+                restore,
+            );
             let mut ref_words = 0;
             if cfg.word_order > 0 {
                 self.ref_words.clear();
@@ -688,8 +785,13 @@ impl PackedWorkspace {
                         .map(|w| vocab.get(w).copied().unwrap_or(0)),
                 );
                 ref_words = self.ref_words.len();
-                self.words
-                    .match_ref(&self.ref_words, word_lane, cfg.word_order, word_matches);
+                self.words.match_ref(
+                    &self.ref_words,
+                    word_lane,
+                    cfg.word_order,
+                    word_matches,
+                    restore,
+                );
             }
             let lengths = [hyp_chars, self.ref_chars.len(), hyp_words, ref_words];
             fill_candidate(candidate, &self.matches, lengths, cfg);
@@ -719,12 +821,11 @@ impl PackedWorkspace {
         self.word_local.clear();
         self.hyp_words.clear();
         if cfg.word_order > 0 {
-            for word in chrf_words(hyp) {
-                let next = self.word_local.len() as u32 + 1;
-                let global = vocab.get(word);
-                self.hyp_words
-                    .push(*self.word_local.entry(global).or_insert(next));
-            }
+            let (word_local, hyp_words) = (&mut self.word_local, &mut self.hyp_words);
+            for_each_chrf_word(hyp, |word| {
+                let next = word_local.len() as u32 + 1;
+                hyp_words.push(*word_local.entry(vocab.get(word)).or_insert(next));
+            });
             if (self.word_local.len() as u64) >= 1u64 << word_lane {
                 return false;
             }
@@ -746,7 +847,8 @@ impl PackedWorkspace {
         let (hyp_chars, hyp_words) = (self.hyp_chars.len(), self.hyp_words.len());
         let mut best = -1.0;
         row.fill(0);
-        for reference in refs {
+        for (index, reference) in refs.iter().enumerate() {
+            let restore = index + 1 < refs.len();
             self.matches.clear();
             self.matches.resize(cfg.orders(), 0);
             let (ascii, wide) = (&self.ascii, &self.wide);
@@ -759,8 +861,13 @@ impl PackedWorkspace {
                 }
             }));
             let (char_matches, word_matches) = self.matches.split_at_mut(cfg.char_order);
-            self.chars
-                .match_ref(&self.ref_chars, char_lane, cfg.char_order, char_matches);
+            self.chars.match_ref(
+                &self.ref_chars,
+                char_lane,
+                cfg.char_order,
+                char_matches,
+                restore,
+            );
             let ref_words = reference.words.len();
             if cfg.word_order > 0 {
                 let local = &self.word_local;
@@ -771,8 +878,13 @@ impl PackedWorkspace {
                         .iter()
                         .map(|g| local.get(g).copied().unwrap_or(0)),
                 );
-                self.words
-                    .match_ref(&self.ref_words, word_lane, cfg.word_order, word_matches);
+                self.words.match_ref(
+                    &self.ref_words,
+                    word_lane,
+                    cfg.word_order,
+                    word_matches,
+                    restore,
+                );
             }
             let lengths = [hyp_chars, self.ref_chars.len(), hyp_words, ref_words];
             fill_candidate(candidate, &self.matches, lengths, cfg);
@@ -1070,6 +1182,10 @@ mod tests {
             vec!["(hi", ")", "a", ",", ".", "b", "!", "x.y"]
         );
         assert_eq!(chrf_words("«a» é."), vec!["«a»", "é", "."]);
+        assert_eq!(
+            chrf_words(".é é. . .. é\u{a0}x\u{3000}"),
+            vec![".", "é", "é", ".", ".", ".", ".", "é", "x"]
+        );
     }
 
     #[test]
@@ -1215,6 +1331,61 @@ mod tests {
                 trie_stats(&wide, &[shifted.as_str()], &cfg)
             );
         }
+    }
+
+    #[test]
+    fn byte_scanned_words_are_python_split_words() {
+        let spaces: Vec<char> = (0..0x3001u32)
+            .filter_map(char::from_u32)
+            .filter(|&c| is_py_space(c))
+            .collect();
+        let others = [
+            'a', '.', 'é', '\u{85}', '\u{a1}', '\u{1681}', '\u{2010}', '\u{3001}', '日', '😀',
+        ];
+        let mut rng = fastrand::Rng::with_seed(3);
+        for _ in 0..5000 {
+            let text: String = (0..rng.usize(0..12))
+                .map(|_| {
+                    if rng.bool() {
+                        spaces[rng.usize(0..spaces.len())]
+                    } else {
+                        others[rng.usize(0..others.len())]
+                    }
+                })
+                .collect();
+            let mut words = Vec::new();
+            for_each_py_word(&text, |w| words.push(w));
+            assert_eq!(
+                words,
+                crate::text::py_split(&text).collect::<Vec<_>>(),
+                "{text:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn ascii_space_table_is_python_whitespace() {
+        for b in 0..128u8 {
+            assert_eq!(
+                ASCII_PY_SPACES.contains(&b),
+                is_py_space(char::from(b)),
+                "{b}"
+            );
+        }
+    }
+
+    #[test]
+    fn several_references_match_the_same_hypothesis_counts() {
+        // each reference's clipped matches start from the full hypothesis counts
+        let cfg = config(3, 2);
+        // the last reference (equal to the hypothesis) is the best one: it must see the
+        // hypothesis counts the first two references took matches from
+        let refs = ["aa aa aa", "a a", "aa aa"];
+        let mut workspace = Workspace::default();
+        let mut row = vec![0; cfg.row_width()];
+        segment_stats_with(&mut workspace, "aa aa", &refs, &cfg, &mut row);
+        assert_eq!(row, trie_stats("aa aa", &refs, &cfg));
+        assert_eq!(row, stats("aa aa", &refs[2..], &cfg));
     }
 
     #[test]

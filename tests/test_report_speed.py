@@ -213,3 +213,19 @@ def test_parallel_sums_equal_explicit_sums_over_many_resamples():
     assert np.array_equal(draws.sums(rows), rows[draws.indices].sum(axis=1))
     masks = rng.integers(2, size=(517, 301), dtype=bool)
     assert np.array_equal(masked_sums(masks, rows), masks.astype(np.int64) @ rows)
+
+
+def test_native_draws_equal_numpys_for_many_random_seeds_and_bounds():
+    from nlpeval.reports.analyses.resampling import randomization_swaps, seeded_indices
+
+    picker = np.random.default_rng(2026)
+    bounds = [1, 2, 3, 255, 256, 257, 65535, 65536, 65537, *picker.integers(1, 50_000, 40).tolist()]
+    for n in bounds:
+        seed = int(picker.integers(0, 2**63)) * int(picker.integers(1, 2**20))
+        k = int(picker.integers(1, 6))
+        assert np.array_equal(
+            seeded_indices(n, k, seed), np.random.default_rng(seed).choice(n, size=(k, n), replace=True)
+        ), (n, k, seed)
+        assert np.array_equal(
+            randomization_swaps(n, k, seed), np.random.default_rng(seed).integers(2, size=(k, n), dtype=bool)
+        ), (n, k, seed)

@@ -52,6 +52,14 @@ def as_segment_list(values: Any, side: str) -> list[Any]:
         raise InputError(f"got {_type_name(values)}; expected a sequence of segments", side=side) from None
 
 
+def _all_exact_str(items: list[Any]) -> bool:
+    """Whether every item's type is ``str`` itself (a C-level scan, no Python loop per item)."""
+    return _STR_ONLY.issuperset(map(type, items))
+
+
+_STR_ONLY = frozenset({str})
+
+
 def validate_segments(values: Sequence[str], side: str) -> list[str]:
     """A list of str segments (e.g. the candidates of a pairwise matrix), naming the first bad item.
 
@@ -65,6 +73,8 @@ def validate_segments(values: Sequence[str], side: str) -> list[str]:
     nlpeval.core.errors.InputError: candidates: segment 1: is int, expected str
     """
     items = as_segment_list(values, side)
+    if _all_exact_str(items):
+        return items
     for index, item in enumerate(items):
         if not isinstance(item, str):
             raise InputError(f"is {_type_name(item)}, expected str", segment=index, side=side)
@@ -134,7 +144,7 @@ def validate_text(hypotheses: Sequence[str], references: Sequence[ReferenceItem]
     hyps = validate_segments(hypotheses, "hypotheses")
     refs = as_segment_list(references, "references")
     check_lengths(len(hyps), refs)
-    if all(type(item) is str for item in refs):  # one reference per segment: nothing else to check
+    if _all_exact_str(refs):  # one reference per segment: nothing else to check
         return hyps, [[item] for item in refs]
     normalised: list[list[str]] = []
     for index, item in enumerate(refs):
