@@ -97,15 +97,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 def run() -> NoReturn:
     """Run the command line as a whole process (``python -m nlpeval``) and exit with its code.
 
-    After ``nlpeval score``, the interpreter's teardown (a final garbage collection, then every
-    module's) costs a few milliseconds that nothing needs: once the output is flushed and the
-    ``atexit`` callbacks have run (as at any exit), the process ends with :func:`os._exit`. With
-    other Python threads alive, after other commands, or when a flush fails (the interpreter
-    then reports it as usual), it exits the usual way.
+    After ``nlpeval score`` and ``nlpeval report``, the interpreter's teardown (a final garbage
+    collection, then every module's) costs a few milliseconds that nothing needs: once the output is
+    flushed and the ``atexit`` callbacks have run (as at any exit), the process ends with
+    :func:`os._exit`. With other Python threads alive, after other commands, or when a flush fails
+    (the interpreter then reports it as usual), it exits the usual way.
     """
     argv = sys.argv[1:]
     code = main(argv)
-    if not argv or argv[0] != "score":
+    if not argv or argv[0] not in ("score", "report"):
         sys.exit(code)
     import atexit
     import threading
