@@ -237,6 +237,9 @@ def report(
     # the leaderboard, the word tables and the BLEU-by-length table are mostly native resampling (GIL
     # released): they run on a second thread, in this order, while this one builds the other sections
     ref_len = np.diff(corpus.sides[nc.REF][1])
+    # compare-mt's matched words ("0"/"1" per output token, per segment): the word tables count them,
+    # the example browser highlights them
+    matched_all = {s: nc.matched_strings(corpus, s, n_segments) for s in systems}
     resampled = Background(
         _resampled_sections,
         systems,
@@ -249,6 +252,7 @@ def report(
         ref_len,
         cm_bleu,
         cm_stats,
+        matched_all,
         n_bootstrap=n_bootstrap,
         n_randomization=n_randomization,
         seed=seed,
@@ -413,7 +417,6 @@ def report(
     step("examples")
     example_metric = "sentbleu" if "sentbleu" in segment_scores else next(iter(segment_scores))
     shown = n_segments if max_examples is None else min(max_examples, n_segments)
-    matched = {s: nc.matched_strings(corpus, s, shown) for s in systems}
     aligned = _word_alignments(metric_objects, hypotheses_by_system, refs, shown)
     ngrams = tuple(
         dataclasses.replace(
@@ -430,7 +433,7 @@ def report(
     }
     # each record's per-system tuples, column by column (zip: no generator per record)
     hypothesis_rows = list(zip(*(hypotheses_by_system[s][:shown] for s in systems), strict=True))
-    matched_rows = list(zip(*(matched[s][:shown] for s in systems), strict=True))
+    matched_rows = list(zip(*(matched_all[s][:shown] for s in systems), strict=True))
     score_items = list(score_rows.items())
     examples = tuple(
         Example(
@@ -567,6 +570,7 @@ def _resampled_sections(
     ref_len: np.ndarray,
     cm_bleu: Any,
     cm_stats: Mapping[str, Any],
+    matched: Mapping[str, Sequence[str]],
     *,
     n_bootstrap: int,
     n_randomization: int,
@@ -607,7 +611,7 @@ def _resampled_sections(
     freq_labels = cm.bucket_labels(cm.FREQ_EDGES)
     freq_bounds = _bounds(cm.FREQ_EDGES)
     bucket_ids = cm.bucket_of(frequency, cm.FREQ_EDGES)
-    word_rows = {s: nc.word_rows(corpus, s, bucket_ids, len(cm.FREQ_EDGES) + 1) for s in systems}
+    word_rows = {s: nc.word_rows(corpus, s, bucket_ids, len(cm.FREQ_EDGES) + 1, matched[s]) for s in systems}
     tables.extend(
         word_tables(
             rows_by_system=word_rows,

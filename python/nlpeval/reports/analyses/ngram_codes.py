@@ -81,24 +81,34 @@ def clipped(out_keys: np.ndarray, out_counts: np.ndarray, ref_keys: np.ndarray, 
 REF = "\0reference"
 
 
-def word_rows(corpus: Corpus, system: str, bucket_of_id: np.ndarray, n_buckets: int) -> np.ndarray:
-    """compare-mt's per-segment word counts ``(n, 3, B)``: matched, output and reference words per bucket."""
-    rows = np.zeros((len(corpus.sides[REF][1]) - 1, 3, n_buckets), dtype=np.int64)
-    n_segments = rows.shape[0]
-    width = len(corpus.words) + 1
-    counted = {}
-    for side in (REF, system):
+def word_rows(
+    corpus: Corpus, system: str, bucket_of_id: np.ndarray, n_buckets: int, matched: Sequence[str] | None = None
+) -> np.ndarray:
+    """compare-mt's per-segment word counts ``(n, 3, B)``: matched, output and reference words per bucket.
+
+    A word occurring ``k`` times in a segment's reference matches its first ``k`` occurrences in the
+    output (:func:`matched_strings`; pass them as ``matched``, one string per segment, when already
+    made), so the matches of a word are ``min(count in output, count in reference)``.
+
+    Examples
+    --------
+    >>> corpus = Corpus.encode({REF: [["a", "b", "a"]], "S": [["a", "a", "a", "c"]]})
+    >>> word_rows(corpus, "S", np.array([0, 0, 1, 1]), 2)[0].tolist()
+    [[2, 0], [3, 1], [2, 1]]
+    """
+    n_segments = len(corpus.sides[REF][1]) - 1
+    if matched is None:
+        matched = matched_strings(corpus, system, n_segments)
+    flags = np.frombuffer("".join(matched).encode("ascii"), dtype=np.uint8) == ord("1")
+    rows = np.empty((n_segments, 3, n_buckets), dtype=np.int64)
+    size = n_segments * n_buckets
+    for slot, side in ((1, system), (2, REF)):
         flat, offsets = corpus.sides[side]
-        segment_of = np.repeat(np.arange(n_segments), np.diff(offsets))
-        counted[side] = segment_counts(segment_of, flat, width)
-    ref_keys, ref_counts = counted[REF]
-    out_keys, out_counts = counted[system]
-    matched = clipped(out_keys, out_counts, ref_keys, ref_counts)
-    for slot, (keys, weights) in enumerate(((out_keys, matched), (out_keys, out_counts), (ref_keys, ref_counts))):
-        cell = (keys // width) * n_buckets + bucket_of_id[keys % width]
-        rows[:, slot, :] = np.bincount(cell, weights=weights, minlength=n_segments * n_buckets).reshape(
-            n_segments, n_buckets
-        )
+        # each token's (segment, bucket of its word) cell
+        cell = np.repeat(np.arange(n_segments) * n_buckets, np.diff(offsets)) + bucket_of_id[flat]
+        rows[:, slot, :] = np.bincount(cell, minlength=size).reshape(n_segments, n_buckets)
+        if slot == 1:
+            rows[:, 0, :] = np.bincount(cell[flags], minlength=size).reshape(n_segments, n_buckets)
     return rows
 
 
