@@ -9,16 +9,17 @@ from typing import TYPE_CHECKING, Any
 
 from nlpeval.core.metric import CorpusMetric
 from nlpeval.core.score import Score
-from nlpeval.core.token_ids import is_token_id_input
-from nlpeval.metrics.bleu.sacrebleu import BLEU, TokenIdBLEU
 
 if TYPE_CHECKING:
     from nlpeval.metrics.bleu.hf import HfBLEU, HfTokenIdBLEU
     from nlpeval.metrics.bleu.nltk import NltkBLEU, NltkTokenIdBLEU
+    from nlpeval.metrics.bleu.sacrebleu import BLEU, TokenIdBLEU
 
-#: The other flavors' classes, imported on first use (a fresh ``nlpeval score -m bleu`` needs
-#: only sacreBLEU's).
+#: Each flavor's classes, imported on first use (a fresh ``nlpeval score -m bleu`` needs only
+#: sacreBLEU's, a compare-mt report only NLTK's).
 _FLAVOR_MODULES = {
+    "BLEU": "nlpeval.metrics.bleu.sacrebleu",
+    "TokenIdBLEU": "nlpeval.metrics.bleu.sacrebleu",
     "HfBLEU": "nlpeval.metrics.bleu.hf",
     "HfTokenIdBLEU": "nlpeval.metrics.bleu.hf",
     "NltkBLEU": "nlpeval.metrics.bleu.nltk",
@@ -115,6 +116,8 @@ def make_bleu(
     """
     if flavor == "sacrebleu":
         _refuse(flavor, weights=weights is not None, auto_reweigh=auto_reweigh)
+        from nlpeval.metrics.bleu.sacrebleu import BLEU, TokenIdBLEU
+
         if token_ids:
             return TokenIdBLEU(
                 lowercase=False,
@@ -269,6 +272,8 @@ def bleu(
     >>> hf.to_dict()["precisions"], hf.to_dict()["brevity_penalty"]
     ([0.8333333333333334, 0.6], 1.0)
     """
+    from nlpeval.core.token_ids import is_token_id_input
+
     options = {
         "flavor": flavor,
         "tokenize": tokenize,

@@ -59,7 +59,6 @@ from nlpeval.core.metric import CorpusMetric
 from nlpeval.core.signature import Signature, nrefs_field
 from nlpeval.core.stats import Stats, StatsSchema
 from nlpeval.metrics.bleu import _pymath
-from nlpeval.metrics.bleu.extract import id_rows, token_rows
 
 #: NLTK's ``SmoothingFunction`` methods.
 SMOOTHING_METHODS = tuple(f"method{i}" for i in range(8))
@@ -303,6 +302,8 @@ class NltkBLEU(CorpusMetric):
         return nltk_schema(len(self.weights), last_order5=self._last_order5)
 
     def _base_rows(self, hypotheses: Sequence[Any], references: Sequence[Any]) -> np.ndarray:
+        from nlpeval.metrics.bleu.extract import token_rows
+
         return token_rows(hypotheses, references, max_order=self._extract_order)
 
     def segment_stats(self, hypotheses: Sequence[Any], references: Sequence[Any]) -> Stats:
@@ -387,6 +388,8 @@ class NltkTokenIdBLEU(NltkBLEU):
     _tok: ClassVar[str] = "ids"
 
     def _base_rows(self, hypotheses: Sequence[Any], references: Sequence[Any]) -> np.ndarray:
+        from nlpeval.metrics.bleu.extract import id_rows
+
         return id_rows(hypotheses, references, max_order=self._extract_order, pad_id=self.pad_id, eos_id=self.eos_id)
 
 
