@@ -41,6 +41,12 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--baseline", metavar="SYS", help="baseline system (file or name; default the first)")
     parser.add_argument("--labels", metavar="FILE", help="one label per segment (e.g. domain): per-label buckets")
     parser.add_argument("--buckets", choices=("fixed", "quantile"), default="fixed", help="add quantile buckets")
+    parser.add_argument(
+        "--quantiles",
+        default=None,
+        metavar="N",
+        help="--buckets quantile: N equal-frequency buckets per feature (default 4; fewer when values tie)",
+    )
     parser.add_argument("--freq-corpus", metavar="FILE", help="word frequencies from FILE (default: the reference)")
     parser.add_argument("--seed", type=int, default=12345, help="seed of every resampling (default 12345)")
     parser.add_argument("--bootstrap", type=int, default=1000, metavar="N", help="bootstrap resamples (default 1000)")
@@ -253,6 +259,7 @@ def _run(options: argparse.Namespace) -> int:
         detail = ", ".join(f"{p} has {n}" for p, n in counted)
         raise UsageError(f"segment counts differ: {detail} lines")
     n_segments = counted[0][1]
+    quantiles = _quantiles(options.quantiles, options.buckets, n_segments)
     sources = labels = freq_corpus = None
     if options.src:
         sources, info = _read(options.src, "source")
@@ -296,6 +303,7 @@ def _run(options: argparse.Namespace) -> int:
                 n_randomization=options.randomization,
                 preset=options.preset,
                 buckets=options.buckets,
+                quantiles=quantiles,
                 freq_corpus=freq_corpus,
                 max_examples=options.max_examples,
                 top_k=options.top_ngrams,
@@ -321,6 +329,23 @@ def _run(options: argparse.Namespace) -> int:
     emit(render(model, fmt), options.output)
     _figures(model, options)
     return 0
+
+
+def _quantiles(text: str | None, buckets: str, n_segments: int) -> int:
+    """The ``--quantiles`` count (default 4), checked: an integer from 2 to the number of segments."""
+    if text is None:
+        if buckets == "quantile" and n_segments < 4:
+            raise UsageError(f"--quantiles: the default 4 is more than the {n_segments} segments; give --quantiles N")
+        return 4
+    if buckets != "quantile":
+        raise UsageError("--quantiles needs --buckets quantile")
+    try:
+        value = int(text)
+    except ValueError:
+        raise UsageError(f"--quantiles: expected an integer from 2 to {n_segments}, got {text!r}") from None
+    if not 2 <= value <= n_segments:
+        raise UsageError(f"--quantiles: expected an integer from 2 to {n_segments} (the segments), got {value}")
+    return value
 
 
 def _figures(model: Any, options: argparse.Namespace) -> None:

@@ -66,20 +66,6 @@ def _validate(hypotheses_by_system: Mapping[str, Sequence[str]], n_segments: int
         raise InputError(f"{len(labels)} labels for {n_segments} segments")
 
 
-def _quantile_assignment(values: np.ndarray, n_buckets: int) -> tuple[np.ndarray, list[str], list[tuple]]:
-    edges = np.unique(np.quantile(values, np.linspace(0, 1, n_buckets + 1)[1:-1], method="lower"))
-    assignment = np.searchsorted(edges, values, side="right")
-    bounds = []
-    labels = []
-    lows = [float(values.min()), *(float(e) for e in edges)]
-    highs = [*(float(e) for e in edges), float(values.max())]
-    for b in range(len(edges) + 1):
-        closing = "]" if b == len(edges) else ")"
-        labels.append(f"[{lows[b]:g},{highs[b]:g}{closing}")
-        bounds.append((lows[b], highs[b]))
-    return assignment, labels, bounds
-
-
 def _sharing_draws(function: Callable[..., Report]) -> Callable[..., Report]:
     """Run ``function`` with one draw per resample size shared by all its analyses (``shared_draws``)."""
 
@@ -109,6 +95,7 @@ def report(
     confidence: float = 0.95,
     preset: str | None = None,
     buckets: str = "fixed",
+    quantiles: int = 4,
     freq_corpus: Sequence[str] | None = None,
     max_examples: int | None = None,
     top_k: int = TOP_NGRAMS,
@@ -147,7 +134,11 @@ def report(
         ``"compare-mt"``: only compare-mt's default analyses (its BLEU and length ratio, word accuracy by
         frequency, sentence buckets, salient n-grams, sentence examples).
     buckets : {"fixed", "quantile"}
-        ``"quantile"`` adds equal-frequency buckets of reference length scored with every metric.
+        ``"quantile"`` adds equal-frequency buckets (:mod:`nlpeval.reports.analyses.quantiles`): of reference
+        length and source length, scored with every metric; of each system's length difference and sentence
+        scores, counted per system with the baseline's edges.
+    quantiles : int
+        Buckets per quantile feature (from 2 to the number of segments; fewer when values tie).
     freq_corpus : sequence of str, optional
         Lines of a corpus to take word frequencies from (default: the reference).
     max_examples : int, optional
@@ -206,6 +197,10 @@ def report(
         raise ValueError(f"unknown preset {preset!r}; known: compare-mt")
     if buckets not in ("fixed", "quantile"):
         raise ValueError(f"unknown bucket kind {buckets!r}; known: fixed, quantile")
+    if buckets == "quantile":
+        from nlpeval.reports.analyses.quantiles import check_quantiles
+
+        quantiles = check_quantiles(quantiles, n_segments)
     warnings: list[str] = []
 
     # ------------------------------------------------------------------ metrics and statistics
@@ -396,15 +391,26 @@ def report(
             )
         extra: list[tuple[str, str, str, np.ndarray, list[str], list[tuple]]] = []
         if buckets == "quantile":
-            assignment, q_labels, q_bounds = _quantile_assignment(ref_len.astype(np.float64), 4)
-            extra.append(
-                (
-                    "quantile-ref-length",
-                    "reference length quartiles",
-                    "quantile:ref-length",
-                    assignment,
-                    q_labels,
-                    q_bounds,
+            from nlpeval.reports.analyses.quantiles import quantile_tables
+
+            tables.extend(
+                quantile_tables(
+                    n_quantiles=quantiles,
+                    ref_lengths=ref_len,
+                    sources=sources,
+                    length_diffs=diffs,
+                    metrics={n: (built[n][1], m, stats[n], higher[n]) for n, m in metric_objects.items()},
+                    sentence_scores=[
+                        ("sentbleu", "BLEU (compare-mt)", segment_scores_sb, 100.0),
+                        *((n, built[n][1], segment_scores[n], 1.0) for n in metric_objects),
+                    ],
+                    systems=systems,
+                    baseline=baseline,
+                    n_bootstrap=n_bootstrap,
+                    seed=seed,
+                    alpha=alpha,
+                    level=confidence,
+                    min_segments=min_segments,
                 )
             )
         if labels is not None:
@@ -554,6 +560,7 @@ def report(
         metrics=tuple(metric_infos),
         options={
             "buckets": buckets,
+            **({"quantiles": quantiles} if buckets == "quantile" else {}),
             "top_k": top_k,
             "min_segments": min_segments,
             "all_pairs": all_pairs,

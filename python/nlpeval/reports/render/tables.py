@@ -109,7 +109,8 @@ def tables(model: Report) -> list[Table]:
                     mark = f" {c.marker}" if c.marker else (" (not tested)" if untested else "")
                     cells.append(f"{text} n={c.estimate.n}{mark}")
             rows.append([row.label + (" (few)" if row.few else ""), *cells])
-        out.append((table.title, [table.by, *systems], rows))
+        title = table.title if table.note is None else f"{table.title} ({table.note})"
+        out.append((title, [table.by, *systems], rows))
     for comparison in model.ngrams:
         for better, entries in (
             (comparison.system, comparison.system_better),
