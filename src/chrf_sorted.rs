@@ -19,7 +19,7 @@
 //! [`crate::chrf::batch_stats`]'s.
 
 use crate::chrf::{fill_candidate, for_each_chrf_word, keep_if_best, lane_bits, ChrfConfig};
-use crate::refcache::Vocab;
+use crate::refcache::{token_hash, Vocab};
 use crate::text::is_py_space;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
@@ -379,6 +379,8 @@ impl SortedRefs {
 #[derive(Default)]
 pub struct SortedWorkspace {
     ids: Vec<u32>,
+    /// The hypothesis words (byte ranges) with their hashes.
+    words: Vec<(usize, usize, u64)>,
     char_keys: Vec<u64>,
     word_keys: Vec<u64>,
     matches: Vec<i64>,
@@ -407,12 +409,24 @@ pub fn segment_stats(
     ws.word_keys.clear();
     let mut hyp_words = 0;
     if let Some(layout) = prepared.words {
-        ws.ids.clear();
-        let ids = &mut ws.ids;
+        // hash every word and prefetch its slot first: the look-ups then wait for memory once
+        let words = &mut ws.words;
+        words.clear();
         for_each_chrf_word(hyp, |word| {
-            let id = vocab.get(word);
-            ids.push(if id == 0 { layout.unknown } else { id });
+            let hash = token_hash(word.as_bytes());
+            vocab.prefetch(hash);
+            let start = word.as_ptr() as usize - hyp.as_ptr() as usize;
+            words.push((start, start + word.len(), hash));
         });
+        ws.ids.clear();
+        ws.ids.extend(ws.words.iter().map(|&(start, end, hash)| {
+            let id = vocab.get_hashed(&hyp[start..end], hash);
+            if id == 0 {
+                layout.unknown
+            } else {
+                id
+            }
+        }));
         hyp_words = ws.ids.len();
         layout.push_sorted_keys(&ws.ids, 0, &mut ws.word_keys);
     }
