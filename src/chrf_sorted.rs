@@ -154,53 +154,138 @@ fn merge_runs_body<const N: usize>(hyp: &[u64], reference: &[u64], matches: &mut
     }
 }
 
-/// [`merge_runs_body`] in AVX2: the eight counters of each kind are one vector.
+/// The run counters of one end of [`merge_runs_avx2`]: lane `n` of the
+/// vectors is order `n + 1`.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+struct RunCounters {
+    /// `min(hyp, ref)` of the runs closed so far.
+    found: std::arch::x86_64::__m256i,
+    /// The counts of each side when the open run of each order began.
+    start_h: std::arch::x86_64::__m256i,
+    start_r: std::arch::x86_64::__m256i,
+    h: i32,
+    r: i32,
+    prev: u64,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl RunCounters {
+    #[target_feature(enable = "avx2")]
+    fn new() -> Self {
+        use std::arch::x86_64::*;
+        RunCounters {
+            found: _mm256_setzero_si256(),
+            start_h: _mm256_setzero_si256(),
+            start_r: _mm256_setzero_si256(),
+            h: 0,
+            r: 0,
+            // every key's first lane holds a symbol id (not 0): the first key shares nothing with 0
+            prev: 0,
+        }
+    }
+
+    /// Counts `key` (of the hypothesis or not), closing the runs of the orders
+    /// beyond its common prefix with the previous key (`index`: 0..8).
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn push<const N: usize>(
+        &mut self,
+        key: u64,
+        from_hyp: bool,
+        index: std::arch::x86_64::__m256i,
+    ) {
+        use std::arch::x86_64::*;
+        let common = common_lanes::<N>(self.prev, key);
+        let close = _mm256_cmpgt_epi32(index, _mm256_set1_epi32(common as i32 - 1));
+        let (hv, rv) = (_mm256_set1_epi32(self.h), _mm256_set1_epi32(self.r));
+        let both = _mm256_min_epu32(
+            _mm256_sub_epi32(hv, self.start_h),
+            _mm256_sub_epi32(rv, self.start_r),
+        );
+        self.found = _mm256_add_epi32(self.found, _mm256_and_si256(both, close));
+        self.start_h = _mm256_blendv_epi8(self.start_h, hv, close);
+        self.start_r = _mm256_blendv_epi8(self.start_r, rv, close);
+        self.prev = key;
+        self.h += i32::from(from_hyp);
+        self.r += i32::from(!from_hyp);
+    }
+
+    /// The counts of each side in the open run of each order.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn open(&self) -> (std::arch::x86_64::__m256i, std::arch::x86_64::__m256i) {
+        use std::arch::x86_64::*;
+        (
+            _mm256_sub_epi32(_mm256_set1_epi32(self.h), self.start_h),
+            _mm256_sub_epi32(_mm256_set1_epi32(self.r), self.start_r),
+        )
+    }
+}
+
+/// Lanes two keys of `N` orders share from the first (`N` when equal).
+#[inline(always)]
+fn common_lanes<const N: usize>(a: u64, b: u64) -> u32 {
+    let lane = lane_bits(N);
+    let x = a ^ b;
+    if x == 0 {
+        N as u32
+    } else {
+        (x.leading_zeros() - (64 - N as u32 * lane)) / lane
+    }
+}
+
+/// [`merge_runs_body`] in AVX2, from both ends at once: the first half of
+/// the merged order is walked forwards and the second half backwards (runs
+/// read the same either way), two independent chains of loads and compares
+/// instead of one; the runs open where the halves meet are joined up to the
+/// common prefix of the two middle keys. The eight counters of each kind are
+/// one vector.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn merge_runs_avx2<const N: usize>(hyp: &[u64], reference: &[u64], matches: &mut [i64]) {
     use std::arch::x86_64::*;
-    let lane = lane_bits(N);
-    let unused = 64 - N as u32 * lane;
     assert!(N <= 8 && hyp.len() < i32::MAX as usize && reference.len() < i32::MAX as usize);
     let index = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    let mut found = _mm256_setzero_si256();
-    let mut start_h = _mm256_setzero_si256();
-    let mut start_r = _mm256_setzero_si256();
-    let (mut h, mut r) = (0i32, 0i32);
+    let (hl, rl) = (hyp.len(), reference.len());
+    let total = hl + rl;
+    let half = total / 2;
+    let mut front = RunCounters::new();
+    let mut back = RunCounters::new();
+    // front: ties take the hypothesis first; back: the reference first (the same order reversed)
     let (mut i, mut j) = (0usize, 0usize);
-    let mut prev = 0u64;
-    for _ in 0..hyp.len() + reference.len() {
-        let a = hyp.get(i).copied().unwrap_or(u64::MAX);
-        let b = reference.get(j).copied().unwrap_or(u64::MAX);
-        let from_hyp = a <= b;
-        let key = if from_hyp { a } else { b };
-        let x = prev ^ key;
-        let common = if x == 0 {
-            N as u32
-        } else {
-            (x.leading_zeros() - unused) / lane
-        };
-        // lanes `n >= common`: the runs this key closes
-        let close = _mm256_cmpgt_epi32(index, _mm256_set1_epi32(common as i32 - 1));
-        let (hv, rv) = (_mm256_set1_epi32(h), _mm256_set1_epi32(r));
-        let both = _mm256_min_epu32(_mm256_sub_epi32(hv, start_h), _mm256_sub_epi32(rv, start_r));
-        found = _mm256_add_epi32(found, _mm256_and_si256(both, close));
-        start_h = _mm256_blendv_epi8(start_h, hv, close);
-        start_r = _mm256_blendv_epi8(start_r, rv, close);
-        if common == 0 && (i == hyp.len() || j == reference.len()) {
-            break;
+    let (mut bi, mut bj) = (hl, rl);
+    for step in 0..total - half {
+        if step < half {
+            // no key is u64::MAX (the reference padding is below it in the first lane)
+            let a = hyp.get(i).copied().unwrap_or(u64::MAX);
+            let b = reference.get(j).copied().unwrap_or(u64::MAX);
+            let from_hyp = a <= b;
+            front.push::<N>(if from_hyp { a } else { b }, from_hyp, index);
+            i += usize::from(from_hyp);
+            j += usize::from(!from_hyp);
         }
-        prev = key;
-        h += i32::from(from_hyp);
-        r += i32::from(!from_hyp);
-        i += usize::from(from_hyp);
-        j += usize::from(!from_hyp);
+        // no key is 0 (its first lane holds a symbol id)
+        let a = if bi > 0 { hyp[bi - 1] } else { 0 };
+        let b = if bj > 0 { reference[bj - 1] } else { 0 };
+        let from_hyp = a > b;
+        back.push::<N>(if from_hyp { a } else { b }, from_hyp, index);
+        bi -= usize::from(from_hyp);
+        bj -= usize::from(!from_hyp);
     }
-    let (hv, rv) = (_mm256_set1_epi32(h), _mm256_set1_epi32(r));
-    let both = _mm256_min_epu32(_mm256_sub_epi32(hv, start_h), _mm256_sub_epi32(rv, start_r));
+    // the open runs: one run where the middle keys share the order's prefix, else two
+    let joined = _mm256_cmpgt_epi32(
+        _mm256_set1_epi32(common_lanes::<N>(front.prev, back.prev) as i32),
+        index,
+    );
+    let ((fh, fr), (bh, br)) = (front.open(), back.open());
+    let one = _mm256_min_epu32(_mm256_add_epi32(fh, bh), _mm256_add_epi32(fr, br));
+    let two = _mm256_add_epi32(_mm256_min_epu32(fh, fr), _mm256_min_epu32(bh, br));
+    let open = _mm256_blendv_epi8(two, one, joined);
+    let all = _mm256_add_epi32(_mm256_add_epi32(front.found, back.found), open);
     let mut out = [0u32; 8];
     // SAFETY: `out` holds 32 bytes
-    unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), _mm256_add_epi32(found, both)) };
+    unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), all) };
     for (m, &f) in matches.iter_mut().zip(&out[..N]) {
         *m += i64::from(f);
     }
