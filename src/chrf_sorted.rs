@@ -69,17 +69,23 @@ impl KeyLayout {
     /// Appends the key of every position of `ids` (padded with `pad`), sorted.
     fn push_sorted_keys(&self, ids: &[u32], pad: u32, out: &mut Vec<u64>) {
         let start = out.len();
+        out.resize(start + ids.len(), 0);
+        self.fill_sorted_keys(ids, pad, &mut out[start..]);
+    }
+
+    /// The key of every position of `ids` (padded with `pad`) into `out`
+    /// (as long as `ids`), sorted.
+    fn fill_sorted_keys(&self, ids: &[u32], pad: u32, out: &mut [u64]) {
         let top = self.lane * (self.order as u32 - 1);
         let mut key = 0u64;
         for _ in 0..self.order {
             key = (key >> self.lane) | (u64::from(pad) << top);
         }
-        out.resize(start + ids.len(), 0);
-        for (slot, &id) in out[start..].iter_mut().zip(ids).rev() {
+        for (slot, &id) in out.iter_mut().zip(ids).rev() {
             key = (key >> self.lane) | (u64::from(id) << top);
             *slot = key;
         }
-        out[start..].sort_unstable();
+        out.sort_unstable();
     }
 
     /// Adds to `matches` (one per order) the clipped matches of two sorted key lists.
@@ -318,29 +324,27 @@ pub struct SortedRefs {
 }
 
 /// The reference keys of one kind: each reference's ids turned into sorted
-/// keys (in parallel for many references), concatenated, with the ends.
-fn sorted_keys<'a>(
-    layout: Option<KeyLayout>,
-    refs: impl IndexedParallelIterator<Item = &'a [u32]> + Clone,
-    count: usize,
-) -> (Vec<u64>, Vec<usize>) {
+/// keys (in parallel for many references) in one buffer, with the ends.
+fn sorted_keys(layout: Option<KeyLayout>, refs: &[&[u32]]) -> (Vec<u64>, Vec<usize>) {
     let Some(layout) = layout else {
-        return (Vec::new(), vec![0; count]);
+        return (Vec::new(), Vec::new());
     };
-    let per_ref: Vec<Vec<u64>> = refs
-        .with_min_len(64)
-        .map(|ids| {
-            let mut keys = Vec::with_capacity(ids.len());
-            layout.push_sorted_keys(ids, layout.ref_pad, &mut keys);
-            keys
-        })
-        .collect();
-    let mut keys = Vec::with_capacity(per_ref.iter().map(Vec::len).sum());
-    let mut ends = Vec::with_capacity(count);
-    for k in &per_ref {
-        keys.extend_from_slice(k);
-        ends.push(keys.len());
+    let mut keys = vec![0u64; refs.iter().map(|r| r.len()).sum()];
+    let mut ends = Vec::with_capacity(refs.len());
+    let mut parts: Vec<(&[u32], &mut [u64])> = Vec::with_capacity(refs.len());
+    let mut rest = &mut keys[..];
+    let mut end = 0;
+    for ids in refs {
+        let (part, tail) = rest.split_at_mut(ids.len());
+        parts.push((ids, part));
+        rest = tail;
+        end += ids.len();
+        ends.push(end);
     }
+    parts
+        .par_iter_mut()
+        .with_min_len(64)
+        .for_each(|(ids, out)| layout.fill_sorted_keys(ids, layout.ref_pad, out));
     (keys, ends)
 }
 
@@ -368,25 +372,23 @@ impl SortedRefs {
         }
         let mut wide: FxHashMap<u32, u32> = FxHashMap::default();
         let mut alphabet = 0u32;
-        let mut ids: Vec<Vec<u32>> = Vec::with_capacity(chars.len());
+        // the ids of all references in one buffer
+        let mut ids: Vec<u32> = Vec::new();
         if cfg.char_order > 0 {
+            ids.reserve(chars.iter().map(|r| r.len()).sum());
             for r in chars {
-                ids.push(
-                    r.iter()
-                        .map(|&code| {
-                            let slot = if code < 128 {
-                                &mut ascii[code as usize]
-                            } else {
-                                wide.entry(code).or_insert(0)
-                            };
-                            if *slot == 0 {
-                                alphabet += 1;
-                                *slot = alphabet;
-                            }
-                            *slot
-                        })
-                        .collect(),
-                );
+                ids.extend(r.iter().map(|&code| {
+                    let slot = if code < 128 {
+                        &mut ascii[code as usize]
+                    } else {
+                        wide.entry(code).or_insert(0)
+                    };
+                    if *slot == 0 {
+                        alphabet += 1;
+                        *slot = alphabet;
+                    }
+                    *slot
+                }));
             }
         }
         let char_layout = KeyLayout::new(cfg.char_order, alphabet as usize);
@@ -396,17 +398,17 @@ impl SortedRefs {
         {
             return None;
         }
-        let count = chars.len();
-        let (char_keys, char_ends) = sorted_keys(
-            char_layout,
-            ids.par_iter().map(Vec::as_slice),
-            if cfg.char_order > 0 { count } else { 0 },
-        );
-        let (word_keys, word_ends) = sorted_keys(
-            word_layout,
-            word_ids.par_iter().copied(),
-            if cfg.word_order > 0 { count } else { 0 },
-        );
+        let mut id_slices: Vec<&[u32]> = Vec::with_capacity(chars.len());
+        if cfg.char_order > 0 {
+            let mut rest = &ids[..];
+            for r in chars {
+                let (part, tail) = rest.split_at(r.len());
+                id_slices.push(part);
+                rest = tail;
+            }
+        }
+        let (char_keys, char_ends) = sorted_keys(char_layout, &id_slices);
+        let (word_keys, word_ends) = sorted_keys(word_layout, word_ids);
         Some(SortedRefs {
             ascii,
             wide,
