@@ -197,8 +197,9 @@ pub fn cache() -> &'static RefCache<ChrfRefs> {
     &CACHE
 }
 
-/// Prepared bytes per byte of reference text, roughly (for the budget check).
-const GROWTH: usize = 8;
+/// Prepared bytes per byte of reference text, roughly (for the budget check):
+/// a sorted 8-byte key per character and per word, and the cache's copy of the text.
+const GROWTH: usize = 12;
 
 /// [`crate::chrf::batch_stats`] with the references prepared once and kept in
 /// the cache (see [`crate::refcache`]): the same rows. Small batches, more
