@@ -6,10 +6,12 @@
 //! unless kept, word ids of one vocabulary), so that scoring many systems
 //! against the same references ([`batch_stats_cached`] keeps them in a
 //! [`RefCache`]) costs per system the hypotheses' own work and the clipped
-//! matching of the packed kernel, whose hypothesis table stays in the cache
-//! while the prepared reference ids stream past it. The best reference is
-//! chosen per segment by sentence chrF as before; the rows equal
-//! [`crate::chrf::batch_stats`]'s.
+//! matching. Where the orders and the references' alphabet fit, the
+//! references are kept as sorted n-gram keys and each hypothesis's sorted
+//! keys are merged with them ([`crate::chrf_sorted`]); otherwise the packed
+//! kernel's hypothesis table stays in the cache while the prepared reference
+//! ids stream past it. The best reference is chosen per segment by sentence
+//! chrF as before; the rows equal [`crate::chrf::batch_stats`]'s.
 
 use crate::chrf::{self, chrf_words, lane_bits, ChrfConfig, PreparedRef, Workspace};
 use crate::chrf_sorted::{self, SortedRefs, SortedWorkspace};
