@@ -6,12 +6,15 @@
 //! unless kept, word ids of one vocabulary), so that scoring many systems
 //! against the same references ([`batch_stats_cached`] keeps them in a
 //! [`RefCache`]) costs per system the hypotheses' own work and the clipped
-//! matching of the packed kernel, whose hypothesis table stays in the cache
-//! while the prepared reference ids stream past it. The best reference is
-//! chosen per segment by sentence chrF as before; the rows equal
-//! [`crate::chrf::batch_stats`]'s.
+//! matching. Where the orders and the references' alphabet fit, the
+//! references are kept as sorted n-gram keys and each hypothesis's sorted
+//! keys are merged with them ([`crate::chrf_sorted`]); otherwise the packed
+//! kernel's hypothesis table stays in the cache while the prepared reference
+//! ids stream past it. The best reference is chosen per segment by sentence
+//! chrF as before; the rows equal [`crate::chrf::batch_stats`]'s.
 
 use crate::chrf::{self, chrf_words, lane_bits, ChrfConfig, PreparedRef, Workspace};
+use crate::chrf_sorted::{self, SortedRefs, SortedWorkspace};
 use crate::refcache::{self, RefCache, RefsView, Vocab};
 use crate::text::is_py_space;
 use rayon::prelude::*;
@@ -26,13 +29,18 @@ pub struct ChrfRefs {
     char_ends: Vec<usize>,
     word_ids: Vec<u32>,
     word_ends: Vec<usize>,
+    /// The references as sorted n-gram keys of `cfg`'s orders, when they fit
+    /// (then the code points and word ids above are not kept).
+    sorted: Option<SortedRefs>,
 }
 
 impl ChrfRefs {
     /// Decodes the references (the code points in parallel from
-    /// [`crate::PARALLEL_MIN_SEGMENTS`] segments) and numbers their words
-    /// (when `with_words`).
-    pub fn prepare(refs: RefsView<'_>, whitespace: bool, with_words: bool) -> ChrfRefs {
+    /// [`crate::PARALLEL_MIN_SEGMENTS`] segments), numbers their words (with
+    /// word orders) and makes their sorted n-gram keys of `cfg`'s orders
+    /// where they fit ([`crate::chrf_sorted`]).
+    pub fn prepare(refs: RefsView<'_>, cfg: &ChrfConfig) -> ChrfRefs {
+        let (whitespace, with_words) = (cfg.whitespace, cfg.word_order > 0);
         let decode = |r: &&str| -> Vec<u32> {
             r.chars()
                 .filter(|&c| whitespace || !is_py_space(c))
@@ -62,19 +70,32 @@ impl ChrfRefs {
             }
             word_ends.push(word_ids.len());
         }
-        ChrfRefs {
+        let mut prepared = ChrfRefs {
             words: Vocab::of_map(&vocab),
             chars,
             char_ends,
             word_ids,
             word_ends,
+            sorted: None,
+        };
+        let count = refs.refs.len();
+        let references: Vec<PreparedRef<'_>> = (0..count).map(|i| prepared.reference(i)).collect();
+        let ref_chars: Vec<&[u32]> = references.iter().map(|r| r.chars).collect();
+        let ref_words: Vec<&[u32]> = references.iter().map(|r| r.words).collect();
+        let sorted = SortedRefs::prepare(&ref_chars, &ref_words, vocab.len(), cfg);
+        if sorted.is_some() {
+            prepared.sorted = sorted;
+            prepared.chars = Vec::new();
+            prepared.word_ids = Vec::new();
         }
+        prepared
     }
 
     pub fn bytes(&self) -> usize {
         self.words.bytes()
             + 4 * (self.chars.len() + self.word_ids.len())
             + 8 * (self.char_ends.len() + self.word_ends.len())
+            + self.sorted.as_ref().map_or(0, SortedRefs::bytes)
     }
 
     /// Reference `index` of the flat reference list.
@@ -103,6 +124,32 @@ pub fn batch_stats_prepared<H: AsRef<str> + Sync>(
     let width = cfg.row_width();
     let mut out = vec![0i64; hyps.len() * width];
     if width == 0 {
+        return out;
+    }
+    if let Some(sorted) = &prepared.sorted {
+        let one = |workspace: &mut SortedWorkspace, (index, row): (usize, &mut [i64])| {
+            let range = refs.offsets[index]..refs.offsets[index + 1];
+            chrf_sorted::segment_stats(
+                workspace,
+                sorted,
+                &prepared.words,
+                hyps[index].as_ref(),
+                range,
+                cfg,
+                row,
+            )
+        };
+        if hyps.len() >= crate::PARALLEL_MIN_SEGMENTS {
+            out.par_chunks_mut(width)
+                .enumerate()
+                .with_min_len(64)
+                .for_each_init(SortedWorkspace::default, one);
+        } else {
+            let mut workspace = SortedWorkspace::default();
+            out.chunks_mut(width)
+                .enumerate()
+                .for_each(|item| one(&mut workspace, item));
+        }
         return out;
     }
     let one = |workspace: &mut Workspace, (index, row): (usize, &mut [i64])| {
@@ -152,8 +199,9 @@ pub fn cache() -> &'static RefCache<ChrfRefs> {
     &CACHE
 }
 
-/// Prepared bytes per byte of reference text, roughly (for the budget check).
-const GROWTH: usize = 8;
+/// Prepared bytes per byte of reference text, roughly (for the budget check):
+/// a sorted 8-byte key per character and per word, and the cache's copy of the text.
+const GROWTH: usize = 12;
 
 /// [`crate::chrf::batch_stats`] with the references prepared once and kept in
 /// the cache (see [`crate::refcache`]): the same rows. Small batches, more
@@ -170,10 +218,13 @@ pub fn batch_stats_cached<H: AsRef<str> + Sync>(
         let nested: Vec<&[&str]> = (0..refs.len()).map(|i| refs.segment(i)).collect();
         return chrf::batch_stats(hyps, &nested, cfg);
     }
-    let with_words = cfg.word_order > 0;
-    let options = format!("chrf|space:{}|words:{with_words}", cfg.whitespace);
+    // the sorted keys depend on the orders (beta and smoothing only enter the matching)
+    let options = format!(
+        "chrf|space:{}|nc:{}|nw:{}",
+        cfg.whitespace, cfg.char_order, cfg.word_order
+    );
     let entry = CACHE.get_or_prepare(&options, refs, || {
-        let prepared = ChrfRefs::prepare(refs, cfg.whitespace, with_words);
+        let prepared = ChrfRefs::prepare(refs, cfg);
         let bytes = prepared.bytes();
         (prepared, bytes)
     });
@@ -235,7 +286,9 @@ mod tests {
                     refs: &flat,
                     offsets: &offsets,
                 };
-                let prepared = ChrfRefs::prepare(view, cfg.whitespace, cfg.word_order > 0);
+                let prepared = ChrfRefs::prepare(view, &cfg);
+                // the sorted keys up to 8 orders, the per-hypothesis tables beyond
+                assert_eq!(prepared.sorted.is_some(), char_order <= 8, "{cfg:?}");
                 assert_eq!(
                     batch_stats_prepared(&prepared, &hyps, view, &cfg),
                     expected,
@@ -263,10 +316,41 @@ mod tests {
             refs: &flat,
             offsets: &offsets,
         };
-        let prepared = ChrfRefs::prepare(view, false, true);
+        let prepared = ChrfRefs::prepare(view, &cfg);
+        // the references' 50 + 3 characters fit the sorted keys; the hypothesis's others are unknown
+        assert!(prepared.sorted.is_some());
         assert_eq!(
             batch_stats_prepared(&prepared, &hyps, view, &cfg),
             chrf::batch_stats(&hyps, &refs, &cfg)
         );
+    }
+
+    #[test]
+    fn references_beyond_the_sorted_lanes_keep_the_per_hypothesis_path() {
+        // 2,000 distinct reference characters do not fit 10-bit lanes (char_order 6): the
+        // references keep their code points and each hypothesis its own alphabet
+        let wide: String = (0..2000u32)
+            .map(|i| char::from_u32(0x4e00 + i).unwrap())
+            .collect();
+        let hyps = vec![
+            wide.chars().rev().take(70).collect::<String>(),
+            "ab ba".into(),
+        ];
+        let refs = vec![vec![wide.clone(), "x".into()], vec!["abba".to_string()]];
+        for (char_order, word_order) in [(6, 2), (2, 0)] {
+            let cfg = config(char_order, word_order, false);
+            let (flat, offsets) = flatten(&refs);
+            let view = RefsView {
+                refs: &flat,
+                offsets: &offsets,
+            };
+            let prepared = ChrfRefs::prepare(view, &cfg);
+            // with 2 orders the lanes hold 32 bits: any alphabet fits
+            assert_eq!(prepared.sorted.is_some(), char_order == 2);
+            assert_eq!(
+                batch_stats_prepared(&prepared, &hyps, view, &cfg),
+                chrf::batch_stats(&hyps, &refs, &cfg)
+            );
+        }
     }
 }

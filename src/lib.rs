@@ -5,6 +5,7 @@ pub mod bleu_refs;
 pub mod bleu_score;
 pub mod chrf;
 pub mod chrf_refs;
+pub mod chrf_sorted;
 pub mod edit;
 pub mod kendall;
 pub mod meteor;

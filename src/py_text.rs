@@ -43,8 +43,9 @@ pub fn texts<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Texts<'py>> {
     Ok(Texts::Owned(obj.extract()?))
 }
 
-/// A sequence of sequences of `str` (the references of each segment),
-/// flattened: segment `i` has `texts[offsets[i]..offsets[i + 1]]`.
+/// A sequence whose items are each a `str` (the one reference of the
+/// segment) or a sequence of `str` (its references), flattened: segment `i`
+/// has `texts[offsets[i]..offsets[i + 1]]`.
 pub fn nested_texts<'py>(obj: &Bound<'py, PyAny>) -> PyResult<(Texts<'py>, Vec<usize>)> {
     if let Ok(list) = obj.cast::<PyList>() {
         let mut items = Vec::with_capacity(list.len());
@@ -52,6 +53,14 @@ pub fn nested_texts<'py>(obj: &Bound<'py, PyAny>) -> PyResult<(Texts<'py>, Vec<u
         offsets.push(0);
         let mut fast = true;
         for segment in list.iter() {
+            let segment = match segment.cast_into::<PyString>() {
+                Ok(one) => {
+                    items.push(one);
+                    offsets.push(items.len());
+                    continue;
+                }
+                Err(error) => error.into_inner(),
+            };
             match segment.cast::<PyList>().ok().and_then(borrowed) {
                 Some(mut refs) => {
                     items.append(&mut refs);
@@ -67,12 +76,15 @@ pub fn nested_texts<'py>(obj: &Bound<'py, PyAny>) -> PyResult<(Texts<'py>, Vec<u
             return Ok((Texts::Borrowed(items), offsets));
         }
     }
-    let nested: Vec<Vec<String>> = obj.extract()?;
-    let mut offsets = Vec::with_capacity(nested.len() + 1);
-    offsets.push(0);
+    let mut offsets = vec![0];
     let mut flat = Vec::new();
-    for segment in nested {
-        flat.extend(segment);
+    for segment in obj.try_iter()? {
+        let segment = segment?;
+        if let Ok(one) = segment.cast::<PyString>() {
+            flat.push(one.to_str()?.to_owned());
+        } else {
+            flat.extend(segment.extract::<Vec<String>>()?);
+        }
         offsets.push(flat.len());
     }
     Ok((Texts::Owned(flat), offsets))

@@ -151,6 +151,36 @@ def test_adversarial_case_and_punctuation_edge_cases() -> None:
         assert_parity(hyps, refs, options)
 
 
+def sorted_path_text(rng: random.Random, n: int, extra: str = "") -> list[str]:
+    """Segments for the sorted-key path of cached references: CJK, combining marks, emoji, runs of
+    spaces, empty segments, words longer than any lane, characters the other side lacks."""
+    pieces = ["a", "the", "cat", "e\u0301", "日本語", "😀", "👍🏽", "\u3000", "   ", "x" * 40, "ab,", ".", "é", ""]
+    pieces += list(extra)
+    return [" ".join(rng.choice(pieces) for _ in range(rng.randrange(0, 12))) for _ in range(n)]
+
+
+@pytest.mark.parametrize(
+    "options", [{}, {"word_order": 2}, {"char_order": 8, "word_order": 1, "whitespace": True}], ids=option_id
+)
+def test_cached_sorted_keys_equal_sacrebleu_on_adversarial_text(options: dict) -> None:
+    # 80 segments: the references are prepared for the cache and kept as sorted n-gram keys
+    rng = random.Random(len(options))
+    refs = [sorted_path_text(rng, rng.randrange(1, 3)) for _ in range(80)]
+    hyps = sorted_path_text(rng, 80, extra="ωψ🙃")  # characters no reference has
+    assert_parity(hyps, refs, options)
+
+
+@pytest.mark.parametrize("options", [{}, {"char_order": 9, "word_order": 2}], ids=option_id)
+def test_cached_references_beyond_the_sorted_lanes_equal_sacrebleu(options: dict) -> None:
+    # 1,200 distinct reference characters do not fit 10-bit lanes (6 orders), nor do 9 orders
+    # fit the sorted keys: the per-hypothesis path runs on the cached references
+    rng = random.Random(7)
+    wide = [chr(0x4E00 + i) for i in range(1200)]
+    refs = [["".join(wide[i * 15 : i * 15 + 15]) + " " + " ".join(sorted_path_text(rng, 1))] for i in range(80)]
+    hyps = ["".join(rng.sample(wide, 10)) + " " + h for h in sorted_path_text(rng, 80)]
+    assert_parity(hyps, refs, options)
+
+
 EMPTY_CASES = {
     "all empty": (["", ""], [[""], [""]]),
     "empty hypothesis": (["", "a b c"], [["abc"], ["a b c"]]),

@@ -109,9 +109,11 @@ def test_a_mutated_reference_list_is_not_served_stale() -> None:
 def test_options_that_change_the_prepared_references_do_not_share_entries() -> None:
     refs = [[f"The Cat, number {i}, sat on the mat!"] for i in range(100)]
     hyps = [f"the cat number {i} sat on the mat" for i in range(100)]
-    chrf_options = [(6, 0, False, 1.0, True), (3, 0, False, 4.0, False), (6, 1, False, 4.0, False)]
+    chrf_options = [(6, 0, False, 1.0, True), (6, 0, True, 1.0, False), (6, 2, False, 9.0, True)]
     expected_bleu = uncached(bleu_rows, hyps, refs, ("13a", 2))
     expected_chrf = [uncached(chrf_rows, hyps, refs, options) for options in chrf_options]
+    other_orders = [(3, 0, False, 4.0, False), (6, 1, False, 4.0, False)]
+    expected_other = [uncached(chrf_rows, hyps, refs, options) for options in other_orders]
     for tokenize in ("13a", "intl", "char", "none"):
         bleu_rows(hyps, refs, (tokenize, 4))
     assert cache_info()["bleu"]["entries"] == 4
@@ -124,7 +126,8 @@ def test_options_that_change_the_prepared_references_do_not_share_entries() -> N
         sacrebleu.corpus_bleu(hyps, [[r[0] for r in refs]], lowercase=True).score / 100, abs=1e-15
     )
     assert cache_info()["bleu"]["entries"] == 5
-    # chrF: whitespace and words are part of the key; beta and smoothing are not (matching only)
+    # chrF: whitespace and the orders are part of the key (the references are kept as sorted keys of
+    # the n-grams of those orders); beta and smoothing are not (matching only)
     for options in [(6, 0, False, 4.0, False), (6, 0, True, 4.0, False), (6, 2, False, 4.0, False)]:
         chrf_rows(hyps, refs, options)
     assert cache_info()["chrf"]["entries"] == 3
@@ -132,6 +135,10 @@ def test_options_that_change_the_prepared_references_do_not_share_entries() -> N
         np.testing.assert_array_equal(chrf_rows(hyps, refs, options), want)
     info = cache_info()["chrf"]
     assert (info["entries"], info["hits"]) == (3, 3)
+    for options, want in zip(other_orders, expected_other, strict=True):
+        np.testing.assert_array_equal(chrf_rows(hyps, refs, options), want)
+    info = cache_info()["chrf"]
+    assert (info["entries"], info["hits"]) == (5, 3)
 
 
 def test_the_cache_stays_within_its_bounds() -> None:

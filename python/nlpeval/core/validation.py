@@ -141,11 +141,37 @@ def validate_text(hypotheses: Sequence[str], references: Sequence[ReferenceItem]
     ...
     nlpeval.core.errors.InputError: references: segment 0: has no reference
     """
+    hyps, refs = validate_text_native(hypotheses, references)
+    if refs and isinstance(refs[0], str):  # one reference per segment (all str)
+        return hyps, [[item] for item in refs]
+    return hyps, refs  # type: ignore[return-value]
+
+
+def validate_text_native(
+    hypotheses: Sequence[str], references: Sequence[ReferenceItem]
+) -> tuple[list[str], list[str] | list[list[str]]]:
+    """:func:`validate_text` for the native kernels, which take either reference layout.
+
+    References with one ``str`` per segment come back as that list itself (no list
+    per segment is built); otherwise as :func:`validate_text` normalises them.
+
+    Examples
+    --------
+    >>> validate_text_native(["a", "b"], ("x", "y"))
+    (['a', 'b'], ['x', 'y'])
+    >>> validate_text_native(["a", "b"], ["x", ["y", "z"]])
+    (['a', 'b'], [['x'], ['y', 'z']])
+    """
     hyps = validate_segments(hypotheses, "hypotheses")
     refs = as_segment_list(references, "references")
     check_lengths(len(hyps), refs)
     if _all_exact_str(refs):  # one reference per segment: nothing else to check
-        return hyps, [[item] for item in refs]
+        return hyps, refs
+    return hyps, _reference_lists(refs)
+
+
+def _reference_lists(refs: list[Any]) -> list[list[str]]:
+    """One list of str per segment, naming the first bad item."""
     normalised: list[list[str]] = []
     for index, item in enumerate(refs):
         if isinstance(item, str):
@@ -167,7 +193,7 @@ def validate_text(hypotheses: Sequence[str], references: Sequence[ReferenceItem]
                     reference=position,
                 )
         normalised.append(seg_refs)
-    return hyps, normalised
+    return normalised
 
 
 def reference_counts(references: list[list[Any]]) -> np.ndarray:
@@ -178,7 +204,10 @@ def reference_counts(references: list[list[Any]]) -> np.ndarray:
 
 
 def check_unicode(
-    hypotheses: Sequence[str], references: Sequence[Sequence[str]] | None = None, *, side: str = "hypotheses"
+    hypotheses: Sequence[str],
+    references: Sequence[str | Sequence[str]] | None = None,
+    *,
+    side: str = "hypotheses",
 ) -> None:
     """Raise :class:`InputError` for the first text with a lone surrogate (not valid Unicode).
 
@@ -196,7 +225,10 @@ def check_unicode(
     for index, text in enumerate(hypotheses):
         items: list[tuple[str, int | None, str]] = [(side, None, text)]
         if references is not None:
-            items += [("references", position, ref) for position, ref in enumerate(references[index])]
+            segment = references[index]
+            if isinstance(segment, str):  # one reference per segment (validate_text_native)
+                segment = (segment,)
+            items += [("references", position, ref) for position, ref in enumerate(segment)]
         for where, position, item in items:
             try:
                 item.encode("utf-8")

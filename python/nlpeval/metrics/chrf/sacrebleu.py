@@ -15,7 +15,7 @@ from nlpeval.core.metric import CorpusMetric
 from nlpeval.core.score import Score
 from nlpeval.core.signature import Signature, nrefs_field
 from nlpeval.core.stats import Stats, StatsSchema
-from nlpeval.core.validation import unicode_checked, validate_text
+from nlpeval.core.validation import unicode_checked, validate_text_native
 from nlpeval.metrics.chrf.formula import ChrfParts, chrf_parts, native_factor, sentence_scores
 
 #: chrF's default beta (recall weighted twice as much as precision).
@@ -134,10 +134,12 @@ class CHRF(CorpusMetric):
         return chrf_schema(self.char_order, self.word_order)
 
     def segment_stats(self, hypotheses: Sequence[Any], references: Sequence[Any]) -> Stats:
-        hyps, refs = validate_text(hypotheses, references)
+        # one str per segment stays a flat list: the kernel takes either layout
+        hyps, refs = validate_text_native(hypotheses, references)
+        single = bool(refs) and isinstance(refs[0], str)
         if self.lowercase:
             hyps = [h.lower() for h in hyps]
-            refs = [[r.lower() for r in seg] for seg in refs]
+            refs = [r.lower() for r in refs] if single else [[r.lower() for r in seg] for seg in refs]
         with unicode_checked(hyps, refs):
             rows = _native.chrf_stats(
                 hyps,
@@ -148,6 +150,11 @@ class CHRF(CorpusMetric):
                 float(self.factor),
                 self.eps_smoothing,
             )
+        if single:  # one reference per segment: both count columns are 1
+            counted = np.empty((rows.shape[0], rows.shape[1] + 2), dtype=np.int64)
+            counted[:, :-2] = rows
+            counted[:, -2:] = 1
+            return Stats(self.schema, counted)
         return Stats(self.schema, _native.with_reference_counts(rows, refs))
 
     def parts(self, totals: np.ndarray) -> ChrfParts:
