@@ -146,17 +146,7 @@ pub fn text_batch_stats_prepared<H: AsRef<str> + Sync>(
             row,
         )
     };
-    if hyps.len() >= crate::PARALLEL_MIN_SEGMENTS {
-        out.par_chunks_mut(width)
-            .enumerate()
-            .with_min_len(64)
-            .for_each_init(Scratch::default, one);
-    } else {
-        let mut scratch = Scratch::default();
-        out.chunks_mut(width)
-            .enumerate()
-            .for_each(|item| one(&mut scratch, item));
-    }
+    crate::fill_rows(&mut out, width, one);
     out
 }
 

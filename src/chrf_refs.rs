@@ -139,17 +139,7 @@ pub fn batch_stats_prepared<H: AsRef<str> + Sync>(
                 row,
             )
         };
-        if hyps.len() >= crate::PARALLEL_MIN_SEGMENTS {
-            out.par_chunks_mut(width)
-                .enumerate()
-                .with_min_len(64)
-                .for_each_init(SortedWorkspace::default, one);
-        } else {
-            let mut workspace = SortedWorkspace::default();
-            out.chunks_mut(width)
-                .enumerate()
-                .for_each(|item| one(&mut workspace, item));
-        }
+        crate::fill_rows(&mut out, width, one);
         return out;
     }
     let one = |workspace: &mut Workspace, (index, row): (usize, &mut [i64])| {
@@ -178,17 +168,7 @@ pub fn batch_stats_prepared<H: AsRef<str> + Sync>(
             row,
         )
     };
-    if hyps.len() >= crate::PARALLEL_MIN_SEGMENTS {
-        out.par_chunks_mut(width)
-            .enumerate()
-            .with_min_len(64)
-            .for_each_init(Workspace::default, one);
-    } else {
-        let mut workspace = Workspace::default();
-        out.chunks_mut(width)
-            .enumerate()
-            .for_each(|item| one(&mut workspace, item));
-    }
+    crate::fill_rows(&mut out, width, one);
     out
 }
 

@@ -36,6 +36,27 @@ use text::{py_split, Tokenizer};
 /// the work (milliseconds on a loaded machine).
 pub const PARALLEL_MIN_SEGMENTS: usize = 64;
 
+/// Fills the rows of `out` (`width` values each, `width > 0`) with `fill(workspace, (index,
+/// row))`: on the thread pool, one workspace per worker, from [`PARALLEL_MIN_SEGMENTS`] rows
+/// on; on the calling thread with one workspace below that.
+pub fn fill_rows<W, F>(out: &mut [i64], width: usize, fill: F)
+where
+    W: Default + Send,
+    F: Fn(&mut W, (usize, &mut [i64])) + Sync + Send,
+{
+    if out.len() / width >= PARALLEL_MIN_SEGMENTS {
+        out.par_chunks_mut(width)
+            .enumerate()
+            .with_min_len(64)
+            .for_each_init(W::default, fill);
+    } else {
+        let mut workspace = W::default();
+        out.chunks_mut(width)
+            .enumerate()
+            .for_each(|item| fill(&mut workspace, item));
+    }
+}
+
 fn tokenizer_from(name: &str) -> PyResult<Tokenizer> {
     Tokenizer::from_name(name)
         .ok_or_else(|| PyValueError::new_err(format!("unknown native tokenizer {name:?}")))
