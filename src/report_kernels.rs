@@ -754,6 +754,19 @@ fn bad(what: &str) -> PyErr {
     PyValueError::new_err(format!("report kernel: {what}"))
 }
 
+/// The error of a draw from `0..0` (the seeded kernels return `None` for it).
+fn empty_range(n: impl std::fmt::Display) -> PyErr {
+    bad(&format!("cannot draw from 0..{n}"))
+}
+
+/// Checks that resample states come as a `(k, 3)` array (one generator snapshot per row).
+fn check_states(states: &PyReadonlyArray2<'_, u64>) -> PyResult<()> {
+    if states.shape()[1] != 3 {
+        return Err(bad("states must have 3 columns"));
+    }
+    Ok(())
+}
+
 /// `resample_counts` of a `(k, n)` int64 array: the `(k, n)` float64 counts.
 #[pyfunction]
 pub fn report_resample_counts<'py>(
@@ -822,7 +835,7 @@ pub fn report_seeded_indices<'py>(
         .ok_or_else(|| bad("too many draws"))?;
     let drawn = py
         .detach(|| seeded_indices(&entropy, n, count))
-        .ok_or_else(|| bad(&format!("cannot draw from 0..{n}")))?;
+        .ok_or_else(|| empty_range(n))?;
     PyArray1::from_vec(py, drawn).reshape([k, n as usize])
 }
 
@@ -836,7 +849,7 @@ pub fn report_seeded_states<'py>(
 ) -> PyResult<Bound<'py, PyArray2<u64>>> {
     let states = py
         .detach(|| seeded_states(&entropy, n, k))
-        .ok_or_else(|| bad(&format!("cannot draw from 0..{n}")))?;
+        .ok_or_else(|| empty_range(n))?;
     PyArray1::from_vec(py, states).reshape([k, 3])
 }
 
@@ -850,16 +863,14 @@ pub fn report_seeded_sums<'py>(
     rows: PyReadonlyArray2<'py, i64>,
 ) -> PyResult<Bound<'py, PyArray2<i64>>> {
     let (k, m, w) = (states.shape()[0], rows.shape()[0], rows.shape()[1]);
-    if states.shape()[1] != 3 {
-        return Err(bad("states must have 3 columns"));
-    }
+    check_states(&states)?;
     if m != n {
         return Err(bad(&format!("{m} rows for resamples of {n}")));
     }
     let (snapshots, table) = (states.as_slice()?, rows.as_slice()?);
     let sums = py
         .detach(|| seeded_sums(&entropy, snapshots, n as u64, table, w))
-        .ok_or_else(|| bad(&format!("cannot draw from 0..{n}")))?;
+        .ok_or_else(|| empty_range(n))?;
     PyArray1::from_vec(py, sums).reshape([k, w])
 }
 
@@ -872,13 +883,11 @@ pub fn report_seeded_rows<'py>(
     n: u64,
 ) -> PyResult<Bound<'py, PyArray2<i64>>> {
     let k = states.shape()[0];
-    if states.shape()[1] != 3 {
-        return Err(bad("states must have 3 columns"));
-    }
+    check_states(&states)?;
     let snapshots = states.as_slice()?;
     let rows = py
         .detach(|| seeded_rows(&entropy, snapshots, n))
-        .ok_or_else(|| bad(&format!("cannot draw from 0..{n}")))?;
+        .ok_or_else(|| empty_range(n))?;
     PyArray1::from_vec(py, rows).reshape([k, n as usize])
 }
 

@@ -354,7 +354,6 @@ def report(
                     min_segments=min_segments,
                 )
             )
-        extra: list[tuple[str, str, str, np.ndarray, list[str], list[tuple]]] = []
         if buckets == "quantile":
             from nlpeval.reports.analyses.quantiles import quantile_tables
 
@@ -382,18 +381,16 @@ def report(
             names = sorted(set(labels))
             index = {label: i for i, label in enumerate(names)}
             assignment = np.array([index[label] for label in labels])
-            extra.append(("label", "label", "label", assignment, names, [(None, None)] * len(names)))
-        for key, what, by, assignment, b_labels, b_bounds in extra:
             for name, metric in metric_objects.items():
                 tables.append(
                     metric_table(
-                        id=f"{name}-by-{key}",
-                        title=f"{built[name][1]} by {what}",
-                        by=by,
+                        id=f"{name}-by-label",
+                        title=f"{built[name][1]} by label",
+                        by="label",
                         statistic=name,
                         assignment=assignment,
-                        labels=b_labels,
-                        bounds=b_bounds,
+                        labels=names,
+                        bounds=[(None, None)] * len(names),
                         metric=metric,
                         stats=stats[name],
                         systems=systems,
