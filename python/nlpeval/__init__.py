@@ -15,6 +15,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
+from nlpeval._lazy import lazy_attributes
 from nlpeval.core.errors import InputError, UndefinedMetricWarning
 
 #: public name -> module that defines it
@@ -121,12 +122,10 @@ def __getattr__(name: str) -> Any:
         return __version__
     if name in _SUBMODULES:
         return import_module(f"nlpeval.{name}")
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'nlpeval' has no attribute {name!r}")
-    value = getattr(import_module(module), name)
-    globals()[name] = value
-    return value
+    return _lazy_attribute(name)
+
+
+_lazy_attribute = lazy_attributes(__name__, _LAZY)
 
 
 def __dir__() -> list[str]:

@@ -24,8 +24,7 @@ True
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import Any
+from nlpeval._lazy import lazy_attributes
 
 #: public name -> module that defines it (imported on first attribute access)
 _LAZY = {
@@ -38,13 +37,7 @@ _LAZY = {
 __all__ = list(_LAZY)
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'nlpeval.integrations' has no attribute {name!r}")
-    value = getattr(import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_attributes(__name__, _LAZY)
 
 
 def __dir__() -> list[str]:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
+from nlpeval._lazy import lazy_attributes
 from nlpeval.core.metric import CorpusMetric
 from nlpeval.core.score import Score
 
@@ -27,13 +27,7 @@ _FLAVOR_MODULES = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _FLAVOR_MODULES.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_attributes(__name__, _FLAVOR_MODULES)
 
 
 FLAVORS = ("sacrebleu", "nltk", "hf")

@@ -21,6 +21,7 @@ import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from nlpeval._lazy import lazy_attributes
 from nlpeval.metrics.meteor.config import MAX_CANDIDATES, MODULES, TASKS
 from nlpeval.metrics.meteor.paraphrase import ParaphraseTableNotFoundError
 from nlpeval.metrics.meteor.wordnet import WordNetNotFoundError
@@ -38,15 +39,7 @@ FLAVORS = ("meteor1.5", "nltk")
 _LAZY = {"METEOR": "nlpeval.metrics.meteor.meteor15", "NltkMETEOR": "nlpeval.metrics.meteor.nltk_flavor"}
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from importlib import import_module
-
-    value = getattr(import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_attributes(__name__, _LAZY)
 
 
 PathLike = str | os.PathLike[str]
