@@ -24,8 +24,8 @@ def cases(data: Path) -> list[Case]:
             sacrebleu.corpus_bleu(hyp, [reference])
 
     def corpus_ours() -> None:
-        # the first system prepares the references (the cache starts empty each repetition, as in
-        # a fresh process); the other 15 find them in the reference cache
+        # the cache starts empty each repetition, as in a fresh process: the first system sees the
+        # references (direct kernel), the second prepares them, the other 14 find them prepared
         clear_cache()
         for hyp in outputs:
             nlpeval.bleu(hyp, reference)
@@ -35,7 +35,7 @@ def cases(data: Path) -> list[Case]:
             sacrebleu.sentence_bleu(hyp, [ref])
 
     def sentence_ours() -> None:
-        clear_cache()  # one system: one call that prepares its references, nothing reused
+        clear_cache()  # one system: one call that sees its references once, nothing reused
         nlpeval.bleu(one, reference, segments=True)
 
     def pairwise_ref() -> None:

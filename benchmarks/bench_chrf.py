@@ -29,8 +29,8 @@ def cases(data: Path) -> list[Case]:
                 sacrebleu.corpus_chrf(hyp, [reference], word_order=word_order)
 
         def ours() -> None:
-            # the first system prepares the references (the cache starts empty each repetition);
-            # the other 15 find them in the reference cache
+            # the cache starts empty each repetition: the first system sees the references (direct
+            # kernel), the second prepares them, the other 14 find them prepared
             clear_cache()
             for hyp in outputs:
                 nlpeval.chrf(hyp, reference, word_order=word_order)
@@ -42,7 +42,7 @@ def cases(data: Path) -> list[Case]:
             sacrebleu.sentence_chrf(hyp, [ref])
 
     def sentence_ours() -> None:
-        clear_cache()  # one system: one call that prepares its references, nothing reused
+        clear_cache()  # one system: one call that sees its references once, nothing reused
         nlpeval.chrf(one, reference, segments=True)
 
     def pairwise_ref() -> None:

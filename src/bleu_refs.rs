@@ -36,34 +36,76 @@ pub struct BleuRefs {
 }
 
 impl BleuRefs {
-    /// Tokenises the references (the lines in parallel from
-    /// [`crate::PARALLEL_MIN_SEGMENTS`] segments); `None` when the vocabulary
-    /// does not fit the key lanes.
+    /// Tokenises the references (in parallel from [`crate::PARALLEL_MIN_SEGMENTS`]
+    /// references); `None` when the vocabulary does not fit the key lanes.
     pub fn prepare(refs: RefsView<'_>, tok: Tokenizer) -> Option<BleuRefs> {
-        let lines: Vec<Cow<'_, str>> = if refs.len() >= crate::PARALLEL_MIN_SEGMENTS {
-            refs.refs
-                .par_iter()
-                .with_min_len(64)
-                .map(|r| ngram::prepare(tok, r))
-                .collect()
+        let lines = refs.refs.len();
+        let chunks = if lines >= crate::PARALLEL_MIN_SEGMENTS {
+            rayon::current_num_threads().min(lines / crate::PARALLEL_MIN_SEGMENTS)
         } else {
-            refs.refs.iter().map(|r| ngram::prepare(tok, r)).collect()
+            1
         };
-        let mut vocab: FxHashMap<&str, u32> = FxHashMap::default();
-        let mut ids = Vec::with_capacity(refs.text_bytes() / 4);
-        let mut ends = Vec::with_capacity(lines.len());
-        for line in &lines {
-            ngram::for_each_token(tok, line, |token| {
-                let next = vocab.len() as u32 + 1;
-                ids.push(*vocab.entry(token).or_insert(next) - 1);
-            });
-            ends.push(ids.len());
+        BleuRefs::prepare_in_chunks(refs, tok, chunks.max(1))
+    }
+
+    /// [`BleuRefs::prepare`] with the references cut into `chunks` runs of lines,
+    /// each tokenised and given local ids on its own (in parallel); the local
+    /// vocabularies are then merged in order, so every token gets the id a single
+    /// pass over all lines would give it (first seen, first numbered), and each
+    /// run's ids are translated to those.
+    fn prepare_in_chunks(refs: RefsView<'_>, tok: Tokenizer, chunks: usize) -> Option<BleuRefs> {
+        let per_chunk = refs.refs.len().div_ceil(chunks).max(1);
+        let lines: Vec<Vec<Cow<'_, str>>> = refs
+            .refs
+            .par_chunks(per_chunk)
+            .map(|run| run.iter().map(|r| ngram::prepare(tok, r)).collect())
+            .collect();
+        let mut runs: Vec<Interned<'_>> = lines.par_iter().map(|run| intern(tok, run)).collect();
+        let mut vocab = runs
+            .first_mut()
+            .map(|first| std::mem::take(&mut first.vocab))
+            .unwrap_or_default();
+        let mut translations = vec![Vec::new()];
+        for run in runs.iter().skip(1) {
+            // the run's tokens in the order of their local ids (0, 1, ...)
+            let mut in_order = vec![""; run.vocab.len()];
+            for (&token, &id) in &run.vocab {
+                in_order[id as usize] = token;
+            }
+            let translation = in_order
+                .iter()
+                .map(|&token| {
+                    let next = vocab.len() as u32;
+                    *vocab.entry(token).or_insert(next)
+                })
+                .collect();
+            translations.push(translation);
             if vocab.len() >= ABSENT as usize {
                 return None;
             }
         }
+        if vocab.len() >= ABSENT as usize {
+            return None; // one run (the others are checked as they merge)
+        }
+        runs.par_iter_mut()
+            .zip(&translations)
+            .skip(1)
+            .for_each(|(run, translation)| {
+                for id in &mut run.ids {
+                    *id = translation[*id as usize];
+                }
+            });
+        let mut ids = Vec::with_capacity(runs.iter().map(|run| run.ids.len()).sum());
+        let mut ends = Vec::with_capacity(refs.refs.len());
+        for run in &runs {
+            let base = ids.len();
+            ids.extend_from_slice(&run.ids);
+            ends.extend(run.ends.iter().map(|end| base + end));
+        }
+        // Vocab ids start at 1 (0: absent)
+        let numbered = vocab.iter().map(|(&token, &id)| (token, id + 1));
         Some(BleuRefs {
-            vocab: Vocab::of_map(&vocab),
+            vocab: Vocab::of(numbered),
             ids,
             ends,
         })
@@ -79,6 +121,30 @@ impl BleuRefs {
         let start = if index == 0 { 0 } else { self.ends[index - 1] };
         &self.ids[start..self.ends[index]]
     }
+}
+
+/// One run of reference lines with ids local to it (from 0, first seen first).
+struct Interned<'a> {
+    vocab: FxHashMap<&'a str, u32>,
+    ids: Vec<u32>,
+    /// End of each line in `ids`.
+    ends: Vec<usize>,
+}
+
+fn intern<'a>(tok: Tokenizer, lines: &'a [Cow<'a, str>]) -> Interned<'a> {
+    let mut run = Interned {
+        vocab: FxHashMap::default(),
+        ids: Vec::with_capacity(lines.iter().map(|line| line.len()).sum::<usize>() / 4),
+        ends: Vec::with_capacity(lines.len()),
+    };
+    for line in lines {
+        ngram::for_each_token(tok, line, |token| {
+            let next = run.vocab.len() as u32;
+            run.ids.push(*run.vocab.entry(token).or_insert(next));
+        });
+        run.ends.push(run.ids.len());
+    }
+    run
 }
 
 /// Buffers of one worker.
@@ -161,8 +227,9 @@ pub fn cache() -> &'static RefCache<Option<BleuRefs>> {
 /// before preparing).
 const GROWTH: usize = 4;
 
-/// [`crate::ngram::text_batch_stats`] with the references prepared once and
-/// kept in the cache (see [`crate::refcache`]): the same rows. Small batches,
+/// [`crate::ngram::text_batch_stats`] with the references prepared once they
+/// are seen again and kept in the cache (see [`crate::refcache`]): the same
+/// rows. The first sight of a reference set, small batches,
 /// `max_order > 4`, references beyond the byte budget or with too large a
 /// vocabulary take the uncached kernel.
 pub fn text_batch_stats_cached<H: AsRef<str> + Sync>(
@@ -182,7 +249,7 @@ pub fn text_batch_stats_cached<H: AsRef<str> + Sync>(
             let bytes = prepared.as_ref().map_or(0, BleuRefs::bytes);
             (prepared, bytes)
         });
-        if let Some(prepared) = &entry.value {
+        if let Some(prepared) = entry.as_ref().and_then(|entry| entry.value.as_ref()) {
             return text_batch_stats_prepared(prepared, hyps, refs.offsets, tok, max_order);
         }
     }
@@ -257,6 +324,41 @@ mod tests {
     }
 
     #[test]
+    fn chunked_preparation_numbers_tokens_as_one_pass_does() {
+        let words = ["a", "b", "the", "cat", "1.5", "x,y", "é", "日本", "a."];
+        let mut rng = fastrand::Rng::with_seed(11);
+        let refs: Vec<Vec<String>> = (0..300)
+            .map(|_| {
+                (0..rng.usize(1..4))
+                    .map(|_| random_text(&mut rng, &words))
+                    .collect()
+            })
+            .collect();
+        let (flat, offsets) = flatten(&refs);
+        let view = RefsView {
+            refs: &flat,
+            offsets: &offsets,
+        };
+        for tok in [Tokenizer::Mteval13a, Tokenizer::Character] {
+            let one = BleuRefs::prepare_in_chunks(view, tok, 1).unwrap();
+            for chunks in [2, 3, 7, flat.len(), flat.len() + 5] {
+                let many = BleuRefs::prepare_in_chunks(view, tok, chunks).unwrap();
+                assert_eq!(many.ids, one.ids, "{tok:?} {chunks}");
+                assert_eq!(many.ends, one.ends, "{tok:?} {chunks}");
+                for token in words {
+                    assert_eq!(many.vocab.get(token), one.vocab.get(token), "{token}");
+                }
+            }
+        }
+        let empty = RefsView {
+            refs: &[],
+            offsets: &[0],
+        };
+        let prepared = BleuRefs::prepare_in_chunks(empty, Tokenizer::Mteval13a, 2).unwrap();
+        assert!(prepared.ids.is_empty() && prepared.ends.is_empty());
+    }
+
+    #[test]
     fn cached_calls_equal_uncached_ones_and_reuse_the_entry() {
         let refs: Vec<Vec<String>> = (0..100)
             .map(|i| vec![format!("the cat {i} sat on the mat , twice {}", i % 7)])
@@ -302,6 +404,10 @@ mod tests {
             offsets: &offsets,
         };
         assert!(BleuRefs::prepare(view, Tokenizer::WhitespaceOnly).is_none());
+        for chunks in [1, 2, 5] {
+            // the large line alone in its run, or merged into the others
+            assert!(BleuRefs::prepare_in_chunks(view, Tokenizer::WhitespaceOnly, chunks).is_none());
+        }
         assert_eq!(
             text_batch_stats_cached(&hyps, view, Tokenizer::WhitespaceOnly, 4),
             expected

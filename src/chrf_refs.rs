@@ -183,8 +183,8 @@ pub fn cache() -> &'static RefCache<ChrfRefs> {
 /// a sorted 8-byte key per character and per word, and the cache's copy of the text.
 const GROWTH: usize = 12;
 
-/// [`crate::chrf::batch_stats`] with the references prepared once and kept in
-/// the cache (see [`crate::refcache`]): the same rows. Small batches, more
+/// [`crate::chrf::batch_stats`] with the references prepared once they are seen
+/// again and kept in the cache (see [`crate::refcache`]): the same rows. Small batches, more
 /// than 64 orders of a kind, or references beyond the byte budget take the
 /// uncached kernel.
 pub fn batch_stats_cached<H: AsRef<str> + Sync>(
@@ -195,8 +195,7 @@ pub fn batch_stats_cached<H: AsRef<str> + Sync>(
     assert_eq!(hyps.len(), refs.len(), "one reference list per hypothesis");
     let lanes_fit = lane_bits(cfg.char_order) > 0 && lane_bits(cfg.word_order) > 0;
     if !lanes_fit || !refcache::worth_caching(refs.len(), refs.text_bytes(), GROWTH) {
-        let nested: Vec<&[&str]> = (0..refs.len()).map(|i| refs.segment(i)).collect();
-        return chrf::batch_stats(hyps, &nested, cfg);
+        return uncached(hyps, refs, cfg);
     }
     // the sorted keys depend on the orders (beta and smoothing only enter the matching)
     let options = format!(
@@ -208,7 +207,16 @@ pub fn batch_stats_cached<H: AsRef<str> + Sync>(
         let bytes = prepared.bytes();
         (prepared, bytes)
     });
-    batch_stats_prepared(&entry.value, hyps, refs, cfg)
+    match entry {
+        Some(entry) => batch_stats_prepared(&entry.value, hyps, refs, cfg),
+        None => uncached(hyps, refs, cfg), // first sight: the direct kernel
+    }
+}
+
+/// [`crate::chrf::batch_stats`] on a [`RefsView`].
+fn uncached<H: AsRef<str> + Sync>(hyps: &[H], refs: RefsView<'_>, cfg: &ChrfConfig) -> Vec<i64> {
+    let nested: Vec<&[&str]> = (0..refs.len()).map(|i| refs.segment(i)).collect();
+    chrf::batch_stats(hyps, &nested, cfg)
 }
 
 #[cfg(test)]

@@ -13,6 +13,12 @@
 //!   of every option that changes the prepared statistics (kernel, tokenizer,
 //!   n-gram orders...), so a mutated reference list or other options are never
 //!   served another entry;
+//! - references are prepared the *second* time they are seen: the first call
+//!   takes the kernel's direct path (for a one-off call it is faster than
+//!   preparing, measured in `benchmarks/`) and leaves only a fingerprint (a
+//!   64-bit hash of the options and the reference bytes). A fingerprint only
+//!   decides when to prepare, never what is served: a collision prepares early;
+//!   a training loop's one-off batches never fill the cache;
 //! - the cache is a small LRU bounded by a number of entries and a byte budget
 //!   (what each entry holds, text copy included), see [`set_limits`];
 //! - it is thread-safe: a mutex guards the list, entries are shared read-only
@@ -138,6 +144,8 @@ pub struct Entry<V> {
 struct State<V> {
     /// Most recently used first.
     entries: Vec<Arc<Entry<V>>>,
+    /// Fingerprints of reference sets seen once and not prepared, most recent first.
+    seen: Vec<u64>,
     bytes: usize,
     hits: u64,
     misses: u64,
@@ -168,6 +176,7 @@ impl<V> RefCache<V> {
         RefCache {
             state: Mutex::new(State {
                 entries: Vec::new(),
+                seen: Vec::new(),
                 bytes: 0,
                 hits: 0,
                 misses: 0,
@@ -239,19 +248,40 @@ impl<V> RefCache<V> {
         entry
     }
 
-    /// The cached entry, or a new one from `prepare()` (`(value, bytes)`),
-    /// prepared outside the lock.
+    /// The cached entry, or a new one from `prepare()` (`(value, bytes)`,
+    /// prepared outside the lock) when these references were seen before;
+    /// `None` the first time they are seen (the caller takes its direct path).
     pub fn get_or_prepare(
         &self,
         options: &str,
         refs: RefsView<'_>,
         prepare: impl FnOnce() -> (V, usize),
-    ) -> Arc<Entry<V>> {
+    ) -> Option<Arc<Entry<V>>> {
         if let Some(entry) = self.get(options, refs) {
-            return entry;
+            return Some(entry);
+        }
+        if self.first_sight(fingerprint(options, refs)) {
+            return None;
         }
         let (value, bytes) = prepare();
-        self.insert(options, refs, value, bytes)
+        Some(self.insert(options, refs, value, bytes))
+    }
+
+    /// Records `print` as seen and returns true, or forgets it and returns
+    /// false when it was seen already (a miss either way). At most
+    /// [`SEEN_PER_ENTRY`] fingerprints per entry bound are kept.
+    fn first_sight(&self, print: u64) -> bool {
+        let keep = limits().0.saturating_mul(SEEN_PER_ENTRY);
+        let mut state = self.lock();
+        state.misses += 1;
+        if let Some(index) = state.seen.iter().position(|&seen| seen == print) {
+            state.seen.remove(index);
+            state.misses -= 1; // the insertion that follows counts this miss
+            return false;
+        }
+        state.seen.insert(0, print);
+        state.seen.truncate(keep);
+        true
     }
 
     /// Evicts the least recently used entries beyond the current bounds.
@@ -267,10 +297,11 @@ impl<V> RefCache<V> {
         }
     }
 
-    /// Drops every entry and zeroes the counters.
+    /// Drops every entry and fingerprint and zeroes the counters.
     pub fn clear(&self) {
         let mut state = self.lock();
         state.entries.clear();
+        state.seen.clear();
         state.bytes = 0;
         state.hits = 0;
         state.misses = 0;
@@ -285,6 +316,25 @@ impl<V> RefCache<V> {
             misses: state.misses,
         }
     }
+}
+
+/// Fingerprints of once-seen reference sets kept per entry of the bound
+/// (a loop over more distinct sets than that prepares none of them).
+const SEEN_PER_ENTRY: usize = 4;
+
+/// A 64-bit hash of `options` and the references (structure and bytes).
+fn fingerprint(options: &str, refs: RefsView<'_>) -> u64 {
+    use std::hash::Hasher;
+    let mut hasher = FxBuildHasher.build_hasher();
+    hasher.write(options.as_bytes());
+    for &offset in refs.offsets {
+        hasher.write_usize(offset);
+    }
+    for r in refs.refs {
+        hasher.write_usize(r.len());
+        hasher.write(r.as_bytes());
+    }
+    hasher.finish()
 }
 
 /// Whether a batch of `segments` segments and `text_bytes` bytes of
@@ -491,6 +541,42 @@ mod tests {
         assert!(cache.get("k", view(&["x ", "yz"], &offsets)).is_none());
         assert!(cache.get("k", view(&["x y", "z"], &[0, 2])).is_none());
         assert_eq!(cache.info().hits, 1);
+    }
+
+    #[test]
+    fn references_are_prepared_the_second_time_they_are_seen() {
+        let _guard = TEST_LIMITS.lock().unwrap_or_else(|p| p.into_inner());
+        let cache: RefCache<u32> = RefCache::new();
+        let (a, b, offsets) = (["x y", "z"], ["x y", "Z"], [0, 1, 2]);
+        let mut prepared = 0;
+        let mut call = |refs: &[&str], options: &str| {
+            cache
+                .get_or_prepare(options, view(refs, &offsets), || {
+                    prepared += 1;
+                    (prepared, 10)
+                })
+                .map(|entry| entry.value)
+        };
+        assert_eq!(call(&a, "k"), None); // first sight: the direct path
+        assert_eq!(call(&b, "k"), None); // other bytes
+        assert_eq!(call(&a, "other"), None); // other options
+        assert_eq!(call(&a, "k"), Some(1)); // seen before: prepared
+        assert_eq!(call(&a, "k"), Some(1)); // then found
+        assert_eq!(call(&b, "k"), Some(2));
+        let info = cache.info();
+        assert_eq!((info.entries, info.hits, info.misses), (2, 1, 5));
+        // a cleared cache forgets what it saw
+        cache.clear();
+        assert_eq!(call(&a, "k"), None);
+        // at most SEEN_PER_ENTRY fingerprints per entry bound: older ones are forgotten
+        let saved = limits();
+        set_limits(1, usize::MAX);
+        let others: Vec<String> = (0..SEEN_PER_ENTRY).map(|i| format!("w{i}")).collect();
+        for other in &others {
+            assert_eq!(call(&[other.as_str(), "z"], "k"), None);
+        }
+        assert_eq!(call(&a, "k"), None);
+        set_limits(saved.0, saved.1);
     }
 
     #[test]

@@ -17,7 +17,14 @@ from nlpeval import _native
 from nlpeval.core.errors import InputError
 from nlpeval.core.stats import StatsSchema
 from nlpeval.core.token_ids import flat_token_ids
-from nlpeval.core.validation import as_segment_list, check_lengths, reference_counts, unicode_checked, validate_text
+from nlpeval.core.validation import (
+    as_segment_list,
+    check_lengths,
+    reference_counts,
+    unicode_checked,
+    validate_text,
+    validate_text_native,
+)
 from nlpeval.tokenizers import TokenizerSpec
 
 
@@ -49,14 +56,16 @@ def text_rows(
     max_order: int,
 ) -> np.ndarray:
     """Statistics rows of text input, tokenized as sacreBLEU does (lowercase, rstrip, tokenize)."""
-    hyps, refs = validate_text(hypotheses, references)
+    # one str per segment stays a flat list (no list per segment): the kernel takes either layout
+    hyps, refs = validate_text_native(hypotheses, references)
+    single = bool(refs) and isinstance(refs[0], str)
     if lowercase:
         hyps = [h.lower() for h in hyps]
-        refs = [[r.lower() for r in seg] for seg in refs]
+        refs = [r.lower() for r in refs] if single else [[r.lower() for r in seg] for seg in refs]
     if tokenizer.python is not None:
         pre = tokenizer.python
         hyps = [pre(h.rstrip()) for h in hyps]
-        refs = [[pre(r.rstrip()) for r in seg] for seg in refs]
+        refs = [pre(r.rstrip()) for r in refs] if single else [[pre(r.rstrip()) for r in seg] for seg in refs]
     with unicode_checked(hyps, refs):
         rows = _native.bleu_stats(hyps, refs, tokenizer.native, max_order)
     return _with_ref_counts(rows, reference_counts(refs))
