@@ -38,7 +38,7 @@ def bleu_schema(max_order: int) -> StatsSchema:
     )
 
 
-def _with_ref_counts(native_rows: np.ndarray, counts: np.ndarray) -> np.ndarray:
+def _with_ref_counts(native_rows: np.ndarray, counts: np.ndarray | int) -> np.ndarray:
     n, width = native_rows.shape
     rows = np.empty((n, width + 2), dtype=np.int64)
     rows[:, :width] = native_rows
@@ -68,7 +68,7 @@ def text_rows(
         refs = [pre(r.rstrip()) for r in refs] if single else [[pre(r.rstrip()) for r in seg] for seg in refs]
     with unicode_checked(hyps, refs):
         rows = _native.bleu_stats(hyps, refs, tokenizer.native, max_order)
-    return _with_ref_counts(rows, reference_counts(refs))
+    return _with_ref_counts(rows, 1 if single else reference_counts(refs))
 
 
 #: Turns raw strings into space-separated tokens (a batch at a time).
