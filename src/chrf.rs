@@ -1005,24 +1005,25 @@ where
     S: AsRef<[R]> + Sync,
     R: AsRef<str>,
 {
+    assert_eq!(hyps.len(), refs.len(), "one reference list per hypothesis");
     let width = cfg.row_width();
     let mut out = vec![0i64; hyps.len() * width];
     if width == 0 {
         return out;
     }
-    if hyps.len() >= crate::PARALLEL_MIN_SEGMENTS {
-        out.par_chunks_mut(width)
-            .zip(hyps.par_iter().zip(refs.par_iter()))
-            .with_min_len(64)
-            .for_each_init(Workspace::default, |workspace, (row, (hyp, seg_refs))| {
-                segment_stats_with(workspace, hyp.as_ref(), seg_refs.as_ref(), cfg, row)
-            });
-    } else {
-        let mut workspace = Workspace::default();
-        for (row, (hyp, seg_refs)) in out.chunks_mut(width).zip(hyps.iter().zip(refs.iter())) {
-            segment_stats_with(&mut workspace, hyp.as_ref(), seg_refs.as_ref(), cfg, row);
-        }
-    }
+    crate::fill_rows(
+        &mut out,
+        width,
+        |workspace: &mut Workspace, (index, row)| {
+            segment_stats_with(
+                workspace,
+                hyps[index].as_ref(),
+                refs[index].as_ref(),
+                cfg,
+                row,
+            )
+        },
+    );
     out
 }
 

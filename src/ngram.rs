@@ -460,29 +460,20 @@ where
     S: AsRef<[R]> + Sync,
     R: AsRef<str>,
 {
+    assert_eq!(hyps.len(), refs.len(), "one reference list per hypothesis");
     let width = row_width(max_order);
     let mut out = vec![0i64; hyps.len() * width];
-    let one = |workspace: &mut TextWorkspace, (row, (hyp, seg_refs)): (&mut [i64], (&H, &S))| {
+    let one = |workspace: &mut TextWorkspace, (index, row): (usize, &mut [i64])| {
         text_segment_stats(
             workspace,
             tok,
-            hyp.as_ref(),
-            seg_refs.as_ref(),
+            hyps[index].as_ref(),
+            refs[index].as_ref(),
             max_order,
             row,
         )
     };
-    if hyps.len() >= crate::PARALLEL_MIN_SEGMENTS {
-        out.par_chunks_mut(width.max(1))
-            .zip(hyps.par_iter().zip(refs.par_iter()))
-            .with_min_len(64)
-            .for_each_init(TextWorkspace::default, one);
-    } else {
-        let mut workspace = TextWorkspace::default();
-        out.chunks_mut(width.max(1))
-            .zip(hyps.iter().zip(refs.iter()))
-            .for_each(|item| one(&mut workspace, item));
-    }
+    crate::fill_rows(&mut out, width, one);
     out
 }
 
