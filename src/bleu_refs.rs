@@ -85,7 +85,7 @@ impl BleuRefs {
             }
         }
         if vocab.len() >= ABSENT as usize {
-            return None; // one run (the others are checked as they merge)
+            return None; // a single run (the loop above checks each merge)
         }
         runs.par_iter_mut()
             .zip(&translations)

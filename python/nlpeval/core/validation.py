@@ -196,21 +196,10 @@ def _reference_lists(refs: list[Any]) -> list[list[str]]:
     return normalised
 
 
-def reference_counts(references: list[list[Any]] | list[str]) -> np.ndarray:
-    """Number of references of each segment (one list per segment, or one ``str`` each as
-    :func:`validate_text_native` may return them).
-
-    Examples
-    --------
-    >>> reference_counts([["x"], ["y", "z"]]).tolist()
-    [1, 2]
-    >>> reference_counts(["x", "y"]).tolist()
-    [1, 1]
-    """
+def reference_counts(references: list[list[Any]]) -> np.ndarray:
+    """Number of references of each segment."""
     import numpy as np
 
-    if references and isinstance(references[0], str):  # validate_text_native: all str
-        return np.ones(len(references), dtype=np.int64)
     return np.fromiter(map(len, references), dtype=np.int64, count=len(references))
 
 
