@@ -52,7 +52,20 @@ pub fn py_normalize_spaces(text: &str) -> String {
 
 /// Python's `str.rstrip()`.
 pub fn py_rstrip(text: &str) -> &str {
-    text.trim_end_matches(is_py_space)
+    // ASCII ends byte by byte (most lines end in a word or a newline); the
+    // first other byte hands what is left to the character-wise trim
+    let bytes = text.as_bytes();
+    let mut end = bytes.len();
+    while let Some(&last) = end.checked_sub(1).and_then(|i| bytes.get(i)) {
+        if !last.is_ascii() {
+            return text[..end].trim_end_matches(is_py_space);
+        }
+        if !is_py_space(char::from(last)) {
+            break;
+        }
+        end -= 1;
+    }
+    &text[..end]
 }
 
 /// Python's `str.strip()`.
@@ -263,6 +276,10 @@ fn mteval_rules(line: &str, pad: bool) -> String {
 /// four HTML entities); each rewrite only when it can apply.
 fn preprocess_13a(segment: &str) -> std::borrow::Cow<'_, str> {
     let mut line = std::borrow::Cow::Borrowed(segment);
+    // most lines have none of the bytes the rules below look for: one scan for all three
+    if memchr::memchr3(b'<', b'\n', b'&', segment.as_bytes()).is_none() {
+        return line;
+    }
     if line.contains("<skipped>") {
         line = line.replace("<skipped>", "").into();
     }
@@ -508,6 +525,25 @@ fn tokenize_zh(segment: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn py_rstrip_equals_the_character_wise_trim() {
+        let pieces = [
+            "a", " ", "\t", "\n", "\u{0b}", "\u{1c}", "\u{85}", "\u{a0}", "\u{2000}", "\u{3000}",
+            "\u{200b}", "é", "日", "x ", "",
+        ];
+        let mut rng = fastrand::Rng::with_seed(3);
+        for _ in 0..5000 {
+            let text: String = (0..rng.usize(0..8))
+                .map(|_| pieces[rng.usize(0..pieces.len())])
+                .collect();
+            assert_eq!(
+                py_rstrip(&text),
+                text.trim_end_matches(is_py_space),
+                "{text:?}"
+            );
+        }
+    }
 
     #[test]
     fn python_whitespace_includes_separators_but_not_zero_width_space() {
