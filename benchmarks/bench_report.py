@@ -82,8 +82,7 @@ def cases(data: Path) -> list[Case]:
                     *ted_files[1:],
                 ]
             ),
-            20,
-            repeat=1,
+            20,  # best of 3 per side, as every in-process row (one whole process varies by +-30%)
         ),
         Case(
             "report: full report, 16 WMT17 systems x 3,004 segments, 1,000 resamples, all pairs, HTML < 15 MB "
