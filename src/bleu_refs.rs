@@ -80,12 +80,9 @@ impl BleuRefs {
                 })
                 .collect();
             translations.push(translation);
-            if vocab.len() >= ABSENT as usize {
-                return None;
-            }
         }
         if vocab.len() >= ABSENT as usize {
-            return None; // a single run (the loop above checks each merge)
+            return None;
         }
         runs.par_iter_mut()
             .zip(&translations)
@@ -253,8 +250,7 @@ pub fn text_batch_stats_cached<H: AsRef<str> + Sync>(
             return text_batch_stats_prepared(prepared, hyps, refs.offsets, tok, max_order);
         }
     }
-    let nested: Vec<&[&str]> = (0..refs.len()).map(|i| refs.segment(i)).collect();
-    ngram::text_batch_stats(hyps, &nested, tok, max_order)
+    ngram::text_batch_stats(hyps, &refs.segments(), tok, max_order)
 }
 
 #[cfg(test)]

@@ -195,7 +195,7 @@ pub fn batch_stats_cached<H: AsRef<str> + Sync>(
     assert_eq!(hyps.len(), refs.len(), "one reference list per hypothesis");
     let lanes_fit = lane_bits(cfg.char_order) > 0 && lane_bits(cfg.word_order) > 0;
     if !lanes_fit || !refcache::worth_caching(refs.len(), refs.text_bytes(), GROWTH) {
-        return uncached(hyps, refs, cfg);
+        return chrf::batch_stats(hyps, &refs.segments(), cfg);
     }
     // the sorted keys depend on the orders (beta and smoothing only enter the matching)
     let options = format!(
@@ -209,14 +209,8 @@ pub fn batch_stats_cached<H: AsRef<str> + Sync>(
     });
     match entry {
         Some(entry) => batch_stats_prepared(&entry.value, hyps, refs, cfg),
-        None => uncached(hyps, refs, cfg), // first sight: the direct kernel
+        None => chrf::batch_stats(hyps, &refs.segments(), cfg), // first sight: the direct kernel
     }
-}
-
-/// [`crate::chrf::batch_stats`] on a [`RefsView`].
-fn uncached<H: AsRef<str> + Sync>(hyps: &[H], refs: RefsView<'_>, cfg: &ChrfConfig) -> Vec<i64> {
-    let nested: Vec<&[&str]> = (0..refs.len()).map(|i| refs.segment(i)).collect();
-    chrf::batch_stats(hyps, &nested, cfg)
 }
 
 #[cfg(test)]

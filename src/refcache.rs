@@ -82,6 +82,11 @@ impl<'a> RefsView<'a> {
         &self.refs[self.offsets[i]..self.offsets[i + 1]]
     }
 
+    /// The references of every segment, one slice each (the uncached kernels' layout).
+    pub fn segments(&self) -> Vec<&'a [&'a str]> {
+        (0..self.len()).map(|i| self.segment(i)).collect()
+    }
+
     /// Bytes of reference text.
     pub fn text_bytes(&self) -> usize {
         self.refs.iter().map(|r| r.len()).sum()
@@ -273,12 +278,11 @@ impl<V> RefCache<V> {
     fn first_sight(&self, print: u64) -> bool {
         let keep = limits().0.saturating_mul(SEEN_PER_ENTRY);
         let mut state = self.lock();
-        state.misses += 1;
         if let Some(index) = state.seen.iter().position(|&seen| seen == print) {
-            state.seen.remove(index);
-            state.misses -= 1; // the insertion that follows counts this miss
+            state.seen.remove(index); // the insertion that follows counts this miss
             return false;
         }
+        state.misses += 1;
         state.seen.insert(0, print);
         state.seen.truncate(keep);
         true

@@ -7,7 +7,7 @@ truncated or mis-scored, naming the offending segment.
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from nlpeval.core.errors import InputError
@@ -168,6 +168,23 @@ def validate_text_native(
     if _all_exact_str(refs):  # one reference per segment: nothing else to check
         return hyps, refs
     return hyps, _reference_lists(refs)
+
+
+def map_references(
+    references: list[str] | list[list[str]], transform: Callable[[str], str]
+) -> list[str] | list[list[str]]:
+    """``transform`` of every reference, in the layout :func:`validate_text_native` returned them.
+
+    Examples
+    --------
+    >>> map_references(["A", "B"], str.lower)
+    ['a', 'b']
+    >>> map_references([["A"], ["B", "C"]], str.lower)
+    [['a'], ['b', 'c']]
+    """
+    if references and isinstance(references[0], str):  # one reference per segment (all str)
+        return [transform(ref) for ref in references]  # type: ignore[arg-type]
+    return [[transform(ref) for ref in segment] for segment in references]  # type: ignore[union-attr]
 
 
 def _reference_lists(refs: list[Any]) -> list[list[str]]:

@@ -20,6 +20,7 @@ from nlpeval.core.token_ids import flat_token_ids
 from nlpeval.core.validation import (
     as_segment_list,
     check_lengths,
+    map_references,
     reference_counts,
     unicode_checked,
     validate_text,
@@ -61,11 +62,11 @@ def text_rows(
     single = bool(refs) and isinstance(refs[0], str)
     if lowercase:
         hyps = [h.lower() for h in hyps]
-        refs = [r.lower() for r in refs] if single else [[r.lower() for r in seg] for seg in refs]
+        refs = map_references(refs, str.lower)
     if tokenizer.python is not None:
         pre = tokenizer.python
         hyps = [pre(h.rstrip()) for h in hyps]
-        refs = [pre(r.rstrip()) for r in refs] if single else [[pre(r.rstrip()) for r in seg] for seg in refs]
+        refs = map_references(refs, lambda ref: pre(ref.rstrip()))
     with unicode_checked(hyps, refs):
         rows = _native.bleu_stats(hyps, refs, tokenizer.native, max_order)
     return _with_ref_counts(rows, 1 if single else reference_counts(refs))

@@ -15,7 +15,7 @@ from nlpeval.core.metric import CorpusMetric
 from nlpeval.core.score import Score
 from nlpeval.core.signature import Signature, nrefs_field
 from nlpeval.core.stats import Stats, StatsSchema
-from nlpeval.core.validation import unicode_checked, validate_text_native
+from nlpeval.core.validation import map_references, unicode_checked, validate_text_native
 from nlpeval.metrics.chrf.formula import ChrfParts, chrf_parts, native_factor, sentence_scores
 
 #: chrF's default beta (recall weighted twice as much as precision).
@@ -139,7 +139,7 @@ class CHRF(CorpusMetric):
         single = bool(refs) and isinstance(refs[0], str)
         if self.lowercase:
             hyps = [h.lower() for h in hyps]
-            refs = [r.lower() for r in refs] if single else [[r.lower() for r in seg] for seg in refs]
+            refs = map_references(refs, str.lower)
         with unicode_checked(hyps, refs):
             rows = _native.chrf_stats(
                 hyps,
