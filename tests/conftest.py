@@ -1,4 +1,4 @@
-"""Shared fixtures: the real evaluation data in ../shared/data (skipped when absent)."""
+"""Shared fixtures: the real evaluation data (committed copies of ../shared/data, see tests/realdata.py)."""
 
 from __future__ import annotations
 
@@ -6,20 +6,13 @@ from pathlib import Path
 
 import pytest
 
-SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
-
-
-def read_lines(path: Path) -> list[str]:
-    """Lines of a UTF-8 file without their newline (as the CLI reads them)."""
-    return path.read_text(encoding="utf-8").split("\n")[:-1]
+from realdata import data_dir, read_lines  # noqa: F401 - read_lines is imported from here by tests
 
 
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
-    """The ../shared/data folder; tests that need it skip when it is absent."""
-    if not SHARED_DATA.is_dir():
-        pytest.skip(f"real evaluation data not found at {SHARED_DATA}")
-    return SHARED_DATA
+    """The folder of the real data sets (``wmt17-en-de/``, ``compare-mt/``, ``mqm-ted-ende/``)."""
+    return data_dir()
 
 
 @pytest.fixture(scope="session")

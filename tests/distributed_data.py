@@ -1,22 +1,11 @@
-"""Real data for the distributed tests: ../shared/data as conftest finds it, or the shared folder two
-levels up (a worktree under /work/wt/<name> sits one level deeper than the main checkout)."""
+"""Real data for the distributed tests (the committed copies, see tests/realdata.py)."""
 
 from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
 
-import pytest
-
-from conftest import SHARED_DATA, read_lines
-
-
-def data_dir() -> Path:
-    """The shared data folder, or skip the test with the reason."""
-    for candidate in (SHARED_DATA, Path(__file__).resolve().parents[3] / "shared" / "data"):
-        if candidate.is_dir():
-            return candidate
-    pytest.skip(f"real evaluation data not found at {SHARED_DATA}")
+from realdata import data_dir, read_lines
 
 
 @cache
