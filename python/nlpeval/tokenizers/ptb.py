@@ -24,10 +24,11 @@ Known, documented differences from the Java tool:
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 
-from nlpeval.tokenizers.ptb_rules import Rule, rules
+from nlpeval.tokenizers.ptb_rules import Rule, caseless, rules
 
 #: pycocoevalcap's ``PUNCTUATIONS`` (compared after lowercasing, as there).
 COCO_PUNCTUATION = frozenset(
@@ -119,13 +120,54 @@ def _act(action: str, text: str) -> tuple[str | None, int]:
     raise AssertionError(f"unknown lexer action {action!r}")
 
 
-def _active(text: str) -> tuple[Rule, ...]:
-    """The rules that can match somewhere in ``text`` (a rule with ``needs`` needs one of its characters)."""
-    return tuple(rule for rule in rules() if rule.needs is None or any(ch in text for ch in rule.needs))
+@functools.cache
+def _candidates(ch: str) -> tuple[Rule, ...]:
+    """The rules whose matches can start with ``ch``, in priority order."""
+    return tuple(rule for rule in rules() if rule.first is not None and rule.first.match(ch))
 
 
-def ptb_tokens(text: str) -> list[str]:
+def _disabled(text: str) -> set[Rule]:
+    """The rules that cannot match anywhere in ``text`` (none of the characters they need occurs)."""
+    return {rule for rule in _needing() if not any(c in text for c in rule.needs)}  # type: ignore[union-attr]
+
+
+@functools.cache
+def _needing() -> tuple[Rule, ...]:
+    return tuple(rule for rule in rules() if rule.needs is not None)
+
+
+def _lex(text: str, pos: int, stop: int, tokens: list[str], disabled: set[Rule] | None = None) -> int:
+    """Lex ``text`` from ``pos`` until a token ends at or after ``stop``; returns the position reached.
+
+    ``text`` may run past ``stop``: what follows is the trailing context the rules may look at."""
+    if disabled is None:
+        disabled = _disabled(text)
+    while pos < stop:
+        best = None
+        best_len = 0
+        for rule in _candidates(text[pos]):
+            if rule in disabled:
+                continue
+            match = rule.regex.match(text, pos)
+            if match is not None:
+                length = match.end() - pos
+                if length > best_len:
+                    best, best_len = (rule, match), length
+        if best is None:
+            raise AssertionError(f"no PTB rule matches at {pos} in {text!r}")
+        rule, match = best
+        token, consumed = _act(rule.action, match.group(1))
+        if token is not None:
+            tokens.append(token)
+        pos += consumed
+    return pos
+
+
+def ptb_tokens(text: str, following: str | None = None) -> list[str]:
     """Tokens of ``text`` as CoreNLP 3.4.1's PTBTokenizer (default options) makes them; ``"\\n"`` marks a line break.
+
+    ``following`` is the text of the next line when ``text`` is not the end of the input (the rules
+    look past a line end: ``fig.`` before a line starting with a digit keeps its period).
 
     Examples
     --------
@@ -134,30 +176,18 @@ def ptb_tokens(text: str) -> list[str]:
     >>> ptb_tokens("I cannot go, etc.")
     ['I', 'can', 'not', 'go', ',', 'etc.', '.']
     """
-    active = _active(text)
     tokens: list[str] = []
-    pos, end = 0, len(text)
-    while pos < end:
-        best = None
-        best_len = 0
-        for rule in active:
-            match = rule.regex.match(text, pos)
-            if match is not None:
-                length = match.end() - pos
-                if length > best_len:
-                    best, best_len = (rule, match), length
-        if best is None:  # only "\n" matches no rule but "newline", which always matches it
-            raise AssertionError(f"no PTB rule matches at {pos} in {text!r}")
-        rule, match = best
-        token, consumed = _act(rule.action, match.group(1))
-        if token is not None:
-            tokens.append(token)
-        pos += consumed
+    context = text if following is None else f"{text}\n{following[:_CONTEXT]}"
+    _lex(context, 0, len(text), tokens)
     return tokens
 
 
+#: Characters of the next line the rules can look at (an acronym's context is a space and a short word).
+_CONTEXT = 64
+_CHUNKS = re.compile(r"[^ ]+")
 _SIMPLE = re.compile(r"[A-Za-z]+(?: +[A-Za-z]+)* *(?:\. *)?")
 _SPECIAL = frozenset(["cannot", "gonna", "gotta", "lemme", "gimme", "wanna"])
+_ABBREV3 = re.compile(caseless(r"(?:figs|fig|ca|prop|nos|no|art|bldg|pp|op)\."))
 
 
 def _simple_caption(caption: str) -> str | None:
@@ -172,8 +202,8 @@ def _simple_caption(caption: str) -> str | None:
     if last == ".":
         words.pop()
     elif last.endswith("."):
-        if len(last) == 2 or any(_whole(rule, last) for rule in _abbreviation_rules()):
-            return None  # "a.", "etc.", "Mr.": the period stays in the token
+        if len(last) == 2 or _ABBREV3.fullmatch(last) or any(_whole(rule, last) for rule in _abbreviation_rules()):
+            return None  # "a.", "etc.", "Mr.", "fig.": the period may stay in the token
         words[-1] = last[:-1]
     line = " ".join(words).lower()
     if _SPECIAL.intersection(line.split()):
@@ -186,25 +216,72 @@ def _whole(rule: Rule, text: str) -> bool:
     return match is not None and match.group(1) == text
 
 
+@functools.cache
 def _abbreviation_rules() -> tuple[Rule, ...]:
     names = ("abbrev1", "abbrev2")
     return tuple(rule for rule in rules() if rule.name in names)
 
 
-def coco_line(caption: str) -> str:
+def _plain_chunk(chunk: str) -> list[str] | None:
+    """The tokens of a space-delimited chunk of letters (BMP, ``str.isalpha``) with at most a
+    trailing ``,``, ``;``, ``:`` or run of ``?``/``!``, or None for any other chunk."""
+    tail = chunk[-1]
+    if tail in ",;:":
+        core, rest = chunk[:-1], [tail]
+    elif tail in "?!":
+        core = chunk.rstrip("?!")
+        rest = [chunk[len(core) :]]
+    else:
+        core, rest = chunk, []
+    if not core.isalpha() or not (core.isascii() or max(core) < "\U00010000") or core.lower() in _SPECIAL:
+        return None
+    return [core, *rest]
+
+
+def _caption_tokens(caption: str, following: str | None) -> list[str]:
+    """The PTB tokens of one caption (lowercased later): ASCII words separated by spaces directly,
+    everything else by the lexer, which sees the rest of the caption (and line) as context."""
+    text = caption if following is None else f"{caption}\n{following[:_CONTEXT]}"
+    if "<" in caption:  # an SGML tag may hold spaces and plain words
+        tokens: list[str] = []
+        _lex(text, 0, len(caption), tokens)
+        return tokens
+    tokens = []
+    pos = 0
+    disabled = None
+    for chunk in _CHUNKS.finditer(caption):
+        start, end = chunk.span()
+        if end <= pos:
+            continue
+        if start >= pos:
+            plain = _plain_chunk(chunk.group())
+            if plain is not None:
+                tokens.extend(plain)
+                pos = end
+                continue
+        if disabled is None:
+            disabled = _disabled(text)
+        pos = _lex(text, max(start, pos), end, tokens, disabled)
+    return tokens
+
+
+def coco_line(caption: str, following: str | None = None) -> str:
     """One caption as pycocoevalcap's ``PTBTokenizer`` returns it: lowercased PTB tokens without
     punctuation, joined by spaces.
+
+    ``following`` is the next caption of the batch (None for the last one): pycocoevalcap
+    tokenizes a batch as one text, one caption per line, and a few rules look past a line end.
 
     Examples
     --------
     >>> coco_line("A man (wearing a hat) rides a horse, doesn't he?")
     'a man -lrb- wearing a hat -rrb- rides a horse does n't he'
     """
+    caption = caption.replace("\n", " ")
     simple = _simple_caption(caption)
     if simple is not None:
         return simple
-    caption = caption.replace("\n", " ")
-    tokens = [tok.lower() for tok in ptb_tokens(caption) if tok != "\n"]
+    tokens = [tok.lower() for tok in _caption_tokens(caption, following) if tok != "\n"]
     line = " ".join(tokens).rstrip()
     return " ".join(word for word in line.split(" ") if word not in COCO_PUNCTUATION)
 
@@ -217,14 +294,25 @@ def coco_tokenize(captions: Iterable[str]) -> list[str]:
     >>> coco_tokenize(["A dog.", "Two cats on a sofa ..."])
     ['a dog', 'two cats on a sofa']
     """
+    items = list(captions)
     cache: dict[str, str] = {}
     out = []
-    for caption in captions:
+    last = len(items) - 1
+    for index, caption in enumerate(items):
         line = cache.get(caption)
         if line is None:
-            line = cache[caption] = coco_line(caption)
+            following = items[index + 1].replace("\n", " ") if index < last else None
+            line = coco_line(caption, following)
+            if _context_free(caption):
+                cache[caption] = line
         out.append(line)
     return out
+
+
+def _context_free(caption: str) -> bool:
+    """Whether no rule can look past the end of ``caption`` (its tokenization then depends on it alone)."""
+    tail = caption.rstrip(" ")
+    return not tail or tail[-1].isalpha() and tail[-1].isascii()
 
 
 __all__ = ["COCO_PUNCTUATION", "coco_line", "coco_tokenize", "ptb_tokens"]

@@ -102,7 +102,7 @@ _LETTER_EXTRA = (
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Rule:
     """One lexer rule: ``regex`` matches the token (group 1) followed by its trailing context."""
 
@@ -111,6 +111,8 @@ class Rule:
     action: str
     #: characters one of which must occur in the text for the rule to match anywhere (a pre-filter)
     needs: str | None = None
+    #: a one-character pattern every match starts with (for dispatch on the first character)
+    first: re.Pattern[str] | None = None
 
 
 @functools.cache
@@ -157,7 +159,7 @@ def rules() -> tuple[Rule, ...]:
     redaux = f"{apos}(?:[msdMSD]|{caseless('re|ve|ll')})"
     sword = "[A-Za-z\u00ad]*[A-MO-Za-mo-z]\u00ad*"
     sredaux = f"{caseless('n')}{aposetc}{caseless('t')}"
-    apoword = "|".join(
+    apowords = (
         [
             f"{apos}{caseless('n')}{apos}?",
             f"[lLdDjJ]{apos}",
@@ -207,8 +209,6 @@ def rules() -> tuple[Rule, ...]:
     )
     abcomp2 = "Invt|Elec|Natl|M[ft]g|Dept"
     titles = caseless(f"(?:{abtitle}|vs|Alex|Wm|Jos|Cie|a\\.k\\.a|cf|TREAS|Ph|{abcomp2})")
-    abbrev4 = f"(?:{titles}|{acro})"
-    abbrev2 = f"{abbrev4}\\."
     acronym = f"{acro}\\."
     abbrev3 = caseless(r"(?:figs|fig|ca|prop|nos|no|art|bldg|pp|op)\.")
     phone = (
@@ -216,7 +216,7 @@ def rules() -> tuple[Rule, ...]:
         r"[\- \u00a0]?[0-9]{3,5}|(?:(?:\+\+?)?[0-9]{2,4}\.)?[0-9]{2,4}\.[0-9]{3,4}\.[0-9]{3,5})"
     )
     ldots = "(?:\\.{3,5}|(?:\\.[ \u00a0]){2,4}\\.|[\u0085\u2026])"
-    quotes = f"(?:{apos}|''|[`\u2018\u2019\u201a\u201b\u201c\u201d\u0091\u0092\u0093\u0094\u201e\u201f\u2039\u203a\u00ab\u00bb]{{1,2}})"
+    quotes = f"(?:[`\u2018\u2019\u201a\u201b\u201c\u201d\u0091\u0092\u0093\u0094\u201e\u201f\u2039\u203a\u00ab\u00bb]{{1,2}}|''|{apos})"
     dblquot = caseless('(?:"|&quot;)')
     tbspec = caseless(r"(?:-(?:RRB|LRB|RCB|LCB|RSB|LSB)-|C\.D\.s|pro-|anti-|S(?:&amp;|&)P-500|S(?:&amp;|&)Ls)") + (
         f"|{caseless('Cap')}{apos}{caseless('n')}|{caseless('c')}{apos}{caseless('est')}"
@@ -254,7 +254,7 @@ def rules() -> tuple[Rule, ...]:
         ("word_redaux", word, redaux, "word", None),
         ("sword_sredaux", sword, sredaux, "softhyphen", None),
         ("word", word, None, "word", None),
-        ("apoword", apoword, None, "plain", None),
+        *(("apoword", alternative, None, "plain", None) for alternative in apowords),
         ("apoword2", apoword2, L, "plain", None),
         ("fullurl", fullurl, None, "plain", ":"),
         ("likelyurl", likelyurl, None, "plain", "."),
@@ -277,8 +277,11 @@ def rules() -> tuple[Rule, ...]:
         ("abbrev1_sentend", abbrev1, sentend, "abbrev1_end", "."),
         ("abbrev1_ctx", abbrev1, "[\\s\\S][\\s\\S]", "plain", "."),
         ("abbrev1", abbrev1, None, "abbrev1_end", "."),
-        ("abbrev2", abbrev2, None, "plain", "."),
-        ("abbrev4_ctx", abbrev4, space, "plain", None),
+        # an alternation is ordered in Python, longest in JFlex: each alternative is its own rule
+        ("abbrev2", f"{titles}\\.", None, "plain", "."),
+        ("abbrev2", f"{acro}\\.", None, "plain", "."),
+        ("abbrev4_ctx", titles, space, "plain", None),
+        ("abbrev4_ctx", acro, space, "plain", None),
         ("acro_ctx", acro, spacenl, "plain", None),
         ("tbspec2_ctx", tbspec2, spacenl, "plain", None),
         ("filename_ctx", filename, f"(?:{spacenl}|[.?!,])", "plain", "."),
@@ -323,11 +326,103 @@ def rules() -> tuple[Rule, ...]:
         ("nbsp_entity", caseless("&nbsp;"), None, "skip", "&"),
         ("any", "[^\n]", None, "delete", None),
     ]
+    first = _first_chars(L, D)
     compiled = []
     for name, token, context, action, needs in table:
         pattern = f"({token})" + (f"(?:{context})" if context is not None else "")
-        compiled.append(Rule(name, re.compile(pattern), action, needs))
+        compiled.append(Rule(name, re.compile(pattern), action, needs, re.compile(first.get(name, token))))
     return tuple(compiled)
+
+
+def _first_chars(L: str, D: str) -> dict[str, str]:
+    """For each rule, a one-character pattern that every text it matches starts with (a superset)."""
+    letter = f"(?:{L}|[{_LETTER_EXTRA}&])"
+    ld = f"(?:{letter}|{D})"
+    apos = "['\u0092\u2019&]"
+    alpha = "[A-Za-z]"
+    table = {
+        "cpp": "[cC]",
+        "csharp": "[cCfF]",
+        "cannot": "[cC]",
+        "twas": "'",
+        "tis": "'",
+        "gonna": "[gGlLwW]",
+        "sgml": "<",
+        "spmdash": "[&\u0096\u0097\u2013\u2014\u2015]",
+        "spamp": "&",
+        "sppunc": "&",
+        "word_redaux": letter,
+        "sword_sredaux": "[A-Za-z\u00ad]",
+        "word": letter,
+        "apoword": f"(?:{letter}|{apos})",
+        "apoword2": "[yY]",
+        "fullurl": "[hH]",
+        "likelyurl": "[^ \t\n\f\r\"`'<>|.!?(){},-_$]|[wW]",
+        "email": "[a-zA-Z0-9<&]",
+        "twitter": "[@#]",
+        "redaux_ctx": apos,
+        "sredaux_ctx": "[nN]",
+        "date": D,
+        "number": f"(?:{D}|[-+.:,\u00ad\u066b\u066c])",
+        "subsupnum": "[\u207a\u207b\u208a\u208b\u2070\u00b9\u00b2\u00b3\u2074-\u2079\u2080-\u2089]",
+        "frac": D,
+        "frac2": "[\u00bc\u00bd\u00be\u2153-\u215e]",
+        "tbspec": "[-cCpPaAsS'\u0092\u2019&]",
+        "thing3": "[A-Za-z0-9]",
+        "dolsign": "[A-Z$#]",
+        "dolsign2": "[\u00a2\u00a3\u00a4\u00a5\u0080\u20a0\u20ac\u060b\u0e3f\u20a4\uffe0\uffe1\uffe5\uffe6]",
+        "acronym_ctx": alpha,
+        "abbrev3": alpha,
+        "pty": "[pPcC]",
+        "abbrev1_sentend": alpha,
+        "abbrev1_ctx": alpha,
+        "abbrev1": alpha,
+        "abbrev2": alpha,
+        "abbrev4_ctx": alpha,
+        "acro_ctx": alpha,
+        "tbspec2_ctx": apos,
+        "filename_ctx": ld,
+        "word_dot_ctx": letter,
+        "phone": "[0-9(+]",
+        "dblquot_left": '["&]',
+        "dblquot": '["&]',
+        "del": "\x7f",
+        "lessthan": "[<&]",
+        "greaterthan": "[>&]",
+        "smiley_ctx": "[<>:;=]",
+        "asiansmiley": "[\\^x=~<>\\-'(]",
+        "lcb": "\\{",
+        "rcb": "\\}",
+        "lsb": "\\[",
+        "rsb": "\\]",
+        "lrb": "\\(",
+        "rrb": "\\)",
+        "hyphens": "-",
+        "ldots": "[.\u0085\u2026]",
+        "fnmarks": "[@#_]",
+        "asts": "[*\\\\]",
+        "insentp": "[,;:\u3001]",
+        "qmarks": "[?!]",
+        "period": "[.\u00a1\u00bf\u037e\u0589\u061f\u06d4\u0700-\u0702\u07fa\u3002]",
+        "equals": "=",
+        "slash": "/",
+        "hthing_dot_ctx": "[A-Za-z0-9]",
+        "hthing": "[A-Za-z0-9]",
+        "thing_dot_ctx": f"(?:{L}|{D})",
+        "thing": f"(?:{L}|{D})",
+        "thinga_dot_ctx": "[A-Z]",
+        "thinga": "[A-Z]",
+        "quote_ctx": "'",
+        "redaux": apos,
+        "sredaux": "[nN]",
+        "quotes": "['\u0092\u2019&`\u2018\u201a\u201b\u201c\u201d\u0091\u0093\u0094\u201e\u201f\u2039\u203a\u00ab\u00bb]",
+        "duckfeet": "[<>]",
+        "spaces": "[\x00 \t\u00a0\u2000-\u200a\u3000\u200b\u200e\u200f\ufeff]",
+        "newline": "[\r\n\u2028\u2029\x0b\x0c\x85]",
+        "nbsp_entity": "&",
+        "any": "[^\n]",
+    }
+    return table
 
 
 __all__ = ["Rule", "caseless", "rules"]
