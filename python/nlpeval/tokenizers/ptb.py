@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from collections.abc import Iterable
 
 from nlpeval.tokenizers.ptb_rules import Rule, caseless, rules
@@ -126,9 +127,16 @@ def _candidates(ch: str) -> tuple[Rule, ...]:
     return tuple(rule for rule in rules() if rule.first is not None and rule.first.match(ch))
 
 
-def _disabled(text: str) -> set[Rule]:
-    """The rules that cannot match anywhere in ``text`` (none of the characters they need occurs)."""
-    return {rule for rule in _needing() if not any(c in text for c in rule.needs)}  # type: ignore[union-attr]
+def _disabled(text: str) -> frozenset[Rule]:
+    """The rules that cannot match anywhere in ``text`` (what they need does not occur)."""
+    key = (frozenset(text).intersection(_trigger_chars()), *(bool(p.search(text)) for p in _trigger_patterns()))
+    found = _DISABLED.get(key)
+    if found is None:
+        found = _DISABLED[key] = frozenset(rule for rule in _needing() if not rule.needs.search(text))  # type: ignore[union-attr]
+    return found
+
+
+_DISABLED: dict[tuple[object, ...], frozenset[Rule]] = {}
 
 
 @functools.cache
@@ -136,13 +144,48 @@ def _needing() -> tuple[Rule, ...]:
     return tuple(rule for rule in rules() if rule.needs is not None)
 
 
-def _lex(text: str, pos: int, stop: int, tokens: list[str], disabled: set[Rule] | None = None) -> int:
+@functools.cache
+def _trigger_chars() -> frozenset[str]:
+    chars: set[str] = set()
+    for rule in _needing():
+        body = rule.needs.pattern  # type: ignore[union-attr]
+        if body.startswith("[") and body.endswith("]"):
+            chars.update(re.sub(r"\\(.)", r"\1", body[1:-1]))
+    return frozenset(chars)
+
+
+@functools.cache
+def _trigger_patterns() -> tuple[re.Pattern[str], ...]:
+    return tuple(
+        rule.needs  # type: ignore[misc]
+        for rule in _needing()
+        if not (rule.needs.pattern.startswith("[") and rule.needs.pattern.endswith("]"))  # type: ignore[union-attr]
+    )
+
+
+def _lex(text: str, pos: int, stop: int, tokens: list[str], disabled: frozenset[Rule] | None = None) -> int:
     """Lex ``text`` from ``pos`` until a token ends at or after ``stop``; returns the position reached.
 
     ``text`` may run past ``stop``: what follows is the trailing context the rules may look at."""
     if disabled is None:
         disabled = _disabled(text)
+    quick = _quick_words(disabled)
     while pos < stop:
+        if quick:
+            run = _LETTER_RUN.match(text, pos)
+            if run is not None:
+                word = run.group()
+                after = run.end()
+                if (
+                    (after == len(text) or text[after] in _SAFE_AFTER)
+                    and word.isalpha()
+                    and (word.isascii() or max(word) < "\U00010000")
+                    and word.lower() not in _SPECIAL
+                    and (after == len(text) or text[after] != ":" or word.lower() not in ("http", "https"))
+                ):
+                    tokens.append(word)
+                    pos = after
+                    continue
         best = None
         best_len = 0
         for rule in _candidates(text[pos]):
@@ -161,6 +204,22 @@ def _lex(text: str, pos: int, stop: int, tokens: list[str], disabled: set[Rule] 
             tokens.append(token)
         pos += consumed
     return pos
+
+
+#: A run of letters the lexer's WORD takes whole when one of these follows it (or nothing does),
+#: unless an e-mail address or a URL may start there (see :func:`_quick_words`).
+_LETTER_RUN = re.compile(r"[^\W\d_]+")
+_SAFE_AFTER = frozenset(" \t\n,;:\"()[]{}\u201c\u201d\u201e\u00ab\u00bb")
+
+
+def _quick_words(disabled: frozenset[Rule]) -> bool:
+    """Whether letter runs may skip the rules (no e-mail address or likely URL in the text)."""
+    return all(rule in disabled for rule in _url_rules())
+
+
+@functools.cache
+def _url_rules() -> tuple[Rule, ...]:
+    return tuple(rule for rule in rules() if rule.name in ("email", "likelyurl"))
 
 
 def ptb_tokens(text: str, following: str | None = None) -> list[str]:
@@ -184,7 +243,6 @@ def ptb_tokens(text: str, following: str | None = None) -> list[str]:
 
 #: Characters of the next line the rules can look at (an acronym's context is a space and a short word).
 _CONTEXT = 64
-_CHUNKS = re.compile(r"[^ ]+")
 _SIMPLE = re.compile(r"[A-Za-z]+(?: +[A-Za-z]+)* *(?:\. *)?")
 _SPECIAL = frozenset(["cannot", "gonna", "gotta", "lemme", "gimme", "wanna"])
 _ABBREV3 = re.compile(caseless(r"(?:figs|fig|ca|prop|nos|no|art|bldg|pp|op)\."))
@@ -222,47 +280,79 @@ def _abbreviation_rules() -> tuple[Rule, ...]:
     return tuple(rule for rule in rules() if rule.name in names)
 
 
-def _plain_chunk(chunk: str) -> list[str] | None:
-    """The tokens of a space-delimited chunk of letters (BMP, ``str.isalpha``) with at most a
-    trailing ``,``, ``;``, ``:`` or run of ``?``/``!``, or None for any other chunk."""
-    tail = chunk[-1]
-    if tail in ",;:":
-        core, rest = chunk[:-1], [tail]
-    elif tail in "?!":
-        core = chunk.rstrip("?!")
-        rest = [chunk[len(core) :]]
-    else:
-        core, rest = chunk, []
-    if not core.isalpha() or not (core.isascii() or max(core) < "\U00010000") or core.lower() in _SPECIAL:
-        return None
-    return [core, *rest]
-
-
 def _caption_tokens(caption: str, following: str | None) -> list[str]:
-    """The PTB tokens of one caption (lowercased later): ASCII words separated by spaces directly,
-    everything else by the lexer, which sees the rest of the caption (and line) as context."""
+    """The PTB tokens of one caption, lexed whole (the rules see the next line as context)."""
     text = caption if following is None else f"{caption}\n{following[:_CONTEXT]}"
-    if "<" in caption:  # an SGML tag may hold spaces and plain words
-        tokens: list[str] = []
-        _lex(text, 0, len(caption), tokens)
-        return tokens
-    tokens = []
-    pos = 0
-    disabled = None
-    for chunk in _CHUNKS.finditer(caption):
-        start, end = chunk.span()
-        if end <= pos:
-            continue
-        if start >= pos:
-            plain = _plain_chunk(chunk.group())
-            if plain is not None:
-                tokens.extend(plain)
-                pos = end
-                continue
-        if disabled is None:
-            disabled = _disabled(text)
-        pos = _lex(text, max(start, pos), end, tokens, disabled)
+    tokens: list[str] = []
+    _lex(text, 0, len(caption), tokens)
     return tokens
+
+
+@functools.cache
+def _not_plain() -> re.Pattern[str]:
+    """A space-delimited chunk that is not all (BMP) letters, or is a word the lexer splits
+    (``cannot``, ``gonna``, ...): the lexer must read it."""
+    numeric = "".join(
+        re.escape(chr(code))
+        for code in range(0x80, 0x10000)
+        if not 0xD800 <= code < 0xE000 and chr(code).isalnum() and not chr(code).isalpha() and not chr(code).isdecimal()
+    )
+    odd = f"[^\\w ]|[\\d_{numeric}]|[\U00010000-\U0010ffff]"
+    special = "|".join(sorted(_SPECIAL))
+    return re.compile(f"(?<![^ ])(?:[^ ]*(?:{odd})[^ ]*|(?i:{special})(?![^ ]))")
+#: Where a token may run across a space (fractions, phone numbers, spaced ellipses, SGML tags):
+#: then the whole caption goes through the lexer in one pass.
+_CROSSING = re.compile(r"\d [\d(]|\) ?\d|\. \.|<|\+ ?\d")
+
+
+_SPACE_RUN = re.compile("[ \t\u00a0\u2000-\u200a\u3000]*")
+
+
+def _java_lower(token: str) -> str:
+    """``token.toLowerCase(Locale.ENGLISH)``: Python's ``lower`` but for Java's word-bounded final sigma."""
+    lowered = token.lower()
+    if "\u03a3" not in token or len(lowered) != len(token):
+        return lowered
+    chars = list(lowered)
+    for index, ch in enumerate(token):
+        if ch == "\u03a3":
+            before = any(_cased(c) for c in _word_part(reversed(token[: index + 1])))
+            after = any(_cased(c) for c in _word_part(token[index:]))
+            chars[index] = "\u03c2" if before and not after else "\u03c3"
+    return "".join(chars)
+
+
+def _word_part(chars: Iterable[str]) -> Iterable[str]:
+    """The characters up to the next word boundary of Java's word ``BreakIterator`` (approximately:
+    letters, digits and marks; dashes, quotes and periods between letters; quotes, periods and
+    commas between digits). The first character is where the search starts, not part of it."""
+    items = list(chars)
+    for index, ch in enumerate(items):
+        if index == 0:
+            continue
+        if ch.isalnum() or unicodedata.category(ch) in ("Mn", "Me", "Mc", "Cf"):
+            yield ch
+            continue
+        before = items[index - 1] if index else ""
+        after = items[index + 1] if index + 1 < len(items) else ""
+        between_letters = before.isalpha() and after.isalpha()
+        between_digits = before.isnumeric() and after.isnumeric()
+        if (between_letters and (unicodedata.category(ch) == "Pd" or ch in "\u00ad\u2027\"'.")) or (
+            between_digits and ch in "\"',.\u066b"
+        ):
+            yield ch
+        else:
+            return
+
+
+def _cased(ch: str) -> bool:
+    return ch.lower() != ch or ch.upper() != ch or unicodedata.category(ch) == "Lt"
+
+
+def _finish(tokens: Iterable[str]) -> str:
+    """pycocoevalcap's last step: lowercased tokens joined, right-stripped, punctuation removed."""
+    line = " ".join(_java_lower(tok) for tok in tokens if tok != "\n").rstrip()
+    return " ".join(word for word in line.split(" ") if word not in COCO_PUNCTUATION)
 
 
 def coco_line(caption: str, following: str | None = None) -> str:
@@ -281,9 +371,20 @@ def coco_line(caption: str, following: str | None = None) -> str:
     simple = _simple_caption(caption)
     if simple is not None:
         return simple
-    tokens = [tok.lower() for tok in _caption_tokens(caption, following) if tok != "\n"]
-    line = " ".join(tokens).rstrip()
-    return " ".join(word for word in line.split(" ") if word not in COCO_PUNCTUATION)
+    if _CROSSING.search(caption):
+        return _finish(_caption_tokens(caption, following))
+    text = caption if following is None else f"{caption}\n{following[:_CONTEXT]}"
+    disabled = _disabled(text)
+
+    def lexed(chunk: re.Match[str]) -> str:
+        # the lexer's spaces rule took the other spaces after the ASCII one with it
+        start = chunk.start() if chunk.start() == 0 else _SPACE_RUN.match(text, chunk.start()).end()  # type: ignore[union-attr]
+        tokens: list[str] = []
+        _lex(text, start, chunk.end(), tokens, disabled)
+        return " ".join(tokens)
+
+    words = _not_plain().sub(lexed, caption).split(" ")
+    return _finish(word for word in words if word)
 
 
 def coco_tokenize(captions: Iterable[str]) -> list[str]:

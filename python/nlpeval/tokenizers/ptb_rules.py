@@ -109,8 +109,8 @@ class Rule:
     name: str
     regex: re.Pattern[str]
     action: str
-    #: characters one of which must occur in the text for the rule to match anywhere (a pre-filter)
-    needs: str | None = None
+    #: what must occur in the text for the rule to match anywhere (a pre-filter), or None
+    needs: re.Pattern[str] | None = None
     #: a one-character pattern every match starts with (for dispatch on the first character)
     first: re.Pattern[str] | None = None
 
@@ -256,8 +256,8 @@ def rules() -> tuple[Rule, ...]:
         ("word", word, None, "word", None),
         *(("apoword", alternative, None, "plain", None) for alternative in apowords),
         ("apoword2", apoword2, L, "plain", None),
-        ("fullurl", fullurl, None, "plain", ":"),
-        ("likelyurl", likelyurl, None, "plain", "."),
+        ("fullurl", fullurl, None, "plain", "re:(?i)https?://"),
+        ("likelyurl", likelyurl, None, "plain", "re:(?i)www\\.|\\.(?:com|net|org|edu)"),
         ("email", email, None, "plain", "@"),
         ("twitter", twitter, None, "plain", "@#"),
         ("redaux_ctx", redaux, "[^A-Za-z]", "quote_right", None),
@@ -330,7 +330,13 @@ def rules() -> tuple[Rule, ...]:
     compiled = []
     for name, token, context, action, needs in table:
         pattern = f"({token})" + (f"(?:{context})" if context is not None else "")
-        compiled.append(Rule(name, re.compile(pattern), action, needs, re.compile(first.get(name, token))))
+        if needs is None:
+            need = None
+        elif needs.startswith("re:"):
+            need = re.compile(needs[3:])
+        else:
+            need = re.compile(f"[{re.escape(needs)}]")
+        compiled.append(Rule(name, re.compile(pattern), action, need, re.compile(first.get(name, token))))
     return tuple(compiled)
 
 
