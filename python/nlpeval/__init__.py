@@ -69,6 +69,8 @@ _LAZY = {
     "ter": "nlpeval.metrics.ter",
     "TER": "nlpeval.metrics.ter",
     "meteor": "nlpeval.metrics.meteor",
+    "cider": "nlpeval.metrics.cider",
+    "CIDEr": "nlpeval.metrics.cider",
     "METEOR": "nlpeval.metrics.meteor",
     "NltkMETEOR": "nlpeval.metrics.meteor",
     "make_meteor": "nlpeval.metrics.meteor",
@@ -107,6 +109,7 @@ if TYPE_CHECKING:
     from nlpeval.metrics.bleu.pairwise import pairwise_bleu
     from nlpeval.metrics.chrf import CHRF, chrf
     from nlpeval.metrics.chrf.pairwise import pairwise_chrf
+    from nlpeval.metrics.cider import CIDEr, cider
     from nlpeval.metrics.meteor import METEOR, NltkMETEOR, make_meteor, meteor
     from nlpeval.metrics.rouge import Rouge, RougeScore, make_rouge, rouge
     from nlpeval.metrics.ter import TER, ter

@@ -124,10 +124,7 @@ def cider_rows(
     ref_entry = np.flatnonzero(is_ref)
     ref_keys = image[ref_entry] * n_grams + table.gram[ref_entry]
     found = np.minimum(np.searchsorted(sorted_keys, ref_keys), max(sorted_keys.shape[0] - 1, 0))
-    if sorted_keys.shape[0]:
-        match = sorted_keys[found] == ref_keys
-    else:
-        match = np.zeros(ref_entry.shape[0], dtype=bool)
+    match = sorted_keys[found] == ref_keys if sorted_keys.shape[0] else np.zeros(ref_entry.shape[0], dtype=bool)
     ref_hit, hyp_hit = ref_entry[match], hyp_entry[by_key[found[match]]]
     w_ref, w_hyp = weight[ref_hit], weight[hyp_hit]
     terms = (np.minimum(w_hyp, w_ref) if clipped else w_hyp) * w_ref
@@ -173,23 +170,27 @@ class CIDEr(CorpusMetric):
         original CIDEr of ``vrama91/cider``.
     tokenize : {"coco", "none"}
         ``coco``: pycocoevalcap's ``PTBTokenizer`` behaviour (native); ``none``: whitespace split.
-    max_order : int
-        Largest n-gram order (4).
     sigma : float
         Standard deviation of CIDEr-D's length penalty (6).
+
+    Notes
+    -----
+    n-grams go up to 4 words, as in both reference implementations (pycocoevalcap's ``Cider(n=...)``
+    does not reach its n-gram extraction, which always stops at 4).
 
     Examples
     --------
     >>> metric = CIDEr()
     >>> s = metric(["A dog runs.", "A cat."], [["a dog is running", "the dog runs"], ["a cat sleeps"]])
     >>> round(s.score, 6), s.components["images"]
-    (2.106536, 2)
+    (3.069466, 2)
     """
 
     flavor: str = "cider-d"
     tokenize: str = "coco"
-    max_order: int = 4
     sigma: float = 6.0
+
+    max_order: ClassVar[int] = 4
 
     name: ClassVar[str] = "cider"
 
@@ -198,8 +199,6 @@ class CIDEr(CorpusMetric):
             raise ValueError(f"unknown CIDEr flavor {self.flavor!r}; choose one of {', '.join(CIDER_FLAVORS)}")
         if self.tokenize not in CIDER_TOKENIZERS:
             raise ValueError(f"unknown tokenize {self.tokenize!r}; choose one of {', '.join(CIDER_TOKENIZERS)}")
-        if isinstance(self.max_order, bool) or not isinstance(self.max_order, int) or self.max_order < 1:
-            raise ValueError(f"max_order must be a positive int; got {self.max_order!r}")
         if not isinstance(self.sigma, (int, float)) or not math.isfinite(self.sigma) or self.sigma <= 0:
             raise ValueError(f"sigma must be a positive finite number; got {self.sigma!r}")
 
@@ -207,7 +206,9 @@ class CIDEr(CorpusMetric):
     def schema(self) -> StatsSchema:
         return _SCHEMA
 
-    def tokens(self, hypotheses: Sequence[Any], references: Sequence[Any]) -> tuple[list[list[str]], list[list[list[str]]]]:
+    def tokens(
+        self, hypotheses: Sequence[Any], references: Sequence[Any]
+    ) -> tuple[list[list[str]], list[list[list[str]]]]:
         """Validated, tokenized input: hypothesis token lists and per-image lists of reference token lists."""
         hyps, refs = validate_text(hypotheses, references)
         check_unicode(hyps, refs)
@@ -247,7 +248,7 @@ class CIDEr(CorpusMetric):
         return np.where(images > 0, totals[..., 0] / np.where(images > 0, images, 1.0), 0.0)
 
     def components(self, totals: np.ndarray) -> dict[str, Any]:
-        return {"images": int(totals[1]), "max_order": self.max_order, "sigma": float(self.sigma)}
+        return {"images": int(totals[1])}
 
     def signature(self, totals: np.ndarray) -> Signature:
         low, high = totals[2], totals[3]
@@ -268,7 +269,6 @@ def cider(
     *,
     flavor: str = "cider-d",
     tokenize: str = "coco",
-    max_order: int = 4,
     sigma: float = 6.0,
     segments: bool = False,
     n_bootstrap: int = 0,
@@ -287,8 +287,6 @@ def cider(
     tokenize : {"coco", "none"}
         ``coco``: pycocoevalcap's ``PTBTokenizer`` (lowercased PTB tokens, punctuation removed),
         native; ``none``: the captions are already tokenized (split on whitespace).
-    max_order : int
-        Largest n-gram order (4).
     sigma : float
         Standard deviation of CIDEr-D's Gaussian length penalty (6).
     segments : bool
@@ -308,14 +306,14 @@ def cider(
     --------
     >>> import nlpeval
     >>> hyps = ["A man rides a horse.", "Two dogs play in the snow."]
-    >>> refs = [["A man is riding a horse.", "A person on a horse."], ["Dogs playing in snow.", "Two dogs in the snow."]]
+    >>> refs = [["A man is riding a horse.", "A person on a horse."], ["Dogs in snow.", "Two dogs in the snow."]]
     >>> s = nlpeval.cider(hyps, refs, segments=True)
-    >>> round(s.score, 4), [round(v, 4) for v in s.segments]
-    (1.5406, [0.8508, 2.2304])
+    >>> round(s.score, 4), [round(v, 4) for v in s.segments.tolist()]
+    (2.9166, [2.7451, 3.0882])
     >>> s.signature.split("|version")[0]
     'nrefs:2|tok:coco-ptb|n:4|sigma:6.0|df:corpus|flavor:cider-d'
     """
-    metric = CIDEr(flavor=flavor, tokenize=tokenize, max_order=max_order, sigma=sigma)
+    metric = CIDEr(flavor=flavor, tokenize=tokenize, sigma=sigma)
     stats = metric.segment_stats(hypotheses, references)
     return metric.score_from_stats(stats, segments=segments, n_bootstrap=n_bootstrap, seed=seed)
 

@@ -44,7 +44,9 @@ _RIGHT_SINGLE = re.compile("[\u0092\u2019\u203a]")
 _LEFT_DOUBLE = re.compile("[\u0093\u201c\u00ab]")
 _RIGHT_DOUBLE = re.compile("[\u0094\u201d\u00bb]")
 _FRACTIONS = str.maketrans({"\u00bc": "1/4", "\u00bd": "1/2", "\u00be": "3/4", "\u2153": "1/3", "\u2154": "2/3"})
-_CURRENCY = str.maketrans({"\u00a2": "cents", "\u00a3": "#", "\u0080": "$", "\u00a4": "$", "\u20a0": "$", "\u20ac": "$"})
+_CURRENCY = str.maketrans(
+    {"\u00a2": "cents", "\u00a3": "#", "\u0080": "$", "\u00a4": "$", "\u20a0": "$", "\u20ac": "$"}
+)
 _BRACKETS = {"lcb": "-LCB-", "rcb": "-RCB-", "lsb": "-LSB-", "rsb": "-RSB-", "lrb": "-LRB-", "rrb": "-RRB-"}
 _TRAILING_SPACE = " \t\n\u000b\u000c\r\u0085"
 
@@ -209,7 +211,7 @@ def _lex(text: str, pos: int, stop: int, tokens: list[str], disabled: frozenset[
 #: A run of letters the lexer's WORD takes whole when one of these follows it (or nothing does),
 #: unless an e-mail address or a URL may start there (see :func:`_quick_words`).
 _LETTER_RUN = re.compile(r"[^\W\d_]+")
-_SAFE_AFTER = frozenset(" \t\n,;:\"()[]{}\u201c\u201d\u201e\u00ab\u00bb")
+_SAFE_AFTER = frozenset(' \t\n,;:"()[]{}\u201c\u201d\u201e\u00ab\u00bb')
 
 
 def _quick_words(disabled: frozenset[Rule]) -> bool:
@@ -300,6 +302,8 @@ def _not_plain() -> re.Pattern[str]:
     odd = f"[^\\w ]|[\\d_{numeric}]|[\U00010000-\U0010ffff]"
     special = "|".join(sorted(_SPECIAL))
     return re.compile(f"(?<![^ ])(?:[^ ]*(?:{odd})[^ ]*|(?i:{special})(?![^ ]))")
+
+
 #: Where a token may run across a space (fractions, phone numbers, spaced ellipses, SGML tags):
 #: then the whole caption goes through the lexer in one pass.
 _CROSSING = re.compile(r"\d [\d(]|\) ?\d|\. \.|<|\+ ?\d")
@@ -413,7 +417,7 @@ def coco_tokenize(captions: Iterable[str]) -> list[str]:
 def _context_free(caption: str) -> bool:
     """Whether no rule can look past the end of ``caption`` (its tokenization then depends on it alone)."""
     tail = caption.rstrip(" ")
-    return not tail or tail[-1].isalpha() and tail[-1].isascii()
+    return not tail or (tail[-1].isalpha() and tail[-1].isascii())
 
 
 __all__ = ["COCO_PUNCTUATION", "coco_line", "coco_tokenize", "ptb_tokens"]

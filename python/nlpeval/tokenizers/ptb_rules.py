@@ -118,11 +118,11 @@ class Rule:
 @functools.cache
 def rules() -> tuple[Rule, ...]:
     """The lexer's rules in priority order (the earlier rule wins a tie in length)."""
-    L = f"[{_letter_class()}]"
-    D = f"(?:[{_digit_class()}]|[\u07c0-\u07c9])"
-    UP = f"[{_upper_class()}]"
+    letter_class = f"[{_letter_class()}]"
+    digit = f"(?:[{_digit_class()}]|[\u07c0-\u07c9])"
+    upper = f"[{_upper_class()}]"
     splet = caseless("&[aeiouAEIOU](?:acute|grave|uml);")
-    letter = f"(?:{L}|{splet}|[{_LETTER_EXTRA}])"
+    letter = f"(?:{letter_class}|{splet}|[{_LETTER_EXTRA}])"
     sgml = (
         r"<(?:[!?][A-Za-z\-][^>\r\n]*|[A-Za-z][A-Za-z0-9_:.\-]*(?:[ ]+(?:[A-Za-z][A-Za-z0-9_:.\-]*[ ]*=[ ]*"
         r"(?:'[^']*'|\"[^\"]*\")|[A-Za-z][A-Za-z0-9_:.\-]*))*[ ]*/?|/[A-Za-z][A-Za-z0-9_:.\-]*)[ ]*>"
@@ -130,25 +130,25 @@ def rules() -> tuple[Rule, ...]:
     space = "[ \t\u00a0\u2000-\u200a\u3000]"
     newline = "(?:\r?\n|\r|[\u2028\u2029\u000b\u000c\u0085])"
     spacenl = f"(?:{space}|{newline})"
-    sentend = f"{spacenl}(?:{spacenl}|{UP}|{sgml})"
-    date = f"{D}{{1,2}}[\\-/]{D}{{1,2}}[\\-/]{D}{{2,4}}"
-    num = f"(?:{D}*(?:[.:,\u00ad\u066b\u066c]{D}+)+|{D}+)"
+    sentend = f"{spacenl}(?:{spacenl}|{upper}|{sgml})"
+    date = f"{digit}{{1,2}}[\\-/]{digit}{{1,2}}[\\-/]{digit}{{2,4}}"
+    num = f"(?:{digit}*(?:[.:,\u00ad\u066b\u066c]{digit}+)+|{digit}+)"
     number = f"[\\-+]?{num}"
     subsupnum = "[\u207a\u207b\u208a\u208b]?(?:[\u2070\u00b9\u00b2\u00b3\u2074-\u2079]+|[\u2080-\u2089]+)"
-    frac = f"(?:{D}{{1,4}}[\\- \u00a0])?{D}{{1,4}}(?:\\\\?/|\u2044){D}{{1,4}}"
+    frac = f"(?:{digit}{{1,4}}[\\- \u00a0])?{digit}{{1,4}}(?:\\\\?/|\u2044){digit}{{1,4}}"
     frac2 = "[\u00bc\u00bd\u00be\u2153-\u215e]"
     dolsign = r"(?:[A-Z]*\$|#)"
     dolsign2 = "[\u00a2\u00a3\u00a4\u00a5\u0080\u20a0\u20ac\u060b\u0e3f\u20a4\uffe0\uffe1\uffe5\uffe6]"
-    word = f"{letter}(?:{letter}|{D})*(?:[.!?]{letter}(?:{letter}|{D})*)*"
+    word = f"{letter}(?:{letter}|{digit})*(?:[.!?]{letter}(?:{letter}|{digit})*)*"
     fext = caseless(
         "(?:docx|doc|bat|bmp|class|cgi|cpp|c|dll|exe|gif|gz|html|htm|h|jar|java|jpeg|jpg|mov|mp3|pdf|php|pl|png|"
         "ppt|ps|py|sql|tar|txt|wav|xml|x|zip)"
     )
-    filename = f"(?:{letter}|{D})+(?:[.](?:{letter}|{D})+)*[.]{fext}"
+    filename = f"(?:{letter}|{digit})+(?:[.](?:{letter}|{digit})+)*[.]{fext}"
     apos = caseless("(?:['\u0092\u2019]|&apos;)")
     aposetc = f"(?:{apos}|[`\u0091\u2018\u201b])"
     hyphen = "[-_\u058a\u2010\u2011]"
-    ld = f"(?:{L}|{D})"
+    ld = f"(?:{letter_class}|{digit})"
     thing_part = f"(?:[dDoOlL]{aposetc}{ld})?{ld}+"
     thing = f"{thing_part}(?:{hyphen}{thing_part})*"
     spamp = caseless("&amp;")
@@ -159,35 +159,33 @@ def rules() -> tuple[Rule, ...]:
     redaux = f"{apos}(?:[msdMSD]|{caseless('re|ve|ll')})"
     sword = "[A-Za-z\u00ad]*[A-MO-Za-mo-z]\u00ad*"
     sredaux = f"{caseless('n')}{aposetc}{caseless('t')}"
-    apowords = (
-        [
-            f"{apos}{caseless('n')}{apos}?",
-            f"[lLdDjJ]{apos}",
-            f"{caseless('Dunkin')}{apos}",
-            f"{caseless('somethin')}{apos}",
-            f"{caseless('ol')}{apos}",
-            f"{apos}{caseless('em')}",
-            f"[A-HJ-XZn]{aposetc}{L}{{2}}{L}*",
-            f"{apos}[2-9]0{caseless('s')}",
-            f"{apos}{caseless('till?')}",
-            f"{L}{L}*[aeiouyAEIOUY]{aposetc}[aeiouA-Z]{L}*",
-            f"{apos}{caseless('cause')}",
-            caseless(r"cont'd\.?"),
-            caseless("'twas|nor'easter|c'mon|e'er|s'mores|ev'ry|li'l|nat'l"),
-            f"{caseless('O')}{aposetc}{caseless('o')}",
-        ]
-    )
+    apowords = [
+        f"{apos}{caseless('n')}{apos}?",
+        f"[lLdDjJ]{apos}",
+        f"{caseless('Dunkin')}{apos}",
+        f"{caseless('somethin')}{apos}",
+        f"{caseless('ol')}{apos}",
+        f"{apos}{caseless('em')}",
+        f"[A-HJ-XZn]{aposetc}{letter_class}{{2}}{letter_class}*",
+        f"{apos}[2-9]0{caseless('s')}",
+        f"{apos}{caseless('till?')}",
+        f"{letter_class}{letter_class}*[aeiouyAEIOUY]{aposetc}[aeiouA-Z]{letter_class}*",
+        f"{apos}{caseless('cause')}",
+        caseless(r"cont'd\.?"),
+        caseless("'twas|nor'easter|c'mon|e'er|s'mores|ev'ry|li'l|nat'l"),
+        f"{caseless('O')}{aposetc}{caseless('o')}",
+    ]
     apoword2 = f"{caseless('y')}{apos}"
     fullurl = caseless(r"https?://") + r"[^ \t\n\f\r\"<>|(){}]+[^ \t\n\f\r\"<>|.!?(){},\-]"
     likelyurl = (
-        f"(?:(?:{caseless('www')}\\.(?:[^ \\t\\n\\f\\r\\\"<>|.!?(){{}},]+\\.)+[a-zA-Z]{{2,4}})"
+        f'(?:(?:{caseless("www")}\\.(?:[^ \\t\\n\\f\\r\\"<>|.!?(){{}},]+\\.)+[a-zA-Z]{{2,4}})'
         f"|(?:(?:[^ \\t\\n\\f\\r\\\"`'<>|.!?(){{}},-_$]+\\.)+{caseless('(?:com|net|org|edu)')}))"
         r"(?:/[^ \t\n\f\r\"<>|()]+[^ \t\n\f\r\"<>|.!?(){},\-])?"
     )
     email = (
         caseless("(?:&lt;|<)?")
-        + "[a-zA-Z0-9][^ \\t\\n\\f\\r\\\"<>|()\u00a0{}]*@(?:[^ \\t\\n\\f\\r\\\"<>|(){}.\u00a0]+\\.)*"
-        + "(?:[^ \\t\\n\\f\\r\\\"<>|(){}.\u00a0]+)"
+        + '[a-zA-Z0-9][^ \\t\\n\\f\\r\\"<>|()\u00a0{}]*@(?:[^ \\t\\n\\f\\r\\"<>|(){}.\u00a0]+\\.)*'
+        + '(?:[^ \\t\\n\\f\\r\\"<>|(){}.\u00a0]+)'
         + caseless("(?:&gt;|>)?")
     )
     twitter = f"(?:@[a-zA-Z_][a-zA-Z_0-9]*|#{letter}+)"
@@ -216,14 +214,17 @@ def rules() -> tuple[Rule, ...]:
         r"[\- \u00a0]?[0-9]{3,5}|(?:(?:\+\+?)?[0-9]{2,4}\.)?[0-9]{2,4}\.[0-9]{3,4}\.[0-9]{3,5})"
     )
     ldots = "(?:\\.{3,5}|(?:\\.[ \u00a0]){2,4}\\.|[\u0085\u2026])"
-    quotes = f"(?:[`\u2018\u2019\u201a\u201b\u201c\u201d\u0091\u0092\u0093\u0094\u201e\u201f\u2039\u203a\u00ab\u00bb]{{1,2}}|''|{apos})"
+    quote_chars = "`\u2018\u2019\u201a\u201b\u201c\u201d\u0091\u0092\u0093\u0094\u201e\u201f\u2039\u203a\u00ab\u00bb"
+    quotes = f"(?:[{quote_chars}]{{1,2}}|''|{apos})"
     dblquot = caseless('(?:"|&quot;)')
     tbspec = caseless(r"(?:-(?:RRB|LRB|RCB|LCB|RSB|LSB)-|C\.D\.s|pro-|anti-|S(?:&amp;|&)P-500|S(?:&amp;|&)Ls)") + (
         f"|{caseless('Cap')}{apos}{caseless('n')}|{caseless('c')}{apos}{caseless('est')}"
     )
     tbspec2 = f"{apos}[0-9][0-9]"
     smiley = r"[<>]?[:;=][\-o*']?[()DPdpO\\{@|\[\]]"
-    asiansmiley = r"[\^x=~<>]\.\[\^x=~<>]|[\-\^x=~<>']_[\-\^x=~<>']|\([\-\^x=~<>'][_.]?[\-\^x=~<>']\)|\([\^x=~<>']-[\^x=~<>'`]\)"
+    asiansmiley = (
+        r"[\^x=~<>]\.\[\^x=~<>]|[\-\^x=~<>']_[\-\^x=~<>']|\([\-\^x=~<>'][_.]?[\-\^x=~<>']\)|\([\^x=~<>']-[\^x=~<>'`]\)"
+    )
     miscsymbol = (
         "[+%&~\\^|\\\\\u00a6\u00a7\u00a8\u00a9\u00ac\u00ae\u00af\u00b0-\u00b3\u00b4-\u00ba\u00d7\u00f7\u0387\u05be"
         "\u05c0\u05c3\u05c6\u05f3\u05f4\u0600-\u0603\u0606-\u060a\u060c\u0614\u061b\u061e\u066a\u066d\u0703-\u070d"
@@ -234,10 +235,10 @@ def rules() -> tuple[Rule, ...]:
     acronym_next = "|".join(
         f"[{w[0]}]{caseless(w[1:])}"
         for w in (
-            "About According Additionally After An A As At But Earlier He Her Here However If In It Last Many More "
-            "Now Once One Other Our She Since So Some Such That The Their Then There These They This We When While "
-            "What Yet You"
-        ).split()
+            "About According Additionally After An A As At But Earlier He Her Here However If In It Last Many More Now"
+            " Once One Other Our She Since So Some Such That The Their Then There These They This We When While What"
+            " Yet You"
+        ).split()  # noqa: SIM905
     )
     acronym_next = f"(?:{acronym_next}|[M]{caseless('r')}\\.|[M]{caseless('s')}\\.|{sgml})"
     table: list[tuple[str, str, str | None, str, str | None]] = [
@@ -255,7 +256,7 @@ def rules() -> tuple[Rule, ...]:
         ("sword_sredaux", sword, sredaux, "softhyphen", None),
         ("word", word, None, "word", None),
         *(("apoword", alternative, None, "plain", None) for alternative in apowords),
-        ("apoword2", apoword2, L, "plain", None),
+        ("apoword2", apoword2, letter_class, "plain", None),
         ("fullurl", fullurl, None, "plain", "re:(?i)https?://"),
         ("likelyurl", likelyurl, None, "plain", "re:(?i)www\\.|\\.(?:com|net|org|edu)"),
         ("email", email, None, "plain", "@"),
@@ -272,7 +273,7 @@ def rules() -> tuple[Rule, ...]:
         ("dolsign", dolsign, None, "plain", "$#"),
         ("dolsign2", dolsign2, None, "currency", None),
         ("acronym_ctx", acronym, f"{spacenl}+(?:{acronym_next}){spacenl}", "acronym", "."),
-        ("abbrev3", abbrev3, f"{spacenl}?{D}", "plain", "."),
+        ("abbrev3", abbrev3, f"{spacenl}?{digit}", "plain", "."),
         ("pty", caseless(r"(?:pt[eyEY]|co)\."), f"{space}{caseless('(?:ltd|lim)')}", "plain", "."),
         ("abbrev1_sentend", abbrev1, sentend, "abbrev1_end", "."),
         ("abbrev1_ctx", abbrev1, "[\\s\\S][\\s\\S]", "plain", "."),
@@ -326,7 +327,7 @@ def rules() -> tuple[Rule, ...]:
         ("nbsp_entity", caseless("&nbsp;"), None, "skip", "&"),
         ("any", "[^\n]", None, "delete", None),
     ]
-    first = _first_chars(L, D)
+    first = _first_chars(letter_class, digit)
     compiled = []
     for name, token, context, action, needs in table:
         pattern = f"({token})" + (f"(?:{context})" if context is not None else "")
@@ -340,10 +341,10 @@ def rules() -> tuple[Rule, ...]:
     return tuple(compiled)
 
 
-def _first_chars(L: str, D: str) -> dict[str, str]:
+def _first_chars(letter_class: str, digit: str) -> dict[str, str]:
     """For each rule, a one-character pattern that every text it matches starts with (a superset)."""
-    letter = f"(?:{L}|[{_LETTER_EXTRA}&])"
-    ld = f"(?:{letter}|{D})"
+    letter = f"(?:{letter_class}|[{_LETTER_EXTRA}&])"
+    ld = f"(?:{letter}|{digit})"
     apos = "['\u0092\u2019&]"
     alpha = "[A-Za-z]"
     table = {
@@ -368,10 +369,10 @@ def _first_chars(L: str, D: str) -> dict[str, str]:
         "twitter": "[@#]",
         "redaux_ctx": apos,
         "sredaux_ctx": "[nN]",
-        "date": D,
-        "number": f"(?:{D}|[-+.:,\u00ad\u066b\u066c])",
+        "date": digit,
+        "number": f"(?:{digit}|[-+.:,\u00ad\u066b\u066c])",
         "subsupnum": "[\u207a\u207b\u208a\u208b\u2070\u00b9\u00b2\u00b3\u2074-\u2079\u2080-\u2089]",
-        "frac": D,
+        "frac": digit,
         "frac2": "[\u00bc\u00bd\u00be\u2153-\u215e]",
         "tbspec": "[-cCpPaAsS'\u0092\u2019&]",
         "thing3": "[A-Za-z0-9]",
@@ -414,14 +415,15 @@ def _first_chars(L: str, D: str) -> dict[str, str]:
         "slash": "/",
         "hthing_dot_ctx": "[A-Za-z0-9]",
         "hthing": "[A-Za-z0-9]",
-        "thing_dot_ctx": f"(?:{L}|{D})",
-        "thing": f"(?:{L}|{D})",
+        "thing_dot_ctx": f"(?:{letter_class}|{digit})",
+        "thing": f"(?:{letter_class}|{digit})",
         "thinga_dot_ctx": "[A-Z]",
         "thinga": "[A-Z]",
         "quote_ctx": "'",
         "redaux": apos,
         "sredaux": "[nN]",
-        "quotes": "['\u0092\u2019&`\u2018\u201a\u201b\u201c\u201d\u0091\u0093\u0094\u201e\u201f\u2039\u203a\u00ab\u00bb]",
+        "quotes": "['\u0092\u2019&`\u2018\u201a\u201b\u201c\u201d\u0091\u0093\u0094"
+        "\u201e\u201f\u2039\u203a\u00ab\u00bb]",
         "duckfeet": "[<>]",
         "spaces": "[\x00 \t\u00a0\u2000-\u200a\u3000\u200b\u200e\u200f\ufeff]",
         "newline": "[\r\n\u2028\u2029\x0b\x0c\x85]",
