@@ -29,17 +29,18 @@ from nlpeval.tokenizers.ptb import coco_line, coco_tokenize, ptb_tokens
 from textgen import corpus
 
 #: Fragments for adversarial captions: every rule family of the PTB lexer.
+_FRAGMENT_TEXT = (
+    "don't it's I'm can't cannot gonna 'twas 'tis y'all o'clock rock'n'roll '90s 'em Mr. Mrs. Dr. etc. U.S. "
+    "U.S.A. e.g. i.e. a.k.a. Inc. Co. pty. ltd Jan. Calif. No. fig. ca. 3.14 1,000 -5 +7 12/25/2020 1/2 ½ ¼ ⅕ "
+    "$5 US$ £3 € ¥ ¢ #1 #tag @user a@b.com <b> </b> http://x.org/a?b=c. www.google.com example.com/path "
+    "file.txt ( ) [ ] { } -- --- - – — ... … \" ' ` `` '' “ ” ‘ ’ « » :) ;-) :D ^_^ (^_^) &amp; &quot; AT&T S&P "
+    "&lt; &gt; &nbsp; naïve café Straße Ελληνικά Σίσυφος ΟΔΟΣ Русский 日本語 中文 العربية हिन्दी 😀 👍🏽 ﬁ "
+    "İstanbul ß C++ c# F# co-op well-known e-mail 7-Eleven A/B and/or 3*4 ** = + % & ~ ^ | § © ® ° × ÷ the a "
+    "man dog The A He She It There THE Here ? ! ?! , ; : 、 。 ¿ ¡ 123-456-7890 10:30 3:00pm 1.5m 2nd 4th 50% "
+    "x^2 H2O ½cup"
+)
 FRAGMENTS = [
-    *(
-        "don't it's I'm can't cannot gonna 'twas 'tis y'all o'clock rock'n'roll '90s 'em Mr. Mrs. Dr. etc. U.S. "
-        "U.S.A. e.g. i.e. a.k.a. Inc. Co. pty. ltd Jan. Calif. No. fig. ca. 3.14 1,000 -5 +7 12/25/2020 1/2 ½ ¼ ⅕ "
-        "$5 US$ £3 € ¥ ¢ #1 #tag @user a@b.com <b> </b> http://x.org/a?b=c. www.google.com example.com/path "
-        "file.txt ( ) [ ] { } -- --- - – — ... … \" ' ` `` '' “ ” ‘ ’ « » :) ;-) :D ^_^ (^_^) &amp; &quot; AT&T S&P "
-        "&lt; &gt; &nbsp; naïve café Straße Ελληνικά Σίσυφος ΟΔΟΣ Русский 日本語 中文 العربية हिन्दी 😀 👍🏽 ﬁ "
-        "İstanbul ß C++ c# F# co-op well-known e-mail 7-Eleven A/B and/or 3*4 ** = + % & ~ ^ | § © ® ° × ÷ the a "
-        "man dog The A He She It There THE Here ? ! ?! , ; : 、 。 ¿ ¡ 123-456-7890 10:30 3:00pm 1.5m 2nd 4th 50% "
-        "x^2 H2O ½cup"
-    ).split(" "),  # noqa: SIM905
+    *_FRAGMENT_TEXT.split(" "),
     *["(555) 123-4567", "3 1/2", ". . .", '<a href="x">', "x\u00ady", "\t", "\u00a0", "\u2003", "\u200b"],
 ]
 

@@ -102,6 +102,13 @@ _LETTER_EXTRA = (
 )
 
 
+#: The words after which an acronym's period also ends the sentence (first letter case-sensitive).
+_ACRONYM_NEXT = (
+    "About According Additionally After An A As At But Earlier He Her Here However If In It Last Many More Now"
+    " Once One Other Our She Since So Some Such That The Their Then There These They This We When While What Yet You"
+)
+
+
 @dataclass(frozen=True, eq=False)
 class Rule:
     """One lexer rule: ``regex`` matches the token (group 1) followed by its trailing context."""
@@ -232,14 +239,7 @@ def rules() -> tuple[Rule, ...]:
         "\u207a-\u207f\u208a-\u208e\u2100-\u214f\u2190-\u21ff\u2200-\u2bff\u3012\u30fb\uff01-\uff0f\uff1a-\uff20"
         "\uff3b-\uff40\uff5b-\uff65]"
     )
-    acronym_next = "|".join(
-        f"[{w[0]}]{caseless(w[1:])}"
-        for w in (
-            "About According Additionally After An A As At But Earlier He Her Here However If In It Last Many More Now"
-            " Once One Other Our She Since So Some Such That The Their Then There These They This We When While What"
-            " Yet You"
-        ).split()  # noqa: SIM905
-    )
+    acronym_next = "|".join(f"[{w[0]}]{caseless(w[1:])}" for w in _ACRONYM_NEXT.split())
     acronym_next = f"(?:{acronym_next}|[M]{caseless('r')}\\.|[M]{caseless('s')}\\.|{sgml})"
     table: list[tuple[str, str, str | None, str, str | None]] = [
         ("cpp", caseless(r"c[+][+]"), None, "plain", "+"),
