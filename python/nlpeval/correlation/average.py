@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from nlpeval.core.errors import InputError
 from nlpeval.correlation.tau_ties import (
     as_matrix,
     check_average_by,
@@ -30,7 +31,6 @@ from nlpeval.correlation.tau_ties import (
     kendall_variant_groups,
     tie_threshold_search,
 )
-from nlpeval.core.errors import InputError
 
 #: correlation functions of ``average_correlation`` (scipy's and mt-metrics-eval's Kendall variants)
 FUNCTIONS = ("pearson", "spearman", "kendall", "kendall_variants", "acc_eq")

@@ -465,7 +465,7 @@ def meta_evaluate(
     threshold: float = 25.0,
     ties: str = "discordant",
     n_bootstrap: int = 0,
-    seed: int | None | _DefaultSeed = DEFAULT_SEED,
+    seed: int | _DefaultSeed | None = DEFAULT_SEED,
     confidence: float = 0.95,
     epsilon: float | None = None,
     sample_rate: float = 1.0,
@@ -507,8 +507,9 @@ def meta_evaluate(
     metric_scores, human_scores : array_like or mapping
         Systems x items (or, at system level, one value per system).
     level : {"system", "segment"}
-    method : {"pearson", "spearman", "kendall", "kendall_b", "kendall_c", "pairwise_accuracy", "kendall_like", "acc_eq", "spa"}
-        ``"kendall"`` is tau-b.
+    method : str
+        ``"pearson"``, ``"spearman"``, ``"kendall"`` (tau-b), ``"kendall_b"``, ``"kendall_c"``,
+        ``"pairwise_accuracy"``, ``"kendall_like"``, ``"acc_eq"`` or ``"spa"``.
     group_by : {"item", "system", None}
         Segment-level grouping (see above).
     threshold : float

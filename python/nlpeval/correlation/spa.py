@@ -58,7 +58,8 @@ def _check(scores: object, side: str) -> np.ndarray:
 
 def pairwise_p_values_from_signs(scores: np.ndarray, signs: np.ndarray) -> np.ndarray:
     """Upper-triangle p-values (NaN elsewhere) for ``system i > system j`` given the permutations' signs."""
-    seg = np.asarray(scores).astype(np.float32)
+    # C order as the oracle's reshaped rows: BLAS rounds a transposed operand differently
+    seg = np.ascontiguousarray(scores, dtype=np.float64).astype(np.float32)
     n_systems = seg.shape[0]
     totals = np.sum(seg, axis=1)
     partial = np.matmul(signs, seg.T)

@@ -69,7 +69,9 @@ def check_judged_metric(human: np.ndarray, metric: np.ndarray) -> None:
     bad = np.isnan(metric) & ~np.isnan(human)
     if bad.any():
         system, item = (int(i) for i in np.argwhere(bad)[0])
-        raise InputError(f"system {system}, item {item}: metric score missing where humans judged", side="metric_scores")
+        raise InputError(
+            f"system {system}, item {item}: metric score missing where humans judged", side="metric_scores"
+        )
     if np.isinf(metric).any() or np.isinf(human).any():
         side = "metric_scores" if np.isinf(metric).any() else "human_scores"
         where = np.argwhere(np.isinf(metric if side == "metric_scores" else human))[0]
@@ -211,7 +213,7 @@ def _sequential_totals(start: float, olds: list[float], news: list[float]) -> li
     out = []
     append = out.append
     total = start
-    for old, new in zip(olds, news):
+    for old, new in zip(olds, news, strict=True):
         total -= old
         total += new
         append(total)

@@ -57,7 +57,7 @@ def aligned_matrices(metric_scores: Any, human_scores: Any) -> tuple[list[str], 
         lengths = {len(r) for r in rows_h}
         if len(lengths) > 1:
             first = names[0]
-            odd = next(n for n, r in zip(names, rows_h) if len(r) != len(rows_h[0]))
+            odd = next(n for n, r in zip(names, rows_h, strict=True) if len(r) != len(rows_h[0]))
             raise InputError(f"system {odd!r} has a different number of items than {first!r}", side="human_scores")
         metric, human = np.vstack(rows_m), np.vstack(rows_h)
     else:
@@ -65,7 +65,9 @@ def aligned_matrices(metric_scores: Any, human_scores: Any) -> tuple[list[str], 
             metric = np.asarray(metric_scores, dtype=np.float64)
             human = np.asarray(human_scores, dtype=np.float64)
         except (TypeError, ValueError):
-            raise InputError("expected systems x items matrices of numbers (NaN: not judged)", side="human_scores") from None
+            raise InputError(
+                "expected systems x items matrices of numbers (NaN: not judged)", side="human_scores"
+            ) from None
         if metric.ndim != 2 or human.ndim != 2:
             raise InputError("expected systems x items matrices for both scores", side="human_scores")
         if metric.shape != human.shape:
@@ -98,7 +100,7 @@ def wmt_meta_evaluate(
     from nlpeval.correlation.meta import MetaEvaluation
     from nlpeval.correlation.spa import pairwise_p_values_from_signs, sign_matrix, spa_from_p_values
 
-    names, metric, human = aligned_matrices(metric_scores, human_scores)
+    _names, metric, human = aligned_matrices(metric_scores, human_scores)
     n_systems = metric.shape[0]
     if method == "acc_eq":
         if group_by not in _AVERAGE_BY:
