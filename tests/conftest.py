@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from realdata import data_dir, read_lines  # noqa: F401 - read_lines is imported from here by tests
+from realdata import data_dir, read_lines
 
 
 @pytest.fixture(scope="session")

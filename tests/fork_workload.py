@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from realdata import data_dir, read_lines  # noqa: E402
+from realdata import data_dir, read_lines
 
 SEGMENTS = 400  # above the size from which the kernels use the thread pool
 
@@ -67,8 +67,11 @@ def run_task(task: str) -> str:
     raise ValueError(f"unknown task {task!r}")
 
 
-TASKS = [f"{name}:{which}" for name in ("bleu", "chrf", "ter", "wer", "rouge", "meteor", "pairwise", "report")
-         for which in ("same", "other")]
+TASKS = [
+    f"{name}:{which}"
+    for name in ("bleu", "chrf", "ter", "wer", "rouge", "meteor", "pairwise", "report")
+    for which in ("same", "other")
+]
 
 
 def main() -> None:
@@ -83,7 +86,7 @@ def main() -> None:
         children = pool.map(run_task, tasks, chunksize=1)
     if warmth != "WARM":
         parent = {task: run_task(task) for task in tasks}
-    print(json.dumps({task: [parent[task], child] for task, child in zip(tasks, children)}))
+    print(json.dumps({task: [parent[task], child] for task, child in zip(tasks, children, strict=True)}))
 
 
 if __name__ == "__main__":

@@ -54,11 +54,13 @@ def test_pool_workers_give_the_parents_numbers(method: str, warmth: str) -> None
 
 
 def test_a_forked_child_of_a_warm_parent_is_not_slowed_to_one_thread() -> None:
-    """The child rebuilds a pool of the same size instead of falling back to serial work."""
+    """The child rebuilds a pool of the same size instead of falling back to serial work.
+
+    The scripts run with the tests folder as working directory, so ``fork_workload`` imports.
+    """
     script = textwrap.dedent(
         """
-        import os, sys
-        sys.path.insert(0, %r)
+        import os
         from fork_workload import corpus
         import nlpeval
         from nlpeval import _native
@@ -71,7 +73,6 @@ def test_a_forked_child_of_a_warm_parent_is_not_slowed_to_one_thread() -> None:
         os.waitpid(pid, 0)
         print(_native.native_threads(), os.read(read, 100).decode())
         """
-        % str(HERE)
     )
     parent, child = run_bounded([sys.executable, "-c", script]).split()
     assert parent == child
@@ -81,8 +82,6 @@ def test_a_forked_child_of_a_warm_parent_is_not_slowed_to_one_thread() -> None:
 def test_a_torch_dataloader_computes_bleu_in_its_workers_after_the_main_process_did() -> None:
     script = textwrap.dedent(
         """
-        import sys
-        sys.path.insert(0, %r)
         import torch
         from torch.utils.data import DataLoader, Dataset
         from fork_workload import corpus
@@ -103,7 +102,6 @@ def test_a_torch_dataloader_computes_bleu_in_its_workers_after_the_main_process_
         got = [float(value) for value in loader]
         print(got == expected, len(got))
         """
-        % str(HERE)
     )
     assert run_bounded([sys.executable, "-c", script]).split() == ["True", "4"]
 
