@@ -78,6 +78,7 @@ _LAZY = {
     "percent_agreement": "nlpeval.agreement",
     "rating_summary": "nlpeval.agreement",
     "meta_evaluate": "nlpeval.correlation",
+    "compare_metrics": "nlpeval.correlation.compare",
     "explain": "nlpeval.cards",
     "report": "nlpeval.reports.build",
 }
@@ -101,6 +102,7 @@ if TYPE_CHECKING:
     from nlpeval.core.signature import Signature
     from nlpeval.core.stats import Stats, StatsSchema
     from nlpeval.correlation import meta_evaluate
+    from nlpeval.correlation.compare import compare_metrics
     from nlpeval.lm.causal import model_perplexity
     from nlpeval.lm.logprobs import Perplexity, PerplexityAccumulator, perplexity
     from nlpeval.metrics.bleu import BLEU, HfBLEU, NltkBLEU, TokenIdBLEU, bleu, make_bleu
