@@ -1,7 +1,8 @@
 """Retrieval evaluation with trec_eval's definitions: P@k, recall@k, R-precision, (M)RR, MAP, nDCG, success@k.
 
 ``nlpeval.retrieval(qrels, run, measures)`` (:func:`nlpeval.ir.retrieval`) returns a
-:class:`RetrievalResult` of per-query values and means; :func:`compare_runs` tests several runs against a baseline over the same queries.
+:class:`RetrievalResult` of per-query values and means; :func:`compare_runs` tests several runs
+against a baseline over the same queries.
 """
 
 from __future__ import annotations
