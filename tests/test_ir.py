@@ -277,3 +277,15 @@ def test_many_runs_are_corrected_as_statsmodels_does() -> None:
     # pairs are formed on the queries both runs were evaluated on
     shared = set(result.results["base"].queries) & set(result.results["r0"].queries)
     assert result.tests[0].queries == len(shared)
+
+
+def test_card_example_numbers_are_trec_evals(capsys) -> None:
+    from nlpeval.cards import explain
+
+    card = explain("ndcg")
+    qrels = {"q1": {"d1": 2, "d4": 1, "d9": 1}, "q2": {"d2": 1}}
+    run = {"q1": {"d4": 3.0, "d2": 2.0, "d1": 1.0}, "q2": {"d3": 2.0, "d2": 1.0}}
+    reference = _reference(qrels, run, measures={"P.2", "recall.2", "recip_rank", "map", "ndcg_cut.3", "success.1"})
+    for name in ("P_2", "recall_2", "recip_rank", "map", "ndcg_cut_3", "success_1"):
+        mean = np.mean([reference[q][name] for q in ("q1", "q2")])
+        assert f"{name:16s} {mean:.4f}" in card.example_output
