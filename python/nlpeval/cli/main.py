@@ -57,6 +57,13 @@ def build_parser(commands: Collection[str] | None = None) -> argparse.ArgumentPa
     for command in subparsers.choices.values():  # every command: no progress bar with --quiet
         command.add_argument("-q", "--quiet", action="store_true", help="no progress bar (none is drawn when piped)")
         command.add_argument("--force", action="store_true", help="with -o: replace an output file that is read-only")
+        command.add_argument(
+            "--max-line-bytes",
+            type=int,
+            default=64 * 2**20,
+            metavar="N",
+            help="refuse input lines longer than N bytes (default 64 MiB; bounds memory on input without newlines)",
+        )
     return parser
 
 
@@ -100,6 +107,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser(_needed_commands(argv))
     args = parser.parse_args(argv)
     try:
+        from nlpeval.cli import io
+
+        io.set_max_line_bytes(args.max_line_bytes)
         _check_output(args)
         with progress_enabled(False) if args.quiet else contextlib.nullcontext():
             return int(args.run(args) or 0)
