@@ -131,7 +131,7 @@ def open_segments(path: str) -> Iterator[SegmentFile]:
 
 def _open(path: str) -> BinaryIO:
     try:
-        return open(path, "rb")  # noqa: SIM115 - the caller closes it
+        return open(path, "rb")
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror}") from None
 
