@@ -146,9 +146,12 @@ def read_all(path: str) -> list[str]:
 
 
 def emit(text: str, output: str | None) -> None:
-    """Print ``text`` or write it atomically to ``output``."""
+    """Print ``text`` or write it atomically to ``output`` (and say so on stderr unless ``--quiet``)."""
     if output:
         write_atomically(output, text)
+        from nlpeval.cli.written import announce
+
+        announce(output)
     else:
         sys.stdout.write(text)
         sys.stdout.flush()

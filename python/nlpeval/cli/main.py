@@ -106,6 +106,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(_needed_commands(argv))
     args = parser.parse_args(argv)
+    from nlpeval.cli import written
+
+    outer = written.QUIET, written.COMMAND  # a command may run another (demo --report runs report)
+    written.QUIET, written.COMMAND = bool(args.quiet) or written.QUIET, args.command
     try:
         from nlpeval.cli import io
 
@@ -123,6 +127,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return INTERRUPTED
     except BrokenPipeError:  # pragma: no cover - e.g. piped into head
         return 0
+    finally:
+        written.QUIET, written.COMMAND = outer
 
 
 #: exit code after Ctrl-C (128 + SIGINT), as shells report it
