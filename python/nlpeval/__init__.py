@@ -78,6 +78,7 @@ _LAZY = {
     "percent_agreement": "nlpeval.agreement",
     "rating_summary": "nlpeval.agreement",
     "meta_evaluate": "nlpeval.correlation",
+    "compare_metrics": "nlpeval.correlation.compare",
     "explain": "nlpeval.cards",
     "report": "nlpeval.reports.build",
     "retrieval": "nlpeval.ir.api",
@@ -107,6 +108,7 @@ if TYPE_CHECKING:
     from nlpeval.ir.api import RetrievalResult, retrieval
     from nlpeval.ir.compare import compare_runs
     from nlpeval.correlation import meta_evaluate
+    from nlpeval.correlation.compare import compare_metrics
     from nlpeval.lm.causal import model_perplexity
     from nlpeval.lm.logprobs import Perplexity, PerplexityAccumulator, perplexity
     from nlpeval.metrics.bleu import BLEU, HfBLEU, NltkBLEU, TokenIdBLEU, bleu, make_bleu
