@@ -80,6 +80,14 @@ _LAZY = {
     "meta_evaluate": "nlpeval.correlation",
     "explain": "nlpeval.cards",
     "report": "nlpeval.reports.build",
+    "squad": "nlpeval.metrics.squad",
+    "SQuAD": "nlpeval.metrics.squad",
+    "exact_match": "nlpeval.metrics.exact_match",
+    "ExactMatch": "nlpeval.metrics.exact_match",
+    "multiple_choice": "nlpeval.lm.choice",
+    "MultipleChoice": "nlpeval.lm.choice",
+    "pass_at_k": "nlpeval.metrics.pass_at_k",
+    "PassAtK": "nlpeval.metrics.pass_at_k",
 }
 
 #: sub-packages reachable as attributes without an explicit import (``nlpeval.classification``)
@@ -108,7 +116,11 @@ if TYPE_CHECKING:
     from nlpeval.metrics.chrf import CHRF, chrf
     from nlpeval.metrics.chrf.pairwise import pairwise_chrf
     from nlpeval.metrics.meteor import METEOR, NltkMETEOR, make_meteor, meteor
+    from nlpeval.lm.choice import MultipleChoice, multiple_choice
+    from nlpeval.metrics.exact_match import ExactMatch, exact_match
+    from nlpeval.metrics.pass_at_k import PassAtK, pass_at_k
     from nlpeval.metrics.rouge import Rouge, RougeScore, make_rouge, rouge
+    from nlpeval.metrics.squad import SQuAD, squad
     from nlpeval.metrics.ter import TER, ter
     from nlpeval.metrics.wer import CER, MER, WER, WIL, WIP, EditAlignment, cer, edit_alignment, mer, wer, wil, wip
     from nlpeval.significance.bootstrap import bootstrap_interval
