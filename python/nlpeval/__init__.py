@@ -85,6 +85,7 @@ _LAZY = {
     "exact_match": "nlpeval.metrics.exact_match",
     "ExactMatch": "nlpeval.metrics.exact_match",
     "multiple_choice": "nlpeval.lm.choice",
+    "likelihood": "nlpeval.lm.loglikelihood",
     "MultipleChoice": "nlpeval.lm.choice",
     "pass_at_k": "nlpeval.metrics.pass_at_k",
     "PassAtK": "nlpeval.metrics.pass_at_k",
@@ -117,6 +118,7 @@ if TYPE_CHECKING:
     from nlpeval.metrics.chrf.pairwise import pairwise_chrf
     from nlpeval.metrics.meteor import METEOR, NltkMETEOR, make_meteor, meteor
     from nlpeval.lm.choice import MultipleChoice, multiple_choice
+    from nlpeval.lm.loglikelihood import likelihood
     from nlpeval.metrics.exact_match import ExactMatch, exact_match
     from nlpeval.metrics.pass_at_k import PassAtK, pass_at_k
     from nlpeval.metrics.rouge import Rouge, RougeScore, make_rouge, rouge
