@@ -181,4 +181,10 @@ def v2_evaluate(dataset, preds, na_probs=None, na_prob_thresh=1.0):
 
 def as_dataset(ids, answers):
     """SQuAD JSON's nesting: one article, one paragraph holding every question."""
-    return [{"paragraphs": [{"qas": [{"id": q, "answers": [{"text": t} for t in a]} for q, a in zip(ids, answers)]}]}]
+    return [
+        {
+            "paragraphs": [
+                {"qas": [{"id": q, "answers": [{"text": t} for t in a]} for q, a in zip(ids, answers, strict=False)]}
+            ]
+        }
+    ]

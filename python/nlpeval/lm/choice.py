@@ -48,7 +48,9 @@ def _matrix(values: Any, side: str, counts: list[int] | None) -> tuple[np.ndarra
         try:
             lengths.append(len(row))
         except TypeError:
-            raise InputError(f"expected one number per choice, got {type(row).__name__}", segment=i, side=side) from None
+            raise InputError(
+                f"expected one number per choice, got {type(row).__name__}", segment=i, side=side
+            ) from None
         if not len(row):
             raise InputError("no choices", segment=i, side=side)
         if counts is not None and lengths[-1] != counts[i]:
@@ -62,7 +64,9 @@ def _matrix(values: Any, side: str, counts: list[int] | None) -> tuple[np.ndarra
             raise InputError("a value is not a number", segment=i, side=side) from None
         bad = np.isnan(out[i, : lengths[i]]) | (out[i, : lengths[i]] == np.inf)
         if bad.any():
-            raise InputError(f"choice {int(np.flatnonzero(bad)[0])} is {out[i, int(np.flatnonzero(bad)[0])]}", segment=i, side=side)
+            raise InputError(
+                f"choice {int(np.flatnonzero(bad)[0])} is {out[i, int(np.flatnonzero(bad)[0])]}", segment=i, side=side
+            )
     return out, lengths
 
 
@@ -78,7 +82,9 @@ def _gold(gold: Any, lengths: list[int]) -> tuple[np.ndarray, bool]:
         try:
             labels = [int(x) for x in labels if not isinstance(x, bool) and int(x) == x]
         except (TypeError, ValueError):
-            raise InputError(f"gold {label!r} is not a choice index (or list of them)", segment=i, side="gold") from None
+            raise InputError(
+                f"gold {label!r} is not a choice index (or list of them)", segment=i, side="gold"
+            ) from None
         if not labels:
             raise InputError(f"gold {label!r} is not a choice index (or list of them)", segment=i, side="gold")
         for j in labels:
@@ -132,9 +138,7 @@ class MultipleChoice(CorpusMetric):
         """Rows from log-likelihoods (``hypotheses``) and gold indices (``references``)."""
         return self.choice_stats(hypotheses, references)
 
-    def choice_stats(
-        self, loglikelihoods: Any, gold: Any, *, choices: Any = None, unconditional: Any = None
-    ) -> Stats:
+    def choice_stats(self, loglikelihoods: Any, gold: Any, *, choices: Any = None, unconditional: Any = None) -> Stats:
         """One row per question; fields that the input cannot give (no ``choices``: no
         ``acc_norm``/``acc_bytes``; no ``unconditional``: no ``acc_mutual_info``) are NaN."""
         lls, lengths = _matrix(loglikelihoods, "loglikelihoods", None)
@@ -159,7 +163,11 @@ class MultipleChoice(CorpusMetric):
             chars = np.ones_like(lls)
             size = np.ones_like(lls)
             for i, options in enumerate(texts):
-                if isinstance(options, str) or len(options) != lengths[i] or not all(isinstance(t, str) for t in options):
+                if (
+                    isinstance(options, str)
+                    or len(options) != lengths[i]
+                    or not all(isinstance(t, str) for t in options)
+                ):
                     raise InputError(f"expected {lengths[i]} choice texts (str)", segment=i, side="choices")
                 chars[i, : lengths[i]] = [float(len(t)) for t in options]
                 size[i, : lengths[i]] = [float(len(t.encode("utf-8"))) for t in options]
@@ -187,7 +195,9 @@ class MultipleChoice(CorpusMetric):
         return np.array(stats[self.target], dtype=np.float64)
 
     def components(self, totals: np.ndarray) -> dict[str, Any]:
-        out: dict[str, Any] = {name: float(totals[i] / totals[5]) for i, name in enumerate(FIELDS[:5]) if not np.isnan(totals[i])}
+        out: dict[str, Any] = {
+            name: float(totals[i] / totals[5]) for i, name in enumerate(FIELDS[:5]) if not np.isnan(totals[i])
+        }
         out["questions"] = int(totals[5])
         return out
 
@@ -196,8 +206,12 @@ class MultipleChoice(CorpusMetric):
             raise InputError(f"{self.target} needs {_NEEDS[self.target]}")
         score = super().score_from_stats(stats, **options)
         if len(stats) > 1:
-            extra = {f"{name}_stderr": mean_stderr(stats[name]) for name in FIELDS[:4] if not np.isnan(stats[name]).any()}
-            score = Score(score.name, score.score, score.signature, {**score.components, **extra}, score.segments, score.ci)
+            extra = {
+                f"{name}_stderr": mean_stderr(stats[name]) for name in FIELDS[:4] if not np.isnan(stats[name]).any()
+            }
+            score = Score(
+                score.name, score.score, score.signature, {**score.components, **extra}, score.segments, score.ci
+            )
         return score
 
     def signature(self, totals: np.ndarray) -> Signature:
@@ -260,7 +274,8 @@ def multiple_choice(
     --------
     >>> import nlpeval
     >>> lls = [[-4.0, -6.0, -9.0], [-8.0, -7.5, -9.0]]
-    >>> s = nlpeval.multiple_choice(lls, [1, 1], choices=[["a cat", "a big dog", "xyzzy"], ["no", "yes please", "maybe"]])
+    >>> texts = [["a cat", "a big dog", "xyzzy"], ["no", "yes please", "maybe"]]
+    >>> s = nlpeval.multiple_choice(lls, [1, 1], choices=texts)
     >>> s.components["acc"], s.components["acc_norm"], round(s.components["brier_score"], 4)
     (0.5, 1.0, 0.9371)
     """

@@ -111,7 +111,9 @@ STATISTICS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
 }
 
 
-def bootstrap_stderr(statistic: str | Callable[[np.ndarray], np.ndarray], values: Sequence[float], iters: int = 100_000) -> float:
+def bootstrap_stderr(
+    statistic: str | Callable[[np.ndarray], np.ndarray], values: Sequence[float], iters: int = 100_000
+) -> float:
     """lm-eval's ``bootstrap_stderr(f, xs, iters)``, same seeds, same draws.
 
     Parameters
@@ -145,7 +147,7 @@ def pooled_sample_stderr(stderrs: Sequence[float], sizes: Sequence[int]) -> floa
         raise InputError(f"{len(stderrs)} standard errors but {len(sizes)} sizes")
     if sum(sizes) - len(sizes) <= 0:
         raise InputError("pooling needs more documents than subtasks")
-    pooled = sum((size - 1) * se**2 * size for size, se in zip(sizes, stderrs)) / (sum(sizes) - len(sizes))
+    pooled = sum((size - 1) * se**2 * size for size, se in zip(sizes, stderrs, strict=True)) / (sum(sizes) - len(sizes))
     return float(np.sqrt(pooled / sum(sizes)))
 
 
@@ -166,7 +168,9 @@ def lm_eval_median(values: Sequence[float]) -> float:
     return float(sorted(_values(values).tolist())[len(values) // 2])
 
 
-def acc_all(predictions: Sequence[bool], labels: Sequence[bool], paragraph_ids: Sequence, question_ids: Sequence) -> tuple[float, float]:
+def acc_all(
+    predictions: Sequence[bool], labels: Sequence[bool], paragraph_ids: Sequence, question_ids: Sequence
+) -> tuple[float, float]:
     """MultiRC-style ``acc_all`` and its standard error, both grouped by (paragraph, question).
 
     A question counts as correct when all its answer options are labelled correctly.
@@ -184,7 +188,7 @@ def acc_all(predictions: Sequence[bool], labels: Sequence[bool], paragraph_ids: 
     if not (len(labels) == len(paragraph_ids) == len(question_ids) == n):
         raise InputError("predictions, labels, paragraph_ids and question_ids differ in length")
     groups: dict[tuple, bool] = {}
-    for pred, label, paragraph, question in zip(predictions, labels, paragraph_ids, question_ids):
+    for pred, label, paragraph, question in zip(predictions, labels, paragraph_ids, question_ids, strict=False):
         key = (paragraph, question)
         groups[key] = groups.get(key, True) and (bool(label) == bool(pred))
     correct = np.array([float(v) for v in groups.values()])

@@ -81,7 +81,9 @@ class Likelihood(CorpusMetric):
         try:
             rows[:, 0] = np.asarray(values, dtype=np.float64)
         except (TypeError, ValueError):
-            raise InputError("expected one number (the document's total log-likelihood) per document", side="loglikelihoods") from None
+            raise InputError(
+                "expected one number (the document's total log-likelihood) per document", side="loglikelihoods"
+            ) from None
         bad = np.flatnonzero(np.isnan(rows[:, 0]) | (rows[:, 0] == np.inf))
         if bad.size:
             raise InputError(f"log-likelihood is {rows[bad[0], 0]}", segment=int(bad[0]), side="loglikelihoods")

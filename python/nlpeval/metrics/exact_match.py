@@ -95,7 +95,7 @@ class ExactMatch(CorpusMetric):
             raise InputError(f"{len(preds)} predictions but {len(golds)} references")
         rows = np.zeros((len(preds), 2), dtype=np.int64)
         rows[:, 1] = 1
-        for i, (pred, gold) in enumerate(zip(preds, golds)):
+        for i, (pred, gold) in enumerate(zip(preds, golds, strict=False)):
             if not isinstance(pred, str):
                 raise InputError(f"is {type(pred).__name__}, expected str", segment=i, side="predictions")
             options = [gold] if isinstance(gold, str) else list(gold) if isinstance(gold, (list, tuple)) else None
@@ -173,7 +173,9 @@ def exact_match(
         ignore_punctuation=ignore_punctuation,
         ignore_numbers=ignore_numbers,
     )
-    return metric.score_from_stats(metric.segment_stats(predictions, references), segments=segments, n_bootstrap=n_bootstrap, seed=seed)
+    return metric.score_from_stats(
+        metric.segment_stats(predictions, references), segments=segments, n_bootstrap=n_bootstrap, seed=seed
+    )
 
 
 __all__ = ["ExactMatch", "exact_match"]

@@ -111,7 +111,9 @@ class PassAtK(CorpusMetric):
         short = np.flatnonzero(samples < self.k)
         if short.size:
             i = int(short[0])
-            raise InputError(f"k={self.k} exceeds the {samples[i]} samples of this problem", segment=i, side="n_samples")
+            raise InputError(
+                f"k={self.k} exceeds the {samples[i]} samples of this problem", segment=i, side="n_samples"
+            )
         rows = np.empty((len(correct), 4), dtype=np.float64)
         rows[:, 0] = pass_at_k_values(samples, correct, int(self.k))
         rows[:, 1] = samples

@@ -80,7 +80,9 @@ def squad(
         lang=lang,
         with_probs=questions.no_answer_probs is not None,
     )
-    return metric.score_from_stats(metric.question_stats(questions), segments=segments, n_bootstrap=n_bootstrap, seed=seed)
+    return metric.score_from_stats(
+        metric.question_stats(questions), segments=segments, n_bootstrap=n_bootstrap, seed=seed
+    )
 
 
 __all__ = ["MLQA_LANGUAGES", "SQuAD", "mlqa_normalizer", "squad", "squad_normalize"]

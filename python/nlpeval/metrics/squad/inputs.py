@@ -58,7 +58,9 @@ def _check_answers(value: Any, index: int) -> list[str]:
     try:
         items = list(value)
     except TypeError:
-        raise InputError(f"answers are {type(value).__name__}; expected str or a list of str", segment=index, side="answers") from None
+        raise InputError(
+            f"answers are {type(value).__name__}; expected str or a list of str", segment=index, side="answers"
+        ) from None
     for j, text in enumerate(items):
         if not isinstance(text, str):
             raise InputError(f"answer {j} is {type(text).__name__}, expected str", segment=index, side="answers")
@@ -105,11 +107,15 @@ def collect(predictions: Any, answers: Any, no_answer_probs: Any) -> Questions:
             raise InputError(f"prediction for unknown question id {qid!r}", segment=position, side="predictions")
     missing = [qid for qid in golds if qid not in preds]
     if missing:
-        raise InputError(f"no prediction for question id {missing[0]!r} ({len(missing)} questions without one)", side="predictions")
+        raise InputError(
+            f"no prediction for question id {missing[0]!r} ({len(missing)} questions without one)", side="predictions"
+        )
     ids = list(preds)
     for i, qid in enumerate(ids):
         if not isinstance(preds[qid], str):
-            raise InputError(f"prediction for id {qid!r} is {type(preds[qid]).__name__}, expected str", segment=i, side="predictions")
+            raise InputError(
+                f"prediction for id {qid!r} is {type(preds[qid]).__name__}, expected str", segment=i, side="predictions"
+            )
     gold_lists = [_check_answers(golds[qid], i) for i, qid in enumerate(ids)]
     if probs_by_id is not None:
         absent = [qid for qid in ids if qid not in probs_by_id]
@@ -128,7 +134,9 @@ def _probs_list(values: Any, ids: Sequence[Any]) -> list[float] | None:
     if values is None:
         return None
     if isinstance(values, Mapping):
-        raise InputError("no_answer_probs is a mapping but the questions have no ids; pass a list", side="no_answer_probs")
+        raise InputError(
+            "no_answer_probs is a mapping but the questions have no ids; pass a list", side="no_answer_probs"
+        )
     probs = list(values)
     if len(probs) != len(ids):
         raise InputError(f"{len(probs)} no-answer probabilities for {len(ids)} questions", side="no_answer_probs")
@@ -137,8 +145,12 @@ def _probs_list(values: Any, ids: Sequence[Any]) -> list[float] | None:
         try:
             value = float(p)
         except (TypeError, ValueError):
-            raise InputError(f"no-answer probability {p!r} is not a number", segment=i, side="no_answer_probs") from None
+            raise InputError(
+                f"no-answer probability {p!r} is not a number", segment=i, side="no_answer_probs"
+            ) from None
         if math.isnan(value):
-            raise InputError(f"no-answer probability is NaN (question id {ids[i]!r})", segment=i, side="no_answer_probs")
+            raise InputError(
+                f"no-answer probability is NaN (question id {ids[i]!r})", segment=i, side="no_answer_probs"
+            )
         out.append(value)
     return out

@@ -126,7 +126,7 @@ class SQuAD(CorpusMetric):
 
         n = len(questions.ids)
         rows = np.zeros((n, _SCHEMA.width), dtype=np.float64)
-        for i, (pred, golds) in enumerate(zip(questions.predictions, questions.answers)):
+        for i, (pred, golds) in enumerate(zip(questions.predictions, questions.answers, strict=False)):
             if v2:
                 parsed_golds = [g for g in map(parsed, golds) if g[0]] or [parsed("")]
             elif not golds:
@@ -183,9 +183,13 @@ class SQuAD(CorpusMetric):
         if self.version == "2.0":
             has, none = t["has_ans"], total - t["has_ans"]
             if has:
-                out.update(has_ans_exact_match=t["has_exact"] / has, has_ans_f1=t["has_f1"] / has, has_ans_total=int(has))
+                out.update(
+                    has_ans_exact_match=t["has_exact"] / has, has_ans_f1=t["has_f1"] / has, has_ans_total=int(has)
+                )
             if none:
-                out.update(no_ans_exact_match=t["no_exact"] / none, no_ans_f1=t["no_f1"] / none, no_ans_total=int(round(none)))
+                out.update(
+                    no_ans_exact_match=t["no_exact"] / none, no_ans_f1=t["no_f1"] / none, no_ans_total=round(none)
+                )
         return out
 
     def best_components(self, stats: Stats) -> dict[str, float]:
