@@ -28,6 +28,7 @@ COMMANDS = {
     "align": "nlpeval.cli.align",
     "agree": "nlpeval.cli.agree",
     "correlate": "nlpeval.cli.correlate",
+    "meta": "nlpeval.cli.meta",
     "explain": "nlpeval.cli.explain",
     "metrics": "nlpeval.cli.metrics",
     "report": "nlpeval.cli.report",
