@@ -113,3 +113,16 @@ def test_quiet_still_works_beside_q_for_qrels(tmp_path: Path, capsys) -> None:
     qrels, a, _ = _write(tmp_path, 4, n_queries=3)
     assert main(["ir", "-q", qrels, a, "--quiet", "-m", "P@5"]) == 0
     assert "P@5" in capsys.readouterr().out
+
+
+def test_run_from_stdin(tmp_path: Path, monkeypatch, capsys) -> None:
+    import io
+    import sys
+
+    (tmp_path / "qrels").write_text("t1 0 d1 1\nt1 0 d2 1\n")
+    stdin = io.TextIOWrapper(io.BytesIO(b"t1 Q0 d2 1 2.0 x\nt1 Q0 d1 2 1.0 x\n"))
+    monkeypatch.setattr(sys, "stdin", stdin)
+    assert main(["ir", "-q", str(tmp_path / "qrels"), "-", "-m", "P@1,map", "-f", "csv"]) == 0
+    assert capsys.readouterr().out.splitlines()[1].startswith("-,1.0,1.0,")
+    assert main(["ir", "-q", "-", "-", "-m", "map"]) == 2
+    assert "only one input can be stdin" in capsys.readouterr().err
