@@ -369,7 +369,7 @@ def coco_line(caption: str, following: str | None = None) -> str:
     Examples
     --------
     >>> coco_line("A man (wearing a hat) rides a horse, doesn't he?")
-    'a man -lrb- wearing a hat -rrb- rides a horse does n't he'
+    "a man -lrb- wearing a hat -rrb- rides a horse does n't he"
     """
     caption = caption.replace("\n", " ")
     simple = _simple_caption(caption)
