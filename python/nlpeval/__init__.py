@@ -80,6 +80,8 @@ _LAZY = {
     "meta_evaluate": "nlpeval.correlation",
     "explain": "nlpeval.cards",
     "report": "nlpeval.reports.build",
+    "bertscore": "nlpeval.metrics.bertscore",
+    "BERTScore": "nlpeval.metrics.bertscore",
 }
 
 #: sub-packages reachable as attributes without an explicit import (``nlpeval.classification``)
@@ -103,6 +105,7 @@ if TYPE_CHECKING:
     from nlpeval.correlation import meta_evaluate
     from nlpeval.lm.causal import model_perplexity
     from nlpeval.lm.logprobs import Perplexity, PerplexityAccumulator, perplexity
+    from nlpeval.metrics.bertscore import BERTScore, bertscore
     from nlpeval.metrics.bleu import BLEU, HfBLEU, NltkBLEU, TokenIdBLEU, bleu, make_bleu
     from nlpeval.metrics.bleu.pairwise import pairwise_bleu
     from nlpeval.metrics.chrf import CHRF, chrf
