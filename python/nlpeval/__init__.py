@@ -94,6 +94,8 @@ _LAZY = {
     "compare_runs": "nlpeval.ir.compare",
     "RetrievalResult": "nlpeval.ir.api",
     "fisher_randomization_test": "nlpeval.significance.fisher",
+    "bertscore": "nlpeval.metrics.bertscore",
+    "BERTScore": "nlpeval.metrics.bertscore",
 }
 
 #: sub-packages reachable as attributes without an explicit import (``nlpeval.classification``)
@@ -122,6 +124,7 @@ if TYPE_CHECKING:
     from nlpeval.lm.choice import MultipleChoice, multiple_choice
     from nlpeval.lm.loglikelihood import likelihood
     from nlpeval.lm.logprobs import Perplexity, PerplexityAccumulator, perplexity
+    from nlpeval.metrics.bertscore import BERTScore, bertscore
     from nlpeval.metrics.bleu import BLEU, HfBLEU, NltkBLEU, TokenIdBLEU, bleu, make_bleu
     from nlpeval.metrics.bleu.pairwise import pairwise_bleu
     from nlpeval.metrics.chrf import CHRF, chrf
