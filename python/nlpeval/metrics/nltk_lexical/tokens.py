@@ -28,6 +28,11 @@ def _tokens(item: Any, side: str, segment: int, reference: int | None = None) ->
     )
 
 
+def _is_text(hypotheses: list[Any]) -> bool:
+    """Text input (every hypothesis a str, references then checked as text) or NLTK token lists."""
+    return not any(isinstance(h, (list, tuple)) for h in hypotheses)
+
+
 def token_lists(
     hypotheses: Sequence[Any], references: Sequence[Any], *, pretokenize: Pretokenizer | None = None
 ) -> tuple[list[list[str]], list[list[list[str]]]]:
@@ -45,10 +50,7 @@ def token_lists(
     hyps = as_segment_list(hypotheses, "hypotheses")
     refs = as_segment_list(references, "references")
     check_lengths(len(hyps), refs)
-    try:
-        text = validate_text(hyps, refs)
-    except InputError:
-        text = None
+    text = validate_text(hyps, refs) if _is_text(hyps) else None
     if text is not None:
         text_hyps, text_refs = text
         check_unicode(text_hyps, text_refs)
@@ -100,10 +102,7 @@ def pair_rows(
     hyps = as_segment_list(hypotheses, "hypotheses")
     refs = as_segment_list(references, "references")
     check_lengths(len(hyps), refs)
-    try:
-        text = validate_text(hyps, refs)
-    except InputError:
-        text = None
+    text = validate_text(hyps, refs) if _is_text(hyps) else None
     if text is not None:
         text_hyps, text_refs = text
         counts = np.fromiter(map(len, text_refs), dtype=np.int64, count=len(text_refs))
