@@ -96,6 +96,8 @@ _LAZY = {
     "fisher_randomization_test": "nlpeval.significance.fisher",
     "bertscore": "nlpeval.metrics.bertscore",
     "BERTScore": "nlpeval.metrics.bertscore",
+    "comet": "nlpeval.metrics.comet",
+    "COMET": "nlpeval.metrics.comet",
 }
 
 #: sub-packages reachable as attributes without an explicit import (``nlpeval.classification``)
@@ -128,6 +130,7 @@ if TYPE_CHECKING:
     from nlpeval.metrics.bleu import BLEU, HfBLEU, NltkBLEU, TokenIdBLEU, bleu, make_bleu
     from nlpeval.metrics.bleu.pairwise import pairwise_bleu
     from nlpeval.metrics.chrf import CHRF, chrf
+    from nlpeval.metrics.comet import COMET, comet
     from nlpeval.metrics.chrf.pairwise import pairwise_chrf
     from nlpeval.metrics.exact_match import ExactMatch, exact_match
     from nlpeval.metrics.meteor import METEOR, NltkMETEOR, make_meteor, meteor
