@@ -80,6 +80,11 @@ _LAZY = {
     "meta_evaluate": "nlpeval.correlation",
     "explain": "nlpeval.cards",
     "report": "nlpeval.reports.build",
+    "power": "nlpeval.significance.power",
+    "minimum_detectable_effect": "nlpeval.significance.power",
+    "required_sample_size": "nlpeval.significance.power",
+    "PowerResult": "nlpeval.significance.power",
+    "PowerSearch": "nlpeval.significance.power",
 }
 
 #: sub-packages reachable as attributes without an explicit import (``nlpeval.classification``)
@@ -113,6 +118,13 @@ if TYPE_CHECKING:
     from nlpeval.metrics.wer import CER, MER, WER, WIL, WIP, EditAlignment, cer, edit_alignment, mer, wer, wil, wip
     from nlpeval.significance.bootstrap import bootstrap_interval
     from nlpeval.significance.paired import PairedTestResult, approximate_randomization, paired_bootstrap
+    from nlpeval.significance.power import (
+        PowerResult,
+        PowerSearch,
+        minimum_detectable_effect,
+        power,
+        required_sample_size,
+    )
 
 
 def __getattr__(name: str) -> Any:

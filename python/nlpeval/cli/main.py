@@ -32,6 +32,7 @@ COMMANDS = {
     "metrics": "nlpeval.cli.metrics",
     "report": "nlpeval.cli.report",
     "merge": "nlpeval.cli.merge",
+    "power": "nlpeval.cli.power",
 }
 
 

@@ -15,8 +15,6 @@ from nlpeval.significance.power.models import (
     McNemarModel,
     PilotModel,
     PowerSettingError,
-    finite,
-    nonzero_effect,
     positive_int,
     probability,
 )
@@ -81,7 +79,9 @@ def _run_settings(
         raise PowerSettingError("seed", f"must be a non-negative integer or None; got {seed!r}")
     if notebook:
         if model == "pilot":
-            raise PowerSettingError("notebook", "reproduces Card et al.'s notebooks: models 'laplace' and 'mcnemar' only")
+            raise PowerSettingError(
+                "notebook", "reproduces Card et al.'s notebooks: models 'laplace' and 'mcnemar' only"
+            )
         if chosen != ("mcnemar" if model == "mcnemar" else "randomization"):
             raise PowerSettingError("notebook", f"the notebook for model={model!r} runs no {chosen} test")
         if seed is not None and seed >= 2**32:
@@ -255,7 +255,9 @@ def power(
         "system": system,
     }
     spec = _model(model, parameters)
-    chosen, level, trials, randomizations = _run_settings(model, test, alpha, n_trials, n_randomizations, seed, notebook)
+    chosen, level, trials, randomizations = _run_settings(
+        model, test, alpha, n_trials, n_randomizations, seed, notebook
+    )
     return _simulate(spec, chosen, level, trials, randomizations, seed, bool(notebook))
 
 
@@ -372,7 +374,9 @@ def minimum_detectable_effect(
         def build(x: float) -> Any:
             return spec.with_effect(x)
     elif model == "mcnemar":
-        probe = _model("mcnemar", {"n": n, "baseline_accuracy": baseline_accuracy, "agreement": agreement, "delta": 1e-9})
+        probe = _model(
+            "mcnemar", {"n": n, "baseline_accuracy": baseline_accuracy, "agreement": agreement, "delta": 1e-9}
+        )
         base, agree, size = float(baseline_accuracy), float(agreement), probe.n  # type: ignore[arg-type]
         upper = min(1 - agree, 1 - base)
         if upper <= 0:
@@ -382,8 +386,12 @@ def minimum_detectable_effect(
         def build(x: float) -> Any:
             return McNemarModel.build(n=size, baseline=base, delta=x, agreement=agree)
     else:
-        raise PowerSettingError("model", f"must be 'laplace' or 'mcnemar' for a minimum detectable effect; got {model!r}")
-    chosen, level, trials, randomizations = _run_settings(model, test, alpha, n_trials, n_randomizations, seed, notebook)
+        raise PowerSettingError(
+            "model", f"must be 'laplace' or 'mcnemar' for a minimum detectable effect; got {model!r}"
+        )
+    chosen, level, trials, randomizations = _run_settings(
+        model, test, alpha, n_trials, n_randomizations, seed, notebook
+    )
 
     def evaluate(x: float) -> PowerResult:
         return _simulate(build(x), chosen, level, trials, randomizations, seed, bool(notebook))
@@ -461,7 +469,9 @@ def required_sample_size(
         "n": 100 if model != "pilot" else None,
     }
     spec = _model(model, parameters)
-    chosen, level, trials, randomizations = _run_settings(model, test, alpha, n_trials, n_randomizations, seed, notebook)
+    chosen, level, trials, randomizations = _run_settings(
+        model, test, alpha, n_trials, n_randomizations, seed, notebook
+    )
     start = float(spec.n)
     if isinstance(spec, LaplaceModel):
         start = (2.8 * spec.b_zero * math.sqrt(2 * (1 - spec.p_zero)) / 2 / abs(spec.delta)) ** 2
@@ -475,6 +485,3 @@ def required_sample_size(
     value, points = _search(evaluate, max(2.0, start), 1.0, float(largest), target, True, tolerance)
     signature = (points[-1][1].signature).with_fields(search="n", target=target, tol=tolerance, nmax=largest)
     return _search_result("n", value, points, target, signature)
-
-
-

@@ -21,8 +21,8 @@ import numpy as np
 
 #: BITS[j, v] = bit j of v: a group's 8 contributions times BITS are the 256 partial sums
 _BITS = ((np.arange(256)[None, :] >> np.arange(8)[:, None]) & 1).astype(np.float64)
-#: at most this many table look-ups per block of randomizations (bounds memory for large n)
-_BLOCK_CELLS = 1 << 20
+#: table look-ups per block of randomizations: 512 KiB of indices, which stay in the CPU cache
+_BLOCK_CELLS = 1 << 16
 
 
 def project_p_value(null: np.ndarray, observed: float) -> float:
@@ -36,23 +36,39 @@ def project_p_value(null: np.ndarray, observed: float) -> float:
     return float((np.count_nonzero(null > observed) + 1) / (len(null) + 1))
 
 
-def swap_sums(contributions: np.ndarray, swap_bytes: np.ndarray) -> np.ndarray:
-    """``e[S_r].sum()`` for every row ``r`` of ``swap_bytes`` (bit ``j`` of byte ``k`` swaps segment ``8k + j``).
+class SwapTable:
+    """The 256 partial sums of each group of 8 contributions, for summing many swap sets.
 
     Examples
     --------
     >>> e = np.array([1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0])
-    >>> swap_sums(e, np.array([[5, 1], [0, 0], [255, 0]], dtype=np.uint8)).tolist()
+    >>> SwapTable(e).sums(np.array([[5, 1], [0, 0], [255, 0]], dtype=np.uint8)).tolist()
     [261.0, 0.0, 255.0]
     """
-    groups = swap_bytes.shape[1]
-    padded = np.zeros(groups * 8)
-    padded[: len(contributions)] = contributions
-    table = (padded.reshape(groups, 8) @ _BITS).ravel()
-    offsets = np.arange(0, 256 * groups, 256, dtype=np.intp)
-    index = np.empty(swap_bytes.shape, dtype=np.intp)
-    np.add(swap_bytes, offsets, out=index, casting="unsafe")
-    return table.take(index).sum(axis=1)
+
+    def __init__(self, contributions: np.ndarray) -> None:
+        self.groups = (len(contributions) + 7) // 8
+        padded = np.zeros(self.groups * 8)
+        padded[: len(contributions)] = contributions
+        self.table = (padded.reshape(self.groups, 8) @ _BITS).ravel()
+        self.offsets = np.arange(0, 256 * self.groups, 256, dtype=np.intp)
+        rows = self.block_rows
+        self._index = np.empty((rows, self.groups), dtype=np.intp)
+        self._values = np.empty((rows, self.groups))
+
+    @property
+    def block_rows(self) -> int:
+        """Swap sets summed at a time: a block of look-ups stays in the CPU cache."""
+        return max(1, _BLOCK_CELLS // self.groups)
+
+    def sums(self, swap_bytes: np.ndarray) -> np.ndarray:
+        """``e[S_r].sum()`` for every row ``r`` of ``swap_bytes`` (at most :attr:`block_rows` rows; bit
+        ``j`` of byte ``k`` swaps segment ``8k + j``)."""
+        rows = len(swap_bytes)
+        index, values = self._index[:rows], self._values[:rows]
+        np.add(swap_bytes, self.offsets, out=index, casting="unsafe")
+        self.table.take(index, out=values)
+        return values.sum(axis=1)
 
 
 def randomization_p_value(
@@ -67,13 +83,12 @@ def randomization_p_value(
     0.01
     """
     diff = float(contributions.sum()) if observed is None else observed
-    groups = (len(contributions) + 7) // 8
-    block = max(1, _BLOCK_CELLS // groups)
+    table = SwapTable(contributions)
     exceed = 0
-    for start in range(0, n_randomizations, block):
-        rows = min(block, n_randomizations - start)
-        swaps = np.frombuffer(rng.bytes(rows * groups), dtype=np.uint8).reshape(rows, groups)
-        null = np.abs(diff - 2 * swap_sums(contributions, swaps))
+    for start in range(0, n_randomizations, table.block_rows):
+        rows = min(table.block_rows, n_randomizations - start)
+        swaps = np.frombuffer(rng.bytes(rows * table.groups), dtype=np.uint8).reshape(rows, table.groups)
+        null = np.abs(diff - 2 * table.sums(swaps))
         exceed += int(np.count_nonzero(null > abs(diff)))
     return (exceed + 1) / (n_randomizations + 1)
 

@@ -162,7 +162,9 @@ class McNemarModel:
     ) -> McNemarModel:
         size = positive_int("n", n)
         if table is None:
-            missing = [name for name, v in (("baseline", baseline), ("delta", delta), ("agreement", agreement)) if v is None]
+            missing = [
+                name for name, v in (("baseline", baseline), ("delta", delta), ("agreement", agreement)) if v is None
+            ]
             if missing:
                 raise PowerSettingError(missing[0], "is required by model='mcnemar' (or give table=)")
             base = probability("baseline", baseline)
@@ -170,7 +172,8 @@ class McNemarModel:
             agree = probability("agreement", agreement)
             if abs(effect) > 1 - agree:
                 raise PowerSettingError(
-                    "delta", f"|delta| = {abs(effect)!r} cannot exceed the disagreement rate 1 - agreement = {1 - agree!r}"
+                    "delta",
+                    f"|delta| = {abs(effect)!r} cannot exceed the disagreement rate 1 - agreement = {1 - agree!r}",
                 )
             array = mcnemar_table(base, effect, agree)
             if not 0 <= base + effect <= 1:
@@ -194,7 +197,9 @@ class McNemarModel:
             if abs(array.sum() - 1) > 1e-9:
                 raise PowerSettingError("table", f"probabilities must sum to 1; they sum to {array.sum()!r}")
             if array[0, 1] == array[1, 0]:
-                raise PowerSettingError("table", "power is undefined when the true effect is zero (table[0,1] == table[1,0])")
+                raise PowerSettingError(
+                    "table", "power is undefined when the true effect is zero (table[0,1] == table[1,0])"
+                )
         rows = tuple(tuple(float(v) for v in row) for row in array)
         return cls(rows, size)  # type: ignore[arg-type]
 
@@ -234,7 +239,9 @@ class PilotModel:
             raise PowerSettingError("metric", f"must be a corpus metric such as nlpeval.BLEU(); got {metric!r}")
         for name, value in (("baseline", baseline), ("system", system)):
             if not isinstance(value, Stats):
-                raise PowerSettingError(name, f"must be segment statistics (metric.segment_stats(...)); got {type(value).__name__}")
+                raise PowerSettingError(
+                    name, f"must be segment statistics (metric.segment_stats(...)); got {type(value).__name__}"
+                )
         if baseline.schema != system.schema:
             raise PowerSettingError("system", "was scored with other statistics than the baseline")
         if len(baseline) != len(system):

@@ -48,7 +48,9 @@ def _trials(n_trials: int, step: Callable[[], tuple[float, bool]], desc: str) ->
     return Outcome(observed, significant)
 
 
-def laplace_notebook(model: LaplaceModel, n_trials: int, n_randomizations: int, alpha: float, seed: int | None) -> Outcome:
+def laplace_notebook(
+    model: LaplaceModel, n_trials: int, n_randomizations: int, alpha: float, seed: int | None
+) -> Outcome:
     """BLEU.ipynb's loop, draw for draw (see the module notes)."""
     draws = np.random.RandomState(seed)
     n, mu, b = model.n, model.location, model.scale
