@@ -87,6 +87,8 @@ def bleu(root: Path | None = None, **parameters: Any) -> dict[str, Any]:
         "type_m": float(np.mean(np.abs(sig)) / np.abs(delta)) if sig else None,
         "type_s": float(np.mean(np.sign(sig) != np.sign(delta))) if sig else None,
         "printed": printed,
+        "observed_differences": [float(d) for d in namespace["all_diffs"]],
+        "significant": [d in set(sig) for d in namespace["all_diffs"]],
     }
 
 

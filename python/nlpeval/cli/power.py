@@ -73,6 +73,12 @@ def add_parser(subparsers: Any) -> None:
     run_group.add_argument(
         "--notebook", action="store_true", help="Card et al.'s notebooks' draws and decision rules (legacy NumPy RNG)"
     )
+    run_group.add_argument(
+        "--solve",
+        choices=("power", "mde", "n"),
+        default=None,
+        help="what to compute (default: power; mde without --delta; n without --n; a pilot's n only when asked)",
+    )
     run_group.add_argument("--target-power", type=float, default=0.8, help="power to reach when searching (0.8)")
     run_group.add_argument("--n-max", type=float, default=1_000_000, help="largest test set tried when searching n")
     run_group.add_argument("--rel-tol", type=float, default=0.02, help="relative precision of a search (0.02)")
@@ -100,6 +106,15 @@ def _count(value: float | None, flag: str) -> int | None:
     if not math.isfinite(value) or not float(value).is_integer():
         raise UsageError(f"{flag}: must be a positive integer; got {value!r}")
     return int(value)
+
+
+def _solve(model: str, options: argparse.Namespace, n: int | None) -> str:
+    """What to compute when ``--solve`` is not given: the quantity left out."""
+    if model == "pilot":
+        return "power"
+    if options.delta is None and options.table is None:
+        return "mde"
+    return "n" if n is None else "power"
 
 
 def _pilot_stats(options: argparse.Namespace) -> tuple[Any, Any, Any]:
@@ -163,15 +178,15 @@ def run(options: argparse.Namespace) -> int:
         parameters = {"metric": metric, "baseline": baseline, "system": system}
         if options.delta is not None:
             raise UsageError("--delta: a pilot's effect is its own difference; leave --delta out")
+    parameters = {name: value for name, value in parameters.items() if value is not None}
     search = {"target_power": options.target_power, "rel_tol": options.rel_tol}
     try:
-        if options.delta is None and model != "pilot":
+        solve = options.solve or _solve(model, options, n)
+        if solve == "mde":
             if n is None:
-                raise UsageError(
-                    "give --n (and --delta for power, or leave --delta out for the minimum detectable effect)"
-                )
+                raise UsageError("--n: the minimum detectable effect needs a test-set size")
             outcome: Any = minimum_detectable_effect(model, n=n, **parameters, **search, **common)
-        elif n is None and model != "pilot":
+        elif solve == "n":
             n_max = _count(options.n_max, "--n-max")
             outcome = required_sample_size(model, delta=options.delta, n_max=n_max, **parameters, **search, **common)
         else:

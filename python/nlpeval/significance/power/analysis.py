@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import warnings
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
@@ -89,6 +88,36 @@ def _run_settings(
     return chosen, level, trials, randomizations
 
 
+def _summarize(
+    observed: np.ndarray, significant: np.ndarray, delta: float, *, per_item_ratio: bool = False
+) -> dict[str, Any]:
+    """Power, Type-M/S error, mean difference and rejections from per-trial records, by the notebooks'
+    formulas (``per_item_ratio``: accuracy.ipynb's mean of ratios for Type-M; else BLEU.ipynb's ratio of
+    the mean, which can differ in the last digit).
+
+    Examples
+    --------
+    >>> _summarize(np.array([1.5, 0.2, -1.0]), np.array([True, False, True]), 1.0)["type_s"]
+    0.5
+    """
+    significant_differences = observed[significant]
+    successes = int(np.count_nonzero(significant & (np.sign(observed) == np.sign(delta))))
+    type_m = type_s = math.nan  # no significant test set: NaN, as documented
+    if len(significant_differences):
+        if per_item_ratio:
+            type_m = float(np.mean(np.abs(significant_differences) / np.abs(delta)))
+        else:
+            type_m = float(np.mean(np.abs(significant_differences)) / np.abs(delta))
+        type_s = float(np.mean(np.sign(significant_differences) != np.sign(delta)))
+    return {
+        "power": successes / len(observed),
+        "type_m": type_m,
+        "type_s": type_s,
+        "mean_observed_difference": float(np.mean(observed)),
+        "n_significant": int(np.count_nonzero(significant)),
+    }
+
+
 def _simulate(
     spec: LaplaceModel | McNemarModel | PilotModel,
     test: str,
@@ -112,17 +141,7 @@ def _simulate(
         outcome = simulate.pilot_simulation(spec, n_trials, n_randomizations, alpha, seed, test)
     delta = spec.delta
     observed, significant = outcome.observed, outcome.significant
-    significant_differences = observed[significant]
-    successes = int(np.count_nonzero(significant & (np.sign(observed) == np.sign(delta))))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # no significant test set: NaN, as documented
-        if name == "mcnemar":  # accuracy.ipynb's formulas
-            type_m = float(np.mean(np.abs(significant_differences) / np.abs(delta)))
-        else:  # BLEU.ipynb's
-            type_m = float(np.mean(np.abs(significant_differences)) / np.abs(delta))
-        type_s = float(np.mean(np.sign(significant_differences) != np.sign(delta)))
-    if not len(significant_differences):
-        type_m = type_s = math.nan
+    summary = _summarize(observed, significant, delta, per_item_ratio=name == "mcnemar")
     settings = spec.settings()
     signature = Signature.build(
         power=name,
@@ -135,12 +154,8 @@ def _simulate(
         draws="legacy" if notebook else "pcg64",
     )
     return PowerResult(
-        power=successes / n_trials,
-        type_m=type_m,
-        type_s=type_s,
-        mean_observed_difference=float(np.mean(observed)),
+        **summary,
         delta=float(delta),
-        n_significant=int(np.count_nonzero(significant)),
         model=name,
         test=test,
         n=spec.n,
@@ -151,6 +166,8 @@ def _simulate(
         notebook=bool(notebook),
         settings=settings,
         signature=signature,
+        observed_differences=tuple(observed.tolist()),
+        significant=tuple(significant.tolist()),
     )
 
 

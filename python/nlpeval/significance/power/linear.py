@@ -71,6 +71,23 @@ class SwapTable:
         return values.sum(axis=1)
 
 
+def randomization_null(contributions: np.ndarray, swap_bytes: np.ndarray, observed: float) -> np.ndarray:
+    """The randomization null statistics ``|observed - 2 * e[S_r].sum()|`` for the swap sets of ``swap_bytes``.
+
+    Examples
+    --------
+    >>> e = np.array([0.5, 0.25, -0.25])
+    >>> randomization_null(e, np.array([[0], [1], [7]], dtype=np.uint8), 0.5).tolist()
+    [0.5, 0.5, 0.5]
+    """
+    table = SwapTable(contributions)
+    null = np.empty(len(swap_bytes))
+    for start in range(0, len(swap_bytes), table.block_rows):
+        block = swap_bytes[start : start + table.block_rows]
+        null[start : start + len(block)] = np.abs(observed - 2 * table.sums(block))
+    return null
+
+
 def randomization_p_value(
     contributions: np.ndarray, n_randomizations: int, rng: np.random.Generator, *, observed: float | None = None
 ) -> float:
@@ -103,11 +120,22 @@ def bootstrap_p_value(contributions: np.ndarray, n_resamples: int, rng: np.rando
     0.01
     """
     n = len(contributions)
-    diff = abs(float(contributions.sum()))
     block = max(1, _BLOCK_CELLS // n)
     sums = np.empty(n_resamples)
     for start in range(0, n_resamples, block):
         rows = min(block, n_resamples - start)
         sums[start : start + rows] = contributions.take(rng.integers(n, size=(rows, n))).sum(axis=1)
-    differences = np.abs(sums)
-    return project_p_value(differences - differences.mean(), diff)
+    return bootstrap_p_value_of_sums(sums, float(contributions.sum()))
+
+
+def bootstrap_p_value_of_sums(resampled: np.ndarray, observed: float) -> float:
+    """The paired bootstrap's p-value from resampled differences: their absolute values, centred on their
+    mean, against the absolute observed difference.
+
+    Examples
+    --------
+    >>> bootstrap_p_value_of_sums(np.array([1.0, 2.0, 3.0]), 0.5)
+    0.5
+    """
+    differences = np.abs(resampled)
+    return project_p_value(differences - differences.mean(), abs(observed))

@@ -163,11 +163,13 @@ class McNemarModel:
         size = positive_int("n", n)
         if table is None:
             missing = [
-                name for name, v in (("baseline", baseline), ("delta", delta), ("agreement", agreement)) if v is None
+                name
+                for name, v in (("baseline_accuracy", baseline), ("delta", delta), ("agreement", agreement))
+                if v is None
             ]
             if missing:
                 raise PowerSettingError(missing[0], "is required by model='mcnemar' (or give table=)")
-            base = probability("baseline", baseline)
+            base = probability("baseline_accuracy", baseline)
             effect = nonzero_effect("delta", delta)
             agree = probability("agreement", agreement)
             if abs(effect) > 1 - agree:
@@ -183,7 +185,7 @@ class McNemarModel:
                     "agreement", f"{agree!r} with baseline {base!r} and delta {effect!r} gives a negative probability"
                 )
         else:
-            for name, value in (("baseline", baseline), ("delta", delta), ("agreement", agreement)):
+            for name, value in (("baseline_accuracy", baseline), ("delta", delta), ("agreement", agreement)):
                 if value is not None:
                     raise PowerSettingError(name, "cannot be given together with table=")
             try:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from nlpeval.core.signature import Signature
@@ -44,6 +44,10 @@ class PowerResult:
         The model's parameters.
     signature : Signature
         Every setting above, ``key:value|...``.
+    observed_differences : tuple of float
+        The observed difference of every simulated test set, in order (not in :meth:`to_dict`).
+    significant : tuple of bool
+        Whether the test rejected on each simulated test set, in order (not in :meth:`to_dict`).
     """
 
     power: float
@@ -62,6 +66,8 @@ class PowerResult:
     notebook: bool
     settings: tuple[tuple[str, Any], ...]
     signature: Signature
+    observed_differences: tuple[float, ...] = field(default=(), repr=False)
+    significant: tuple[bool, ...] = field(default=(), repr=False)
 
     @property
     def power_standard_error(self) -> float:
