@@ -556,3 +556,13 @@ def test_cli_bad_mcnemar_table_and_missing_settings(capsys):
     assert code == 2 and "--agreement" in err
     code, _, err = _cli(capsys, "--model", "pilot", "--n", "100")
     assert code == 2 and "--pilot" in err
+
+
+def test_card_example_prints_the_notebooks_numbers():
+    """The card's worked example repeats two notebook runs whose outputs are in the goldens."""
+    example = nlpeval.explain("power").example_output
+    bleu = BLEU_GOLD["reduced"][0]
+    assert (bleu["parameters"]["n_trials"], bleu["parameters"]["n_randomizations"]) == (25, 200)
+    assert f"BLEU: power={bleu['power']:.3f} type_m={bleu['type_m']:.3f} type_s={bleu['type_s']:.3f}" in example
+    accuracy = next(r for r in ACCURACY_GOLD["runs"] if r["case"] == "agreement0" and r["seed"] == 2786345)
+    assert f"accuracy: power={accuracy['power']:.3f} type_m={accuracy['type_m']:.3f}" in example

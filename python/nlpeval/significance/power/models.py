@@ -130,8 +130,8 @@ def mcnemar_table(baseline: float, delta: float, agreement: float) -> np.ndarray
 
     Examples
     --------
-    >>> mcnemar_table(0.8, 0.02, 0.975).tolist()
-    [[0.1775, 0.0225], [0.0025000000000000022, 0.7975]]
+    >>> mcnemar_table(0.8, 0.02, 0.975).round(6).tolist()
+    [[0.1775, 0.0225], [0.0025, 0.7975]]
     """
     disagreement = 1 - agreement
     if delta > 0:
