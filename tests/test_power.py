@@ -566,3 +566,16 @@ def test_card_example_prints_the_notebooks_numbers():
     assert f"BLEU: power={bleu['power']:.3f} type_m={bleu['type_m']:.3f} type_s={bleu['type_s']:.3f}" in example
     accuracy = next(r for r in ACCURACY_GOLD["runs"] if r["case"] == "agreement0" and r["seed"] == 2786345)
     assert f"accuracy: power={accuracy['power']:.3f} type_m={accuracy['type_m']:.3f}" in example
+
+
+def test_early_stopped_decision_equals_the_full_p_value_and_leaves_the_stream_alike():
+    from nlpeval.significance.power.linear import randomization_p_value, randomization_rejects
+
+    data = np.random.default_rng(3)
+    for n, shift in ((2000, 0.0), (2000, 0.05), (77, 0.3), (16, 1.0)):
+        contributions = data.normal(shift, 1, size=n)
+        observed = float(contributions.sum())
+        full, early = np.random.default_rng(n), np.random.default_rng(n)
+        p = randomization_p_value(contributions, 1000, full, observed=observed)
+        assert randomization_rejects(contributions, 1000, early, 0.05, observed) == (p <= 0.05)
+        assert full.bytes(8) == early.bytes(8)  # both generators moved on by the same draws

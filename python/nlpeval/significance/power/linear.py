@@ -17,6 +17,8 @@ last segment meet the zero padding of the table and swap nothing).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 #: BITS[j, v] = bit j of v: a group's 8 contributions times BITS are the 256 partial sums
@@ -39,6 +41,10 @@ def project_p_value(null: np.ndarray, observed: float) -> float:
 class SwapTable:
     """The 256 partial sums of each group of 8 contributions, for summing many swap sets.
 
+    The look-up index of byte ``k`` is ``256 * k + byte``: the index buffer holds the ``256 * k`` once,
+    and each block of random bytes is written into the low byte of its entries (little-endian), so no
+    index arithmetic is done per swap set.
+
     Examples
     --------
     >>> e = np.array([1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0])
@@ -51,23 +57,19 @@ class SwapTable:
         padded = np.zeros(self.groups * 8)
         padded[: len(contributions)] = contributions
         self.table = (padded.reshape(self.groups, 8) @ _BITS).ravel()
-        self.offsets = np.arange(0, 256 * self.groups, 256, dtype=np.intp)
-        rows = self.block_rows
-        self._index = np.empty((rows, self.groups), dtype=np.intp)
-        self._values = np.empty((rows, self.groups))
-
-    @property
-    def block_rows(self) -> int:
-        """Swap sets summed at a time: a block of look-ups stays in the CPU cache."""
-        return max(1, _BLOCK_CELLS // self.groups)
+        self.block_rows = max(1, _BLOCK_CELLS // self.groups)
+        self._index = np.empty((self.block_rows, self.groups), dtype="<i8")
+        self._index[:] = np.arange(0, 256 * self.groups, 256)
+        self._low_bytes = self._index.view(np.uint8)[:, ::8]
+        self._values = np.empty((self.block_rows, self.groups))
 
     def sums(self, swap_bytes: np.ndarray) -> np.ndarray:
         """``e[S_r].sum()`` for every row ``r`` of ``swap_bytes`` (at most :attr:`block_rows` rows; bit
         ``j`` of byte ``k`` swaps segment ``8k + j``)."""
         rows = len(swap_bytes)
-        index, values = self._index[:rows], self._values[:rows]
-        np.add(swap_bytes, self.offsets, out=index, casting="unsafe")
-        self.table.take(index, out=values)
+        self._low_bytes[:rows] = swap_bytes
+        values = self._values[:rows]
+        self.table.take(self._index[:rows], out=values)
         return values.sum(axis=1)
 
 
@@ -88,6 +90,24 @@ def randomization_null(contributions: np.ndarray, swap_bytes: np.ndarray, observ
     return null
 
 
+def _exceedances(
+    contributions: np.ndarray, n_randomizations: int, rng: np.random.Generator, observed: float, limit: float
+) -> int:
+    """Null statistics above ``|observed|``, counted until the count passes ``limit`` (then the remaining
+    swap sets are still drawn, so that the generator moves on exactly as with a full count)."""
+    table = SwapTable(contributions)
+    exceed = 0
+    for start in range(0, n_randomizations, table.block_rows):
+        rows = min(table.block_rows, n_randomizations - start)
+        raw = rng.bytes(rows * table.groups)
+        if exceed > limit:
+            continue
+        swaps = np.frombuffer(raw, dtype=np.uint8).reshape(rows, table.groups)
+        null = np.abs(observed - 2 * table.sums(swaps))
+        exceed += int(np.count_nonzero(null > abs(observed)))
+    return exceed
+
+
 def randomization_p_value(
     contributions: np.ndarray, n_randomizations: int, rng: np.random.Generator, *, observed: float | None = None
 ) -> float:
@@ -100,14 +120,24 @@ def randomization_p_value(
     0.01
     """
     diff = float(contributions.sum()) if observed is None else observed
-    table = SwapTable(contributions)
-    exceed = 0
-    for start in range(0, n_randomizations, table.block_rows):
-        rows = min(table.block_rows, n_randomizations - start)
-        swaps = np.frombuffer(rng.bytes(rows * table.groups), dtype=np.uint8).reshape(rows, table.groups)
-        null = np.abs(diff - 2 * table.sums(swaps))
-        exceed += int(np.count_nonzero(null > abs(diff)))
+    exceed = _exceedances(contributions, n_randomizations, rng, diff, math.inf)
     return (exceed + 1) / (n_randomizations + 1)
+
+
+def randomization_rejects(
+    contributions: np.ndarray, n_randomizations: int, rng: np.random.Generator, alpha: float, observed: float
+) -> bool:
+    """Whether :func:`randomization_p_value` would be at most ``alpha``, with the same draws; once the
+    count of larger null statistics rules that out, the remaining swap sets are drawn but not summed.
+
+    Examples
+    --------
+    >>> e = np.full(40, 0.5)
+    >>> randomization_rejects(e, 99, np.random.default_rng(0), 0.05, 20.0)
+    True
+    """
+    limit = alpha * (n_randomizations + 1) - 1  # p <= alpha  <=>  exceed <= limit
+    return _exceedances(contributions, n_randomizations, rng, observed, limit) <= limit
 
 
 def bootstrap_p_value(contributions: np.ndarray, n_resamples: int, rng: np.random.Generator) -> float:

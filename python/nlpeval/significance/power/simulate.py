@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from nlpeval.core.progress import progress_bar, progress_enabled
-from nlpeval.significance.power.linear import bootstrap_p_value, randomization_p_value
+from nlpeval.significance.power.linear import bootstrap_p_value, randomization_p_value, randomization_rejects
 from nlpeval.significance.power.models import LaplaceModel, McNemarModel, PilotModel
 
 #: legacy draws of one block of ``rand(n)`` calls: at most this many numbers at a time
@@ -88,10 +88,8 @@ def laplace_fast(
         contributions = swap_effects / -2  # a segment's share of the difference; swapping it subtracts twice that
         observed = float(contributions.sum())
         if test == "randomization":
-            p = randomization_p_value(contributions, n_randomizations, rng, observed=observed)
-        else:
-            p = bootstrap_p_value(contributions, n_randomizations, rng)
-        return observed, p <= alpha
+            return observed, randomization_rejects(contributions, n_randomizations, rng, alpha, observed)
+        return observed, bootstrap_p_value(contributions, n_randomizations, rng) <= alpha
 
     return _trials(n_trials, step, "power (Laplace model)")
 
