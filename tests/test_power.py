@@ -579,3 +579,16 @@ def test_early_stopped_decision_equals_the_full_p_value_and_leaves_the_stream_al
         p = randomization_p_value(contributions, 1000, full, observed=observed)
         assert randomization_rejects(contributions, 1000, early, 0.05, observed) == (p <= 0.05)
         assert full.bytes(8) == early.bytes(8)  # both generators moved on by the same draws
+
+
+def test_required_sample_size_from_a_pilot(wmt17):
+    metric = nlpeval.CHRF()
+    refs = wmt17["reference"][:120]
+    names = [name for name in wmt17 if name != "reference"]
+    base = metric.segment_stats(wmt17[names[0]][:120], refs)
+    system = metric.segment_stats(wmt17[names[-1]][:120], refs)
+    search = nlpeval.required_sample_size(
+        "pilot", metric=metric, baseline=base, system=system, n_trials=12, n_randomizations=60, rel_tol=0.25, seed=3
+    )
+    assert search.kind == "n" and search.result is not None and search.result.model == "pilot"
+    _check_search(search, 0.25, integer=True)
