@@ -8,37 +8,19 @@ is absent.
 
 from __future__ import annotations
 
-import importlib.util
-import json
 import math
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
+from meta_golden import assert_close, golden, golden_module, reference_getter
 from nlpeval.core.errors import InputError
 from nlpeval.correlation import meta_evaluate
 from nlpeval.correlation.average import agreement, average_correlation, williams_sig_diff
 from nlpeval.correlation.spa import pairwise_p_values, soft_pairwise_accuracy
 from nlpeval.correlation.tau_ties import tie_threshold_search
-
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "meta"
-
-
-@cache
-def golden_module() -> Any:
-    spec = importlib.util.spec_from_file_location("nlpeval_meta_make_golden", FIXTURES / "make_golden.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-@cache
-def golden() -> dict[str, Any]:
-    return json.loads((FIXTURES / "golden.json").read_text(encoding="utf-8"))
 
 
 @pytest.fixture(scope="module")
@@ -47,34 +29,9 @@ def mqm(shared_data: Path) -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
-def references(shared_data: Path) -> list[dict[str, Any]]:
-    """The golden values, and the live oracle's when its checkout is present."""
-    out = [golden()]
-    oracle = golden_module().find_oracle()
-    if oracle is not None:
-        out.append(golden_module().oracle_results(oracle, shared_data / "mqm-ted-ende"))
-    return out
-
-
-def _plain(value: Any) -> Any:
-    return golden_module()._plain(value)
-
-
-def assert_close(ours: Any, expected: Any, where: str, *, exact: bool = False) -> None:
-    """Equal to 1e-12 (or exactly), with NaN ('nan' in the goldens) equal to NaN."""
-    ours = _plain(ours)
-    if isinstance(expected, list):
-        assert isinstance(ours, list) and len(ours) == len(expected), (where, ours, expected)
-        for i, (a, b) in enumerate(zip(ours, expected, strict=True)):
-            assert_close(a, b, f"{where}[{i}]", exact=exact)
-        return
-    if expected == "nan" or ours == "nan":
-        assert ours == expected, (where, ours, expected)
-        return
-    if exact:
-        assert ours == expected, (where, ours, expected)
-    else:
-        assert abs(float(ours) - float(expected)) <= 1e-12, (where, ours, expected)
+def reference(shared_data: Path) -> Any:
+    """``reference(part)``: the golden values of ``part``, and the live oracle's when its checkout is present."""
+    return reference_getter(shared_data / "mqm-ted-ende")
 
 
 def _generated() -> dict[str, dict[str, Any]]:
@@ -144,10 +101,9 @@ def _compare(key: str, ours: Any, expected: Any) -> None:
         assert_close(ours, expected, key, exact=exact)
 
 
-def test_generated_inputs_every_statistic(references: list[dict[str, Any]]) -> None:
+def test_generated_inputs_every_statistic(reference: Any) -> None:
     """Ties, NaN cells, constant rows/columns: Kendall variants, averages, tie search, PCE, Agreement, Williams."""
-    for reference in references:
-        cases = reference["generated"]
+    for cases in reference("generated"):
         assert len(cases) > 500
         for key, expected in cases.items():
             _compare(key, _ours_generated(key), expected)
@@ -161,11 +117,10 @@ def test_mqm_ted_inputs_are_the_goldens(mqm: dict[str, Any]) -> None:
         assert golden_module().digest(matrix) == digests[name], name
 
 
-def test_mqm_ted_acc_eq_spa_and_correlations(mqm: dict[str, Any], references: list[dict[str, Any]]) -> None:
+def test_mqm_ted_acc_eq_spa_and_correlations(mqm: dict[str, Any], reference: Any) -> None:
     human = mqm["human"]
     names = mqm["systems"]
-    for reference in references:
-        cases = reference["mqm"]
+    for cases in reference("mqm"):
         for name, metric in mqm["metrics"].items():
             human_map = dict(zip(names, human.tolist(), strict=True))
             metric_map = dict(zip(names, metric.tolist(), strict=True))

@@ -28,10 +28,12 @@ COMMANDS = {
     "align": "nlpeval.cli.align",
     "agree": "nlpeval.cli.agree",
     "correlate": "nlpeval.cli.correlate",
+    "meta": "nlpeval.cli.meta",
     "explain": "nlpeval.cli.explain",
     "metrics": "nlpeval.cli.metrics",
     "report": "nlpeval.cli.report",
     "merge": "nlpeval.cli.merge",
+    "ir": "nlpeval.cli.ir",
 }
 
 
@@ -55,7 +57,9 @@ def build_parser(commands: Collection[str] | None = None) -> argparse.ArgumentPa
         if commands is None or name in commands:
             import_module(module).add_parser(subparsers)
     for command in subparsers.choices.values():  # every command: no progress bar with --quiet
-        command.add_argument("-q", "--quiet", action="store_true", help="no progress bar (none is drawn when piped)")
+        # (``nlpeval ir -q QRELS`` keeps trec_eval's habit of -q for the qrels: only --quiet there)
+        flags = ["--quiet"] if "-q" in command._option_string_actions else ["-q", "--quiet"]
+        command.add_argument(*flags, action="store_true", help="no progress bar (none is drawn when piped)")
         command.add_argument("--force", action="store_true", help="with -o: replace an output file that is read-only")
         command.add_argument(
             "--max-line-bytes",
