@@ -161,3 +161,22 @@ def test_resampling_in_bounded_blocks_draws_exactly_what_one_call_draws(
     whole = run()
     monkeypatch.setattr(bootstrap, "BLOCK_CELLS", block_cells)  # 27 or 33 resamples a block instead of one block
     assert run() == whole
+
+
+def test_every_kernel_that_returns_arrays_imports_numpy_from_python_first() -> None:
+    """An interrupt during NumPy's first import must be a KeyboardInterrupt, not a panic inside a kernel."""
+    import ast
+
+    from nlpeval import _native
+
+    stub = ast.parse((Path(_native.__file__).parent / "_core.pyi").read_text(encoding="utf-8"))
+    returning_arrays = {
+        node.name
+        for node in stub.body
+        if isinstance(node, ast.FunctionDef) and "NDArray" in ast.unparse(node.returns or ast.Constant(None))
+    }
+    assert returning_arrays == _native.ARRAY_KERNELS
+    code = "import sys; from nlpeval import _native; _native.bleu_totals(['a'], [['a']], '13a', 4); "
+    code += "print('numpy' in sys.modules); _native.ter_stats(['a b'], [['a b']]); print('numpy' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=ENV, check=True).stdout
+    assert out.split() == ["False", "True"]

@@ -105,10 +105,10 @@ if TYPE_CHECKING:
     from nlpeval.core.score import ConfidenceInterval, Score
     from nlpeval.core.signature import Signature
     from nlpeval.core.stats import Stats, StatsSchema
-    from nlpeval.ir.api import RetrievalResult, retrieval
-    from nlpeval.ir.compare import compare_runs
     from nlpeval.correlation import meta_evaluate
     from nlpeval.correlation.compare import compare_metrics
+    from nlpeval.ir.api import RetrievalResult, retrieval
+    from nlpeval.ir.compare import compare_runs
     from nlpeval.lm.causal import model_perplexity
     from nlpeval.lm.logprobs import Perplexity, PerplexityAccumulator, perplexity
     from nlpeval.metrics.bleu import BLEU, HfBLEU, NltkBLEU, TokenIdBLEU, bleu, make_bleu
