@@ -34,6 +34,10 @@ COMMANDS = {
     "report": "nlpeval.cli.report",
     "merge": "nlpeval.cli.merge",
     "ir": "nlpeval.cli.ir",
+    "squad": "nlpeval.cli.qa",
+    "exact-match": "nlpeval.cli.qa",
+    "mc": "nlpeval.cli.qa",
+    "pass-at-k": "nlpeval.cli.qa",
 }
 
 

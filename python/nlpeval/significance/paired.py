@@ -43,6 +43,8 @@ class PairedTestResult:
         Seed of the generator.
     system_ci : ConfidenceInterval or None
         Bootstrap interval of the system's score (paired bootstrap only).
+    difference_ci : ConfidenceInterval or None
+        Bootstrap interval of ``system - baseline`` from the same resamples (paired bootstrap only).
     """
 
     test: Literal["bootstrap", "randomization"]
@@ -52,6 +54,7 @@ class PairedTestResult:
     n_resamples: int
     seed: int | None
     system_ci: ConfidenceInterval | None = None
+    difference_ci: ConfidenceInterval | None = None
 
     @property
     def difference(self) -> float:
@@ -130,6 +133,7 @@ def paired_bootstrap(
         n_resamples=n_resamples,
         seed=seed,
         system_ci=percentile_interval(system_scores, seed=seed),
+        difference_ci=percentile_interval(system_scores - baseline_scores, seed=seed),
     )
 
 
