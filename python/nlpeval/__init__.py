@@ -69,6 +69,8 @@ _LAZY = {
     "ter": "nlpeval.metrics.ter",
     "TER": "nlpeval.metrics.ter",
     "meteor": "nlpeval.metrics.meteor",
+    "cider": "nlpeval.metrics.cider",
+    "CIDEr": "nlpeval.metrics.cider",
     "METEOR": "nlpeval.metrics.meteor",
     "NltkMETEOR": "nlpeval.metrics.meteor",
     "make_meteor": "nlpeval.metrics.meteor",
@@ -129,6 +131,7 @@ if TYPE_CHECKING:
     from nlpeval.metrics.bleu.pairwise import pairwise_bleu
     from nlpeval.metrics.chrf import CHRF, chrf
     from nlpeval.metrics.chrf.pairwise import pairwise_chrf
+    from nlpeval.metrics.cider import CIDEr, cider
     from nlpeval.metrics.exact_match import ExactMatch, exact_match
     from nlpeval.metrics.meteor import METEOR, NltkMETEOR, make_meteor, meteor
     from nlpeval.metrics.pass_at_k import PassAtK, pass_at_k
