@@ -123,10 +123,10 @@ if TYPE_CHECKING:
     from nlpeval.core.score import ConfidenceInterval, Score
     from nlpeval.core.signature import Signature
     from nlpeval.core.stats import Stats, StatsSchema
-    from nlpeval.ir.api import RetrievalResult, retrieval
-    from nlpeval.ir.compare import compare_runs
     from nlpeval.correlation import meta_evaluate
     from nlpeval.correlation.compare import compare_metrics
+    from nlpeval.ir.api import RetrievalResult, retrieval
+    from nlpeval.ir.compare import compare_runs
     from nlpeval.lm.causal import model_perplexity
     from nlpeval.lm.choice import MultipleChoice, multiple_choice
     from nlpeval.lm.loglikelihood import likelihood
