@@ -69,6 +69,8 @@ _LAZY = {
     "ter": "nlpeval.metrics.ter",
     "TER": "nlpeval.metrics.ter",
     "meteor": "nlpeval.metrics.meteor",
+    "cider": "nlpeval.metrics.cider",
+    "CIDEr": "nlpeval.metrics.cider",
     "METEOR": "nlpeval.metrics.meteor",
     "NltkMETEOR": "nlpeval.metrics.meteor",
     "make_meteor": "nlpeval.metrics.meteor",
@@ -98,6 +100,11 @@ _LAZY = {
     "BERTScore": "nlpeval.metrics.bertscore",
     "comet": "nlpeval.metrics.comet",
     "COMET": "nlpeval.metrics.comet",
+    "power": "nlpeval.significance.power",
+    "minimum_detectable_effect": "nlpeval.significance.power",
+    "required_sample_size": "nlpeval.significance.power",
+    "PowerResult": "nlpeval.significance.power",
+    "PowerSearch": "nlpeval.significance.power",
 }
 
 #: sub-packages reachable as attributes without an explicit import (``nlpeval.classification``)
@@ -118,10 +125,10 @@ if TYPE_CHECKING:
     from nlpeval.core.score import ConfidenceInterval, Score
     from nlpeval.core.signature import Signature
     from nlpeval.core.stats import Stats, StatsSchema
-    from nlpeval.ir.api import RetrievalResult, retrieval
-    from nlpeval.ir.compare import compare_runs
     from nlpeval.correlation import meta_evaluate
     from nlpeval.correlation.compare import compare_metrics
+    from nlpeval.ir.api import RetrievalResult, retrieval
+    from nlpeval.ir.compare import compare_runs
     from nlpeval.lm.causal import model_perplexity
     from nlpeval.lm.choice import MultipleChoice, multiple_choice
     from nlpeval.lm.loglikelihood import likelihood
@@ -132,6 +139,7 @@ if TYPE_CHECKING:
     from nlpeval.metrics.chrf import CHRF, chrf
     from nlpeval.metrics.comet import COMET, comet
     from nlpeval.metrics.chrf.pairwise import pairwise_chrf
+    from nlpeval.metrics.cider import CIDEr, cider
     from nlpeval.metrics.exact_match import ExactMatch, exact_match
     from nlpeval.metrics.meteor import METEOR, NltkMETEOR, make_meteor, meteor
     from nlpeval.metrics.pass_at_k import PassAtK, pass_at_k
@@ -142,6 +150,13 @@ if TYPE_CHECKING:
     from nlpeval.significance.bootstrap import bootstrap_interval
     from nlpeval.significance.fisher import fisher_randomization_test
     from nlpeval.significance.paired import PairedTestResult, approximate_randomization, paired_bootstrap
+    from nlpeval.significance.power import (
+        PowerResult,
+        PowerSearch,
+        minimum_detectable_effect,
+        power,
+        required_sample_size,
+    )
 
 
 def __getattr__(name: str) -> Any:
