@@ -98,6 +98,11 @@ _LAZY = {
     "fisher_randomization_test": "nlpeval.significance.fisher",
     "bertscore": "nlpeval.metrics.bertscore",
     "BERTScore": "nlpeval.metrics.bertscore",
+    "power": "nlpeval.significance.power",
+    "minimum_detectable_effect": "nlpeval.significance.power",
+    "required_sample_size": "nlpeval.significance.power",
+    "PowerResult": "nlpeval.significance.power",
+    "PowerSearch": "nlpeval.significance.power",
 }
 
 #: sub-packages reachable as attributes without an explicit import (``nlpeval.classification``)
@@ -142,6 +147,13 @@ if TYPE_CHECKING:
     from nlpeval.significance.bootstrap import bootstrap_interval
     from nlpeval.significance.fisher import fisher_randomization_test
     from nlpeval.significance.paired import PairedTestResult, approximate_randomization, paired_bootstrap
+    from nlpeval.significance.power import (
+        PowerResult,
+        PowerSearch,
+        minimum_detectable_effect,
+        power,
+        required_sample_size,
+    )
 
 
 def __getattr__(name: str) -> Any:

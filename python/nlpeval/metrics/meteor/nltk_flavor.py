@@ -26,6 +26,7 @@ from nlpeval.core.signature import Signature, nrefs_field
 from nlpeval.core.stats import Stats, StatsSchema
 from nlpeval.core.validation import reference_counts, unicode_checked, validate_text
 from nlpeval.core.zero_division import safe_divide
+from nlpeval.metrics.meteor.language import warn_unless_english
 from nlpeval.metrics.meteor.tokens import split_intern
 from nlpeval.metrics.meteor.wordnet import WordNet
 
@@ -128,6 +129,7 @@ class NltkMETEOR(CorpusMetric):
 
     def segment_stats(self, hypotheses: Sequence[Any], references: Sequence[Any]) -> Stats:
         hyps, refs = validate_text(hypotheses, references)
+        warn_unless_english(refs)
         with unicode_checked(hyps, refs):  # a lone surrogate is an InputError naming the segment
             return self._validated_stats(hyps, refs)
 
