@@ -207,3 +207,18 @@ def test_a_file_name_with_a_newline_stays_one_visible_line_in_every_format(
     assert "\r" not in result.stdout
     if fmt == "csv":
         assert "'=cmd.txt," in result.stdout and "\n=cmd.txt" not in result.stdout
+
+
+@pytest.mark.parametrize("flavor", ["meteor1.5", "nltk"])
+def test_a_lone_surrogate_in_meteor_input_names_the_segment(flavor: str) -> None:
+    with pytest.raises(InputError, match=r"^hypotheses: segment 1: is not valid Unicode text"):
+        nlpeval.meteor(
+            ["a b", "a \ud800 b"], ["a b", "a b"], flavor=flavor, modules=["exact"] if flavor != "nltk" else None
+        )
+    with pytest.raises(InputError, match=r"^references: segment 0 \(reference 0\): is not valid Unicode text"):
+        nlpeval.meteor(["a b"], ["a \udc80"], flavor=flavor, modules=["exact"] if flavor != "nltk" else None)
+
+
+def test_a_fractional_bootstrap_count_is_a_value_error() -> None:
+    with pytest.raises(ValueError, match=r"^n_bootstrap must be a non-negative integer; got 2.5$"):
+        nlpeval.bleu(["a b c d"], ["a b c d"], n_bootstrap=2.5)  # type: ignore[arg-type]
