@@ -108,7 +108,7 @@ def place(
     judged = qrels if isinstance(qrels, Judged) and qrels.lowest == lowest else None
     if judged is None:
         judged = Judged(qrels.qrels if isinstance(qrels, Judged) else qrels, lowest)
-    checked = run if all(type(v) is tuple for v in run.values()) else checked_run(run)
+    checked = checked_run(run)
     queries = sorted(judged.qrels) if complete else sorted(q for q in checked if q in judged.qrels)
     empty: tuple[dict[str, Any], np.ndarray] = ({}, np.zeros(0))
     found_scores: list[np.ndarray] = []
