@@ -34,6 +34,11 @@ COMMANDS = {
     "report": "nlpeval.cli.report",
     "merge": "nlpeval.cli.merge",
     "ir": "nlpeval.cli.ir",
+    "squad": "nlpeval.cli.qa",
+    "exact-match": "nlpeval.cli.qa",
+    "mc": "nlpeval.cli.qa",
+    "pass-at-k": "nlpeval.cli.qa",
+    "power": "nlpeval.cli.power",
 }
 
 
@@ -121,6 +126,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         _check_output(args)
         with progress_enabled(False) if args.quiet else contextlib.nullcontext():
             return int(args.run(args) or 0)
+    except MemoryError as exc:  # a size the options or the input ask for that this machine cannot hold
+        print(f"nlpeval {args.command}: error: out of memory: {exc or 'the computation is too large'}", file=sys.stderr)
+        return 2
     except (UsageError, ValueError, OSError, ImportError) as exc:
         # InputError is a ValueError; every expected failure ends here as one line.
         message = str(exc) or type(exc).__name__
