@@ -252,8 +252,11 @@ def test_per_query_values_feed_the_projects_paired_tests() -> None:
     _, run_b = _generate(10, n_queries=60)
     metric = RetrievalMeasure("ndcg@10", complete=True)
     stats_a, stats_b = metric.segment_stats(run_a, qrels), metric.segment_stats(run_b, qrels)
-    a = nlpeval.retrieval(qrels, run_a, "ndcg@10", complete=True)["ndcg@10"]
+    result_a = nlpeval.retrieval(qrels, run_a, "ndcg@10", complete=True)
+    a = result_a["ndcg@10"]
     assert metric.score_from_stats(stats_a).score == pytest.approx(a.score, abs=1e-15)
+    np.testing.assert_array_equal(result_a.stats("ndcg@10").rows, stats_a.rows)
+    assert result_a.metric("ndcg@10") == metric
     bootstrap = nlpeval.paired_bootstrap(metric, stats_a, stats_b, n_resamples=200, seed=3)
     # the bootstrap's resampled scores are means of per-query values: check one resample by hand
     indices = np.random.default_rng(3).choice(len(stats_b), size=(200, len(stats_b)), replace=True)
