@@ -78,7 +78,7 @@ class RetrievalMeasure(CorpusMetric):
 
     def __post_init__(self) -> None:
         _check_options(self.relevance_level, self.flavor)
-        Measure.parse(self.measure)
+        object.__setattr__(self, "measure", Measure.parse(self.measure).name)  # one spelling per measure
 
     @property  # type: ignore[override]
     def name(self) -> str:  # the measure's canonical name names its scores
