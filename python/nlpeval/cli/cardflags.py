@@ -1,0 +1,59 @@
+"""Write the flags of the commands other than ``score`` for the cards (``python -m nlpeval.cli.cardflags``).
+
+The cards (a library module) do not import the command line; they read
+``nlpeval/cards/data/command_flags.json``, which this module writes from the argument parsers.
+``tests/test_cards.py`` fails when the file and the parsers differ.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+
+#: the commands whose flags the cards may list (``score``'s metric flags come from the registry)
+COMMANDS = ("agree", "classify", "correlate", "perplexity")
+
+
+def command_flags(command: str) -> dict[str, tuple[str, str]]:
+    """Long flag -> (default, help) of a sub-command, as its parser declares them."""
+    from nlpeval.cli.main import build_parser
+
+    parser = build_parser([command])
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices[command]
+    flags = {}
+    for action in sub._actions:
+        longs = [s for s in action.option_strings if s.startswith("--")]
+        if not longs or isinstance(action, argparse._HelpAction):
+            continue
+        help_text = " ".join((action.help or "").replace("%%", "%").split())
+        if isinstance(action, argparse._StoreTrueAction):
+            shown = "off"
+        elif action.default is not None:
+            shown = str(action.default)
+        else:  # None stands for a default the command chooses; its help says which
+            stated = re.search(r"\(default:? ([^)]+)\)", help_text)
+            shown = stated.group(1) if stated else "none"
+        flags[longs[0]] = (shown, help_text)
+    return flags
+
+
+def snapshot() -> str:
+    """The text of ``command_flags.json``."""
+    data = {command: command_flags(command) for command in COMMANDS}
+    return json.dumps(data, indent=1, ensure_ascii=False, sort_keys=True) + "\n"
+
+
+def main() -> int:
+    from nlpeval.cards.options import COMMAND_FLAGS_FILE
+
+    target = Path(__file__).resolve().parents[1] / "cards" / "data" / COMMAND_FLAGS_FILE
+    target.write_text(snapshot(), encoding="utf-8")
+    print(f"wrote {target}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
