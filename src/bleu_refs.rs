@@ -41,7 +41,7 @@ impl BleuRefs {
     pub fn prepare(refs: RefsView<'_>, tok: Tokenizer) -> Option<BleuRefs> {
         let lines = refs.refs.len();
         let chunks = if lines >= crate::PARALLEL_MIN_SEGMENTS {
-            rayon::current_num_threads().min(lines / crate::PARALLEL_MIN_SEGMENTS)
+            crate::common::parallel::current_num_threads().min(lines / crate::PARALLEL_MIN_SEGMENTS)
         } else {
             1
         };
@@ -54,57 +54,60 @@ impl BleuRefs {
     /// pass over all lines would give it (first seen, first numbered), and each
     /// run's ids are translated to those.
     fn prepare_in_chunks(refs: RefsView<'_>, tok: Tokenizer, chunks: usize) -> Option<BleuRefs> {
-        let per_chunk = refs.refs.len().div_ceil(chunks).max(1);
-        let lines: Vec<Vec<Cow<'_, str>>> = refs
-            .refs
-            .par_chunks(per_chunk)
-            .map(|run| run.iter().map(|r| ngram::prepare(tok, r)).collect())
-            .collect();
-        let mut runs: Vec<Interned<'_>> = lines.par_iter().map(|run| intern(tok, run)).collect();
-        let mut vocab = runs
-            .first_mut()
-            .map(|first| std::mem::take(&mut first.vocab))
-            .unwrap_or_default();
-        let mut translations = vec![Vec::new()];
-        for run in runs.iter().skip(1) {
-            // the run's tokens in the order of their local ids (0, 1, ...)
-            let mut in_order = vec![""; run.vocab.len()];
-            for (&token, &id) in &run.vocab {
-                in_order[id as usize] = token;
-            }
-            let translation = in_order
-                .iter()
-                .map(|&token| {
-                    let next = vocab.len() as u32;
-                    *vocab.entry(token).or_insert(next)
-                })
+        crate::common::parallel::install(|| {
+            let per_chunk = refs.refs.len().div_ceil(chunks).max(1);
+            let lines: Vec<Vec<Cow<'_, str>>> = refs
+                .refs
+                .par_chunks(per_chunk)
+                .map(|run| run.iter().map(|r| ngram::prepare(tok, r)).collect())
                 .collect();
-            translations.push(translation);
-        }
-        if vocab.len() >= ABSENT as usize {
-            return None;
-        }
-        runs.par_iter_mut()
-            .zip(&translations)
-            .skip(1)
-            .for_each(|(run, translation)| {
-                for id in &mut run.ids {
-                    *id = translation[*id as usize];
+            let mut runs: Vec<Interned<'_>> =
+                lines.par_iter().map(|run| intern(tok, run)).collect();
+            let mut vocab = runs
+                .first_mut()
+                .map(|first| std::mem::take(&mut first.vocab))
+                .unwrap_or_default();
+            let mut translations = vec![Vec::new()];
+            for run in runs.iter().skip(1) {
+                // the run's tokens in the order of their local ids (0, 1, ...)
+                let mut in_order = vec![""; run.vocab.len()];
+                for (&token, &id) in &run.vocab {
+                    in_order[id as usize] = token;
                 }
-            });
-        let mut ids = Vec::with_capacity(runs.iter().map(|run| run.ids.len()).sum());
-        let mut ends = Vec::with_capacity(refs.refs.len());
-        for run in &runs {
-            let base = ids.len();
-            ids.extend_from_slice(&run.ids);
-            ends.extend(run.ends.iter().map(|end| base + end));
-        }
-        // Vocab ids start at 1 (0: absent)
-        let numbered = vocab.iter().map(|(&token, &id)| (token, id + 1));
-        Some(BleuRefs {
-            vocab: Vocab::of(numbered),
-            ids,
-            ends,
+                let translation = in_order
+                    .iter()
+                    .map(|&token| {
+                        let next = vocab.len() as u32;
+                        *vocab.entry(token).or_insert(next)
+                    })
+                    .collect();
+                translations.push(translation);
+            }
+            if vocab.len() >= ABSENT as usize {
+                return None;
+            }
+            runs.par_iter_mut()
+                .zip(&translations)
+                .skip(1)
+                .for_each(|(run, translation)| {
+                    for id in &mut run.ids {
+                        *id = translation[*id as usize];
+                    }
+                });
+            let mut ids = Vec::with_capacity(runs.iter().map(|run| run.ids.len()).sum());
+            let mut ends = Vec::with_capacity(refs.refs.len());
+            for run in &runs {
+                let base = ids.len();
+                ids.extend_from_slice(&run.ids);
+                ends.extend(run.ends.iter().map(|end| base + end));
+            }
+            // Vocab ids start at 1 (0: absent)
+            let numbered = vocab.iter().map(|(&token, &id)| (token, id + 1));
+            Some(BleuRefs {
+                vocab: Vocab::of(numbered),
+                ids,
+                ends,
+            })
         })
     }
 

@@ -1108,54 +1108,56 @@ impl<'a> Interner<'a> {
 /// single reference: a row-major `(n_hyps * n_cands)` buffer. Each sentence's
 /// n-grams are extracted once; a pair costs one sorted merge.
 pub fn pairwise_scores(hyps: &[String], cands: &[String], cfg: &ChrfConfig) -> Vec<f64> {
-    let mut interner = Interner {
-        ids: FxHashMap::default(),
-        order_of_id: Vec::new(),
-        words: FxHashMap::default(),
-    };
-    let inventories: Vec<Inventory> = hyps
-        .iter()
-        .chain(cands.iter())
-        .map(|text| interner.inventory(text, cfg))
-        .collect();
-    let order_of_id = interner.order_of_id;
-    let (hyp_inv, cand_inv) = inventories.split_at(hyps.len());
-    let mut out = vec![0.0f64; hyps.len() * cands.len()];
-    if out.is_empty() {
-        return out;
-    }
-    let orders = cfg.orders();
-    out.par_chunks_mut(cands.len())
-        .zip(hyp_inv.par_iter())
-        .for_each(|(scores, hyp)| {
-            let mut matches = vec![0i64; orders];
-            let mut row = vec![0i64; 3 * orders];
-            for (score, cand) in scores.iter_mut().zip(cand_inv) {
-                matches.fill(0);
-                let (mut i, mut j) = (0, 0);
-                while i < hyp.ngrams.len() && j < cand.ngrams.len() {
-                    let (hid, hcount) = hyp.ngrams[i];
-                    let (cid, ccount) = cand.ngrams[j];
-                    if hid < cid {
-                        i += 1;
-                    } else if cid < hid {
-                        j += 1;
-                    } else {
-                        matches[order_of_id[hid as usize] as usize] += hcount.min(ccount);
-                        i += 1;
-                        j += 1;
+    crate::common::parallel::install(|| {
+        let mut interner = Interner {
+            ids: FxHashMap::default(),
+            order_of_id: Vec::new(),
+            words: FxHashMap::default(),
+        };
+        let inventories: Vec<Inventory> = hyps
+            .iter()
+            .chain(cands.iter())
+            .map(|text| interner.inventory(text, cfg))
+            .collect();
+        let order_of_id = interner.order_of_id;
+        let (hyp_inv, cand_inv) = inventories.split_at(hyps.len());
+        let mut out = vec![0.0f64; hyps.len() * cands.len()];
+        if out.is_empty() {
+            return out;
+        }
+        let orders = cfg.orders();
+        out.par_chunks_mut(cands.len())
+            .zip(hyp_inv.par_iter())
+            .for_each(|(scores, hyp)| {
+                let mut matches = vec![0i64; orders];
+                let mut row = vec![0i64; 3 * orders];
+                for (score, cand) in scores.iter_mut().zip(cand_inv) {
+                    matches.fill(0);
+                    let (mut i, mut j) = (0, 0);
+                    while i < hyp.ngrams.len() && j < cand.ngrams.len() {
+                        let (hid, hcount) = hyp.ngrams[i];
+                        let (cid, ccount) = cand.ngrams[j];
+                        if hid < cid {
+                            i += 1;
+                        } else if cid < hid {
+                            j += 1;
+                        } else {
+                            matches[order_of_id[hid as usize] as usize] += hcount.min(ccount);
+                            i += 1;
+                            j += 1;
+                        }
                     }
+                    for o in 0..orders {
+                        let ref_total = cand.totals[o];
+                        row[3 * o] = if ref_total > 0 { hyp.totals[o] } else { 0 };
+                        row[3 * o + 1] = ref_total;
+                        row[3 * o + 2] = matches[o];
+                    }
+                    *score = f_score(&row, cfg.factor, cfg.eps_smoothing);
                 }
-                for o in 0..orders {
-                    let ref_total = cand.totals[o];
-                    row[3 * o] = if ref_total > 0 { hyp.totals[o] } else { 0 };
-                    row[3 * o + 1] = ref_total;
-                    row[3 * o + 2] = matches[o];
-                }
-                *score = f_score(&row, cfg.factor, cfg.eps_smoothing);
-            }
-        });
-    out
+            });
+        out
+    })
 }
 
 #[cfg(test)]

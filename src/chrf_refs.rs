@@ -40,55 +40,58 @@ impl ChrfRefs {
     /// word orders) and makes their sorted n-gram keys of `cfg`'s orders
     /// where they fit ([`crate::chrf_sorted`]).
     pub fn prepare(refs: RefsView<'_>, cfg: &ChrfConfig) -> ChrfRefs {
-        let (whitespace, with_words) = (cfg.whitespace, cfg.word_order > 0);
-        let decode = |r: &&str| -> Vec<u32> {
-            r.chars()
-                .filter(|&c| whitespace || !is_py_space(c))
-                .map(|c| c as u32)
-                .collect()
-        };
-        let decoded: Vec<Vec<u32>> = if refs.len() >= crate::PARALLEL_MIN_SEGMENTS {
-            refs.refs.par_iter().with_min_len(64).map(decode).collect()
-        } else {
-            refs.refs.iter().map(decode).collect()
-        };
-        let mut chars = Vec::with_capacity(decoded.iter().map(Vec::len).sum());
-        let mut char_ends = Vec::with_capacity(decoded.len());
-        for d in &decoded {
-            chars.extend_from_slice(d);
-            char_ends.push(chars.len());
-        }
-        let mut vocab: FxHashMap<&str, u32> = FxHashMap::default();
-        let mut word_ids = Vec::new();
-        let mut word_ends = Vec::with_capacity(refs.refs.len());
-        for r in refs.refs {
-            if with_words {
-                for word in chrf_words(r) {
-                    let next = vocab.len() as u32 + 1;
-                    word_ids.push(*vocab.entry(word).or_insert(next));
-                }
+        crate::common::parallel::install(|| {
+            let (whitespace, with_words) = (cfg.whitespace, cfg.word_order > 0);
+            let decode = |r: &&str| -> Vec<u32> {
+                r.chars()
+                    .filter(|&c| whitespace || !is_py_space(c))
+                    .map(|c| c as u32)
+                    .collect()
+            };
+            let decoded: Vec<Vec<u32>> = if refs.len() >= crate::PARALLEL_MIN_SEGMENTS {
+                refs.refs.par_iter().with_min_len(64).map(decode).collect()
+            } else {
+                refs.refs.iter().map(decode).collect()
+            };
+            let mut chars = Vec::with_capacity(decoded.iter().map(Vec::len).sum());
+            let mut char_ends = Vec::with_capacity(decoded.len());
+            for d in &decoded {
+                chars.extend_from_slice(d);
+                char_ends.push(chars.len());
             }
-            word_ends.push(word_ids.len());
-        }
-        let mut prepared = ChrfRefs {
-            words: Vocab::of_map(&vocab),
-            chars,
-            char_ends,
-            word_ids,
-            word_ends,
-            sorted: None,
-        };
-        let count = refs.refs.len();
-        let references: Vec<PreparedRef<'_>> = (0..count).map(|i| prepared.reference(i)).collect();
-        let ref_chars: Vec<&[u32]> = references.iter().map(|r| r.chars).collect();
-        let ref_words: Vec<&[u32]> = references.iter().map(|r| r.words).collect();
-        let sorted = SortedRefs::prepare(&ref_chars, &ref_words, vocab.len(), cfg);
-        if sorted.is_some() {
-            prepared.sorted = sorted;
-            prepared.chars = Vec::new();
-            prepared.word_ids = Vec::new();
-        }
-        prepared
+            let mut vocab: FxHashMap<&str, u32> = FxHashMap::default();
+            let mut word_ids = Vec::new();
+            let mut word_ends = Vec::with_capacity(refs.refs.len());
+            for r in refs.refs {
+                if with_words {
+                    for word in chrf_words(r) {
+                        let next = vocab.len() as u32 + 1;
+                        word_ids.push(*vocab.entry(word).or_insert(next));
+                    }
+                }
+                word_ends.push(word_ids.len());
+            }
+            let mut prepared = ChrfRefs {
+                words: Vocab::of_map(&vocab),
+                chars,
+                char_ends,
+                word_ids,
+                word_ends,
+                sorted: None,
+            };
+            let count = refs.refs.len();
+            let references: Vec<PreparedRef<'_>> =
+                (0..count).map(|i| prepared.reference(i)).collect();
+            let ref_chars: Vec<&[u32]> = references.iter().map(|r| r.chars).collect();
+            let ref_words: Vec<&[u32]> = references.iter().map(|r| r.words).collect();
+            let sorted = SortedRefs::prepare(&ref_chars, &ref_words, vocab.len(), cfg);
+            if sorted.is_some() {
+                prepared.sorted = sorted;
+                prepared.chars = Vec::new();
+                prepared.word_ids = Vec::new();
+            }
+            prepared
+        })
     }
 
     pub fn bytes(&self) -> usize {

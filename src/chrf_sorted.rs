@@ -326,26 +326,28 @@ pub struct SortedRefs {
 /// The reference keys of one kind: each reference's ids turned into sorted
 /// keys (in parallel for many references) in one buffer, with the ends.
 fn sorted_keys(layout: Option<KeyLayout>, refs: &[&[u32]]) -> (Vec<u64>, Vec<usize>) {
-    let Some(layout) = layout else {
-        return (Vec::new(), Vec::new());
-    };
-    let mut keys = vec![0u64; refs.iter().map(|r| r.len()).sum()];
-    let mut ends = Vec::with_capacity(refs.len());
-    let mut parts: Vec<(&[u32], &mut [u64])> = Vec::with_capacity(refs.len());
-    let mut rest = &mut keys[..];
-    let mut end = 0;
-    for ids in refs {
-        let (part, tail) = rest.split_at_mut(ids.len());
-        parts.push((ids, part));
-        rest = tail;
-        end += ids.len();
-        ends.push(end);
-    }
-    parts
-        .par_iter_mut()
-        .with_min_len(64)
-        .for_each(|(ids, out)| layout.fill_sorted_keys(ids, layout.ref_pad, out));
-    (keys, ends)
+    crate::common::parallel::install(|| {
+        let Some(layout) = layout else {
+            return (Vec::new(), Vec::new());
+        };
+        let mut keys = vec![0u64; refs.iter().map(|r| r.len()).sum()];
+        let mut ends = Vec::with_capacity(refs.len());
+        let mut parts: Vec<(&[u32], &mut [u64])> = Vec::with_capacity(refs.len());
+        let mut rest = &mut keys[..];
+        let mut end = 0;
+        for ids in refs {
+            let (part, tail) = rest.split_at_mut(ids.len());
+            parts.push((ids, part));
+            rest = tail;
+            end += ids.len();
+            ends.push(end);
+        }
+        parts
+            .par_iter_mut()
+            .with_min_len(64)
+            .for_each(|(ids, out)| layout.fill_sorted_keys(ids, layout.ref_pad, out));
+        (keys, ends)
+    })
 }
 
 impl SortedRefs {

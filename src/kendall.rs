@@ -126,13 +126,15 @@ pub fn group_ranges(offsets: &[i64], len: usize) -> Result<Vec<(usize, usize)>, 
 
 /// [`group_stats`] of every group: the integer rows and the float rows, each flattened.
 pub fn batch_group_stats(x: &[f64], y: &[f64], ranges: &[(usize, usize)]) -> (Vec<i64>, Vec<f64>) {
-    let rows: Vec<([i64; COLUMNS], [f64; SUM_COLUMNS])> = ranges
-        .par_iter()
-        .map(|&(start, end)| group_stats(&x[start..end], &y[start..end]))
-        .collect();
-    let counts = rows.iter().flat_map(|row| row.0).collect();
-    let sums = rows.iter().flat_map(|row| row.1).collect();
-    (counts, sums)
+    crate::common::parallel::install(|| {
+        let rows: Vec<([i64; COLUMNS], [f64; SUM_COLUMNS])> = ranges
+            .par_iter()
+            .map(|&(start, end)| group_stats(&x[start..end], &y[start..end]))
+            .collect();
+        let counts = rows.iter().flat_map(|row| row.0).collect();
+        let sums = rows.iter().flat_map(|row| row.1).collect();
+        (counts, sums)
+    })
 }
 
 /// Number of columns of [`weighted_group_stats`].
@@ -254,23 +256,25 @@ pub fn batch_weighted_group_stats(
     weights: &[f64],
     rows: usize,
 ) -> Vec<f64> {
-    let len = x.len();
-    let per_group: Vec<Vec<[f64; WEIGHTED_COLUMNS]>> = ranges
-        .par_iter()
-        .map(|&(start, end)| {
-            let weightings: Vec<&[f64]> = (0..rows)
-                .map(|r| &weights[r * len + start..r * len + end])
-                .collect();
-            weighted_group_stats(&x[start..end], &y[start..end], &weightings)
-        })
-        .collect();
-    let mut out = Vec::with_capacity(rows * ranges.len() * WEIGHTED_COLUMNS);
-    for r in 0..rows {
-        for group in &per_group {
-            out.extend_from_slice(&group[r]);
+    crate::common::parallel::install(|| {
+        let len = x.len();
+        let per_group: Vec<Vec<[f64; WEIGHTED_COLUMNS]>> = ranges
+            .par_iter()
+            .map(|&(start, end)| {
+                let weightings: Vec<&[f64]> = (0..rows)
+                    .map(|r| &weights[r * len + start..r * len + end])
+                    .collect();
+                weighted_group_stats(&x[start..end], &y[start..end], &weightings)
+            })
+            .collect();
+        let mut out = Vec::with_capacity(rows * ranges.len() * WEIGHTED_COLUMNS);
+        for r in 0..rows {
+            for group in &per_group {
+                out.extend_from_slice(&group[r]);
+            }
         }
-    }
-    out
+        out
+    })
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@ pub mod bleu_score;
 pub mod chrf;
 pub mod chrf_refs;
 pub mod chrf_sorted;
+pub mod common;
 pub mod edit;
 pub mod kendall;
 pub mod meteor;
@@ -30,32 +31,7 @@ use rouge::{Doc, Interner, Kind};
 use rouge_text::RougeTokenizer;
 use text::{py_split, Tokenizer};
 
-/// Batches of at least this many segments are scored on the thread pool; smaller
-/// ones (a training loop's batch, a sentence-level call) run on the calling
-/// thread, because handing work to the pool and waiting for it costs more than
-/// the work (milliseconds on a loaded machine).
-pub const PARALLEL_MIN_SEGMENTS: usize = 64;
-
-/// Fills the rows of `out` (`width` values each, `width > 0`) with `fill(workspace, (index,
-/// row))`: on the thread pool, one workspace per worker, from [`PARALLEL_MIN_SEGMENTS`] rows
-/// on; on the calling thread with one workspace below that.
-pub fn fill_rows<W, F>(out: &mut [i64], width: usize, fill: F)
-where
-    W: Default + Send,
-    F: Fn(&mut W, (usize, &mut [i64])) + Sync + Send,
-{
-    if out.len() / width >= PARALLEL_MIN_SEGMENTS {
-        out.par_chunks_mut(width)
-            .enumerate()
-            .with_min_len(64)
-            .for_each_init(W::default, fill);
-    } else {
-        let mut workspace = W::default();
-        out.chunks_mut(width)
-            .enumerate()
-            .for_each(|item| fill(&mut workspace, item));
-    }
-}
+pub use common::parallel::{fill_rows, PARALLEL_MIN_SEGMENTS};
 
 fn tokenizer_from(name: &str) -> PyResult<Tokenizer> {
     Tokenizer::from_name(name)
@@ -75,7 +51,11 @@ fn to_array2<'py>(
 #[pyfunction]
 fn tokenize(py: Python<'_>, lines: Vec<String>, tokenizer: &str) -> PyResult<Vec<String>> {
     let tok = tokenizer_from(tokenizer)?;
-    Ok(py.detach(|| lines.par_iter().map(|line| tok.tokenize(line)).collect()))
+    Ok(py.detach(|| {
+        crate::common::parallel::install(|| {
+            lines.par_iter().map(|line| tok.tokenize(line)).collect()
+        })
+    }))
 }
 
 fn split_all(texts: &[String]) -> Vec<Vec<&str>> {
@@ -327,14 +307,17 @@ fn bleu_pairwise_scores<'py>(
         .ok_or_else(|| PyValueError::new_err(format!("unknown smoothing {smooth:?}")))?;
     let (n, m) = (hyps.len(), cands.len());
     let flat = py.detach(|| {
-        let hyp_text: Vec<String> = hyps.par_iter().map(|h| tok.tokenize_unjoined(h)).collect();
-        let cand_text: Vec<String> = cands.par_iter().map(|c| tok.tokenize_unjoined(c)).collect();
-        let hyp_tokens = split_all(&hyp_text);
-        let cand_tokens = split_all(&cand_text);
-        let hyp_slices: Vec<&[&str]> = hyp_tokens.iter().map(|t| t.as_slice()).collect();
-        let cand_slices: Vec<&[&str]> = cand_tokens.iter().map(|t| t.as_slice()).collect();
-        ngram::pairwise_map(&hyp_slices, &cand_slices, max_order, |row| {
-            bleu_score::bleu(row, max_order, smoothing, true)
+        crate::common::parallel::install(|| {
+            let hyp_text: Vec<String> = hyps.par_iter().map(|h| tok.tokenize_unjoined(h)).collect();
+            let cand_text: Vec<String> =
+                cands.par_iter().map(|c| tok.tokenize_unjoined(c)).collect();
+            let hyp_tokens = split_all(&hyp_text);
+            let cand_tokens = split_all(&cand_text);
+            let hyp_slices: Vec<&[&str]> = hyp_tokens.iter().map(|t| t.as_slice()).collect();
+            let cand_slices: Vec<&[&str]> = cand_tokens.iter().map(|t| t.as_slice()).collect();
+            ngram::pairwise_map(&hyp_slices, &cand_slices, max_order, |row| {
+                bleu_score::bleu(row, max_order, smoothing, true)
+            })
         })
     });
     PyArray1::from_vec(py, flat).reshape([n, m])
@@ -370,17 +353,23 @@ fn rouge_tokenize(
 ) -> PyResult<Vec<Vec<String>>> {
     let tok = RougeTokenizer::from_name(tokenizer)
         .ok_or_else(|| PyValueError::new_err(format!("unknown ROUGE tokenizer {tokenizer:?}")))?;
-    Ok(py.detach(|| texts.par_iter().map(|t| tok.tokenize(t, stem)).collect()))
+    Ok(py.detach(|| {
+        crate::common::parallel::install(|| {
+            texts.par_iter().map(|t| tok.tokenize(t, stem)).collect()
+        })
+    }))
 }
 
 /// NLTK's Porter stemmer (NLTK_EXTENSIONS) on lowercase ASCII words.
 #[pyfunction]
 fn porter_stem(py: Python<'_>, words: Vec<String>) -> Vec<String> {
     py.detach(|| {
-        words
-            .par_iter()
-            .map(|w| rouge_text::porter_stem(w))
-            .collect()
+        crate::common::parallel::install(|| {
+            words
+                .par_iter()
+                .map(|w| rouge_text::porter_stem(w))
+                .collect()
+        })
     })
 }
 
@@ -517,22 +506,24 @@ fn rouge_stats_ids<'py>(
     }
     let flat = py
         .detach(|| {
-            let segments: Vec<(Doc, Vec<Doc>)> = hyp_sents
-                .into_par_iter()
-                .zip(hyp_flat)
-                .zip(ref_sents.into_par_iter().zip(ref_flat))
-                .map(|((hs, hf), (rs, rf))| {
-                    let mut interner = Interner::default();
-                    let hyp = id_doc(hs, hf, &mut interner);
-                    let refs = rs
-                        .into_iter()
-                        .zip(rf)
-                        .map(|(s, f)| id_doc(s, f, &mut interner))
-                        .collect();
-                    (hyp, refs)
-                })
-                .collect();
-            rouge::batch_stats(&segments, &kinds_parsed, max_cells.unwrap_or(u64::MAX))
+            crate::common::parallel::install(|| {
+                let segments: Vec<(Doc, Vec<Doc>)> = hyp_sents
+                    .into_par_iter()
+                    .zip(hyp_flat)
+                    .zip(ref_sents.into_par_iter().zip(ref_flat))
+                    .map(|((hs, hf), (rs, rf))| {
+                        let mut interner = Interner::default();
+                        let hyp = id_doc(hs, hf, &mut interner);
+                        let refs = rs
+                            .into_iter()
+                            .zip(rf)
+                            .map(|(s, f)| id_doc(s, f, &mut interner))
+                            .collect();
+                        (hyp, refs)
+                    })
+                    .collect();
+                rouge::batch_stats(&segments, &kinds_parsed, max_cells.unwrap_or(u64::MAX))
+            })
         })
         .map_err(rouge_too_large)?;
     rouge_array(py, flat, kinds_parsed.len())
@@ -579,17 +570,19 @@ fn edit_stats<'py>(
     }
     let n = hyps.len();
     let flat = py.detach(|| {
-        if n >= PARALLEL_MIN_SEGMENTS {
-            hyps.par_iter()
-                .zip(refs.par_iter())
-                .flat_map_iter(|(h, r)| edit::row(&edit_ops(h, r, unit)))
-                .collect()
-        } else {
-            hyps.iter()
-                .zip(refs.iter())
-                .flat_map(|(h, r)| edit::row(&edit_ops(h, r, unit)))
-                .collect()
-        }
+        crate::common::parallel::install(|| {
+            if n >= PARALLEL_MIN_SEGMENTS {
+                hyps.par_iter()
+                    .zip(refs.par_iter())
+                    .flat_map_iter(|(h, r)| edit::row(&edit_ops(h, r, unit)))
+                    .collect()
+            } else {
+                hyps.iter()
+                    .zip(refs.iter())
+                    .flat_map(|(h, r)| edit::row(&edit_ops(h, r, unit)))
+                    .collect()
+            }
+        })
     });
     to_array2(py, flat, n, edit::ROW_WIDTH)
 }
@@ -614,32 +607,34 @@ fn edit_align(
         ));
     }
     Ok(py.detach(|| {
-        hyps.par_iter()
-            .zip(refs.par_iter())
-            .map(|(h, r)| {
-                let (r_tokens, h_tokens): (Vec<String>, Vec<String>) = match unit {
-                    EditUnit::Word => (
-                        edit::jiwer_words(r)
-                            .into_iter()
-                            .map(str::to_owned)
-                            .collect(),
-                        edit::jiwer_words(h)
-                            .into_iter()
-                            .map(str::to_owned)
-                            .collect(),
-                    ),
-                    EditUnit::Char => (
-                        edit::jiwer_chars(r).into_iter().map(String::from).collect(),
-                        edit::jiwer_chars(h).into_iter().map(String::from).collect(),
-                    ),
-                };
-                let ops = edit_ops(h, r, unit)
-                    .into_iter()
-                    .map(|op| op as u8)
-                    .collect();
-                (r_tokens, h_tokens, ops)
-            })
-            .collect()
+        crate::common::parallel::install(|| {
+            hyps.par_iter()
+                .zip(refs.par_iter())
+                .map(|(h, r)| {
+                    let (r_tokens, h_tokens): (Vec<String>, Vec<String>) = match unit {
+                        EditUnit::Word => (
+                            edit::jiwer_words(r)
+                                .into_iter()
+                                .map(str::to_owned)
+                                .collect(),
+                            edit::jiwer_words(h)
+                                .into_iter()
+                                .map(str::to_owned)
+                                .collect(),
+                        ),
+                        EditUnit::Char => (
+                            edit::jiwer_chars(r).into_iter().map(String::from).collect(),
+                            edit::jiwer_chars(h).into_iter().map(String::from).collect(),
+                        ),
+                    };
+                    let ops = edit_ops(h, r, unit)
+                        .into_iter()
+                        .map(|op| op as u8)
+                        .collect();
+                    (r_tokens, h_tokens, ops)
+                })
+                .collect()
+        })
     }))
 }
 
@@ -877,10 +872,12 @@ fn meteor_normalize(
         })
         .collect::<PyResult<std::collections::HashMap<String, Prefix>>>()?;
     Ok(py.detach(|| {
-        lines
-            .par_iter()
-            .map(|l| meteor::normalize::normalize_line(l, keep_punctuation, &prefixes))
-            .collect()
+        crate::common::parallel::install(|| {
+            lines
+                .par_iter()
+                .map(|l| meteor::normalize::normalize_line(l, keep_punctuation, &prefixes))
+                .collect()
+        })
     }))
 }
 
@@ -888,10 +885,12 @@ fn meteor_normalize(
 #[pyfunction]
 fn meteor_snowball_stems(py: Python<'_>, words: Vec<String>) -> Vec<String> {
     py.detach(|| {
-        words
-            .par_iter()
-            .map(|w| meteor::snowball::stem(w))
-            .collect()
+        crate::common::parallel::install(|| {
+            words
+                .par_iter()
+                .map(|w| meteor::snowball::stem(w))
+                .collect()
+        })
     })
 }
 
@@ -899,29 +898,33 @@ fn meteor_snowball_stems(py: Python<'_>, words: Vec<String>) -> Vec<String> {
 #[pyfunction]
 fn meteor_word_keys(py: Python<'_>, words: Vec<String>, stem: bool) -> (Vec<i32>, Vec<i32>) {
     py.detach(|| {
-        let hashes = words
-            .par_iter()
-            .map(|w| meteor::java::string_hash(w))
-            .collect();
-        let stems = if stem {
-            words
+        crate::common::parallel::install(|| {
+            let hashes = words
                 .par_iter()
-                .map(|w| {
-                    let units: Vec<u16> = w.encode_utf16().collect();
-                    meteor::java::units_hash(&meteor::snowball::stem_units(&units))
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
-        (hashes, stems)
+                .map(|w| meteor::java::string_hash(w))
+                .collect();
+            let stems = if stem {
+                words
+                    .par_iter()
+                    .map(|w| {
+                        let units: Vec<u16> = w.encode_utf16().collect();
+                        meteor::java::units_hash(&meteor::snowball::stem_units(&units))
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            (hashes, stems)
+        })
     })
 }
 
 /// NLTK Porter stems of words already lowercased with `str.lower`.
 #[pyfunction]
 fn nltk_porter_stems(py: Python<'_>, words: Vec<String>) -> Vec<String> {
-    py.detach(|| words.par_iter().map(|w| porter::stem(w)).collect())
+    py.detach(|| {
+        crate::common::parallel::install(|| words.par_iter().map(|w| porter::stem(w)).collect())
+    })
 }
 
 /// Splits `flat` into consecutive slices of the given lengths.
@@ -979,21 +982,23 @@ fn nltk_meteor_scores<'py>(
     }
     let (alpha, beta, gamma) = params;
     let scores = py.detach(|| {
-        let lex = meteor::nltk::Lexicon {
-            stem_of,
-            synonyms_of: &synonyms_of,
-        };
-        hyps.par_iter()
-            .zip(per_segment.par_iter())
-            .map_init(meteor::nltk::Scratch::default, |scratch, (h, rs)| {
-                rs.iter()
-                    .map(|r| {
-                        let counts = meteor::nltk::align(h, r, &lex, scratch);
-                        meteor::nltk::score(&counts, alpha, beta, gamma)
-                    })
-                    .fold(f64::NEG_INFINITY, f64::max)
-            })
-            .collect::<Vec<f64>>()
+        crate::common::parallel::install(|| {
+            let lex = meteor::nltk::Lexicon {
+                stem_of,
+                synonyms_of: &synonyms_of,
+            };
+            hyps.par_iter()
+                .zip(per_segment.par_iter())
+                .map_init(meteor::nltk::Scratch::default, |scratch, (h, rs)| {
+                    rs.iter()
+                        .map(|r| {
+                            let counts = meteor::nltk::align(h, r, &lex, scratch);
+                            meteor::nltk::score(&counts, alpha, beta, gamma)
+                        })
+                        .fold(f64::NEG_INFINITY, f64::max)
+                })
+                .collect::<Vec<f64>>()
+        })
     });
     Ok(PyArray1::from_vec(py, scores))
 }
@@ -1063,32 +1068,34 @@ fn meteor_align_rows<'py>(
     let width = 5 + 4 * modules.len();
     let n = hyps.len();
     let flat = py.detach(|| {
-        let lex = meteor::align::Lexicon {
-            word_hash,
-            stem_hash,
-            synsets: &synsets,
-            para_id,
-            is_function,
-            paraphrases: table.filter(|_| uses(Module::Paraphrase)),
-        };
-        let rows: Vec<Vec<i64>> = hyps
-            .par_iter()
-            .zip(refs.par_iter())
-            .map(|(h, r)| {
-                let limit = max_candidates.unwrap_or(u64::MAX);
-                match meteor::align::align_bounded(h, r, &modules, beam, &lex, limit) {
-                    Ok(counts) => counts.row(),
-                    // a pair over the limit: -1 and its candidate count, not aligned
-                    Err(count) => {
-                        let mut row = vec![0; width];
-                        row[0] = -1;
-                        row[1] = i64::try_from(count).unwrap_or(i64::MAX);
-                        row
+        crate::common::parallel::install(|| {
+            let lex = meteor::align::Lexicon {
+                word_hash,
+                stem_hash,
+                synsets: &synsets,
+                para_id,
+                is_function,
+                paraphrases: table.filter(|_| uses(Module::Paraphrase)),
+            };
+            let rows: Vec<Vec<i64>> = hyps
+                .par_iter()
+                .zip(refs.par_iter())
+                .map(|(h, r)| {
+                    let limit = max_candidates.unwrap_or(u64::MAX);
+                    match meteor::align::align_bounded(h, r, &modules, beam, &lex, limit) {
+                        Ok(counts) => counts.row(),
+                        // a pair over the limit: -1 and its candidate count, not aligned
+                        Err(count) => {
+                            let mut row = vec![0; width];
+                            row[0] = -1;
+                            row[1] = i64::try_from(count).unwrap_or(i64::MAX);
+                            row
+                        }
                     }
-                }
-            })
-            .collect();
-        rows.concat()
+                })
+                .collect();
+            rows.concat()
+        })
     });
     to_array2(py, flat, n, width)
 }
@@ -1115,6 +1122,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(bleu_totals, m)?)?;
     m.add_function(wrap_pyfunction!(chrf_totals, m)?)?;
     m.add_function(wrap_pyfunction!(py_text::refcache_info, m)?)?;
+    m.add_function(wrap_pyfunction!(py_text::native_threads, m)?)?;
     m.add_function(wrap_pyfunction!(py_text::refcache_clear, m)?)?;
     m.add_function(wrap_pyfunction!(py_text::refcache_limits, m)?)?;
     m.add_function(wrap_pyfunction!(ter_stats, m)?)?;

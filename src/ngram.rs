@@ -347,14 +347,16 @@ where
     H: AsRef<[T]> + Sync,
     R: AsRef<[T]> + Sync,
 {
-    let width = row_width(max_order);
-    let mut out = vec![0i64; hyps.len() * width];
-    out.par_chunks_mut(width.max(1))
-        .zip(hyps.par_iter().zip(refs.par_iter()))
-        .for_each_init(PackedTable::default, |table, (row, (hyp, seg_refs))| {
-            segment_stats_with(table, hyp.as_ref(), seg_refs.as_slice(), max_order, row)
-        });
-    out
+    crate::common::parallel::install(|| {
+        let width = row_width(max_order);
+        let mut out = vec![0i64; hyps.len() * width];
+        out.par_chunks_mut(width.max(1))
+            .zip(hyps.par_iter().zip(refs.par_iter()))
+            .for_each_init(PackedTable::default, |table, (row, (hyp, seg_refs))| {
+                segment_stats_with(table, hyp.as_ref(), seg_refs.as_slice(), max_order, row)
+            });
+        out
+    })
 }
 
 /// Reusable buffers of one worker for the statistics of text segments.
@@ -526,23 +528,13 @@ pub fn id_batch_stats(
     offsets: &[usize],
     max_order: usize,
 ) -> Vec<i64> {
-    let width = row_width(max_order);
+    let width = row_width(max_order).max(1);
     let mut out = vec![0i64; hyps.len() * width];
     let one = |table: &mut PackedTable, (index, row): (usize, &mut [i64])| {
         let seg_refs = &refs[offsets[index]..offsets[index + 1]];
         id_segment_stats(table, hyps[index], seg_refs, max_order, row);
     };
-    if hyps.len() >= crate::PARALLEL_MIN_SEGMENTS {
-        out.par_chunks_mut(width.max(1))
-            .enumerate()
-            .with_min_len(64)
-            .for_each_init(PackedTable::default, one);
-    } else {
-        let mut table = PackedTable::default();
-        out.chunks_mut(width.max(1))
-            .enumerate()
-            .for_each(|item| one(&mut table, item));
-    }
+    crate::fill_rows(&mut out, width, one);
     out
 }
 
@@ -590,51 +582,53 @@ fn build_inventories<T: Hash + Eq>(
 /// stored.
 pub fn pairwise_map<T, O, F>(hyps: &[&[T]], cands: &[&[T]], max_order: usize, score: F) -> Vec<O>
 where
-    T: Hash + Eq,
+    T: Hash + Eq + Sync,
     O: Send + Clone + Default,
     F: Fn(&[i64]) -> O + Sync,
 {
-    let mut order_of_id = Vec::new();
-    let all: Vec<&[T]> = hyps.iter().chain(cands.iter()).copied().collect();
-    let inventories = build_inventories(&all, max_order, &mut order_of_id);
-    let (hyp_inv, cand_inv) = inventories.split_at(hyps.len());
-    let mut postings: Vec<Vec<(u32, i64)>> = vec![Vec::new(); order_of_id.len()];
-    for (index, cand) in cand_inv.iter().enumerate() {
-        for &(id, count) in &cand.ngrams {
-            postings[id as usize].push((index as u32, count));
+    crate::common::parallel::install(|| {
+        let mut order_of_id = Vec::new();
+        let all: Vec<&[T]> = hyps.iter().chain(cands.iter()).copied().collect();
+        let inventories = build_inventories(&all, max_order, &mut order_of_id);
+        let (hyp_inv, cand_inv) = inventories.split_at(hyps.len());
+        let mut postings: Vec<Vec<(u32, i64)>> = vec![Vec::new(); order_of_id.len()];
+        for (index, cand) in cand_inv.iter().enumerate() {
+            for &(id, count) in &cand.ngrams {
+                postings[id as usize].push((index as u32, count));
+            }
         }
-    }
-    let width = row_width(max_order);
-    let n_cands = cands.len();
-    let mut out = vec![O::default(); hyps.len() * n_cands];
-    if out.is_empty() {
-        return out;
-    }
-    out.par_chunks_mut(n_cands)
-        .zip(hyp_inv.par_iter())
-        .for_each(|(block, hyp)| {
-            let mut totals = vec![0i64; max_order];
-            // matches[candidate * max_order + order]
-            let mut matches = vec![0i64; n_cands * max_order];
-            for &(id, count) in &hyp.ngrams {
-                let order = order_of_id[id as usize] as usize;
-                totals[order] += count;
-                for &(cand, cand_count) in &postings[id as usize] {
-                    matches[cand as usize * max_order + order] += count.min(cand_count);
+        let width = row_width(max_order);
+        let n_cands = cands.len();
+        let mut out = vec![O::default(); hyps.len() * n_cands];
+        if out.is_empty() {
+            return out;
+        }
+        out.par_chunks_mut(n_cands)
+            .zip(hyp_inv.par_iter())
+            .for_each(|(block, hyp)| {
+                let mut totals = vec![0i64; max_order];
+                // matches[candidate * max_order + order]
+                let mut matches = vec![0i64; n_cands * max_order];
+                for &(id, count) in &hyp.ngrams {
+                    let order = order_of_id[id as usize] as usize;
+                    totals[order] += count;
+                    for &(cand, cand_count) in &postings[id as usize] {
+                        matches[cand as usize * max_order + order] += count.min(cand_count);
+                    }
                 }
-            }
-            let mut row = vec![0i64; width];
-            for (index, (slot, cand)) in block.iter_mut().zip(cand_inv.iter()).enumerate() {
-                row[0] = hyp.length as i64;
-                row[1] = cand.length as i64;
-                row[2] = cand.length as i64;
-                let (correct, total) = row[LENGTH_COLUMNS..].split_at_mut(max_order);
-                total.copy_from_slice(&totals);
-                correct.copy_from_slice(&matches[index * max_order..(index + 1) * max_order]);
-                *slot = score(&row);
-            }
-        });
-    out
+                let mut row = vec![0i64; width];
+                for (index, (slot, cand)) in block.iter_mut().zip(cand_inv.iter()).enumerate() {
+                    row[0] = hyp.length as i64;
+                    row[1] = cand.length as i64;
+                    row[2] = cand.length as i64;
+                    let (correct, total) = row[LENGTH_COLUMNS..].split_at_mut(max_order);
+                    total.copy_from_slice(&totals);
+                    correct.copy_from_slice(&matches[index * max_order..(index + 1) * max_order]);
+                    *slot = score(&row);
+                }
+            });
+        out
+    })
 }
 
 #[cfg(test)]

@@ -126,3 +126,9 @@ pub fn refcache_limits(max_entries: Option<usize>, max_bytes: Option<usize>) -> 
     crate::chrf_refs::cache().trim();
     old
 }
+
+/// The number of worker threads of this process's pool (rebuilt after `fork`).
+#[pyfunction]
+pub fn native_threads() -> usize {
+    crate::common::parallel::current_num_threads()
+}

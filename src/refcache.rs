@@ -28,10 +28,11 @@
 //! Values are exact: the prepared path computes the same integers as the
 //! uncached kernels (tested against them).
 
+use crate::common::process_local::ProcessLocal;
 use rustc_hash::{FxBuildHasher, FxHashMap};
 use std::hash::BuildHasher;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 
 /// Default number of entries kept per kernel.
 pub const DEFAULT_MAX_ENTRIES: usize = 8;
@@ -166,8 +167,11 @@ pub struct Info {
 }
 
 /// The LRU cache of one kernel's prepared references (see the module docs).
+///
+/// Its state is per process: a child made by `fork` starts with an empty
+/// cache instead of inheriting a lock another thread of the parent may hold.
 pub struct RefCache<V> {
-    state: Mutex<State<V>>,
+    state: ProcessLocal<Mutex<State<V>>>,
 }
 
 impl<V> Default for RefCache<V> {
@@ -179,34 +183,41 @@ impl<V> Default for RefCache<V> {
 impl<V> RefCache<V> {
     pub const fn new() -> Self {
         RefCache {
-            state: Mutex::new(State {
-                entries: Vec::new(),
-                seen: Vec::new(),
-                bytes: 0,
-                hits: 0,
-                misses: 0,
-            }),
+            state: ProcessLocal::new(Self::empty),
         }
     }
 
-    fn lock(&self) -> MutexGuard<'_, State<V>> {
+    fn empty() -> Mutex<State<V>> {
+        Mutex::new(State {
+            entries: Vec::new(),
+            seen: Vec::new(),
+            bytes: 0,
+            hits: 0,
+            misses: 0,
+        })
+    }
+
+    /// `update(state)` under this process's lock (held only for `update`, which
+    /// calls nothing outside this module).
+    fn with_state<R>(&self, update: impl FnOnce(&mut State<V>) -> R) -> R {
+        let state = self.state.get();
         // a panic elsewhere cannot leave the list inconsistent: every update is one step
-        self.state
-            .lock()
-            .unwrap_or_else(|poison| poison.into_inner())
+        let mut guard = state.lock().unwrap_or_else(|poison| poison.into_inner());
+        update(&mut guard)
     }
 
     /// The entry prepared for exactly these references and options (made most recent).
     pub fn get(&self, options: &str, refs: RefsView<'_>) -> Option<Arc<Entry<V>>> {
-        let mut state = self.lock();
-        let index = state
-            .entries
-            .iter()
-            .position(|e| e.options == options && e.text.equals(refs))?;
-        let entry = state.entries.remove(index);
-        state.entries.insert(0, Arc::clone(&entry));
-        state.hits += 1;
-        Some(entry)
+        self.with_state(|state| {
+            let index = state
+                .entries
+                .iter()
+                .position(|e| e.options == options && e.text.equals(refs))?;
+            let entry = state.entries.remove(index);
+            state.entries.insert(0, Arc::clone(&entry));
+            state.hits += 1;
+            Some(entry)
+        })
     }
 
     /// Stores `value` (holding `value_bytes`) for these references and options,
@@ -228,28 +239,29 @@ impl<V> RefCache<V> {
             bytes,
         });
         let (max_entries, max_bytes) = limits();
-        let mut state = self.lock();
-        state.misses += 1;
-        if max_entries > 0 && bytes <= max_bytes {
-            // another thread may have prepared the same references meanwhile
-            if let Some(index) = state
-                .entries
-                .iter()
-                .position(|e| e.options == entry.options && e.text.same(&entry.text))
-            {
-                let old = state.entries.remove(index);
-                state.bytes -= old.bytes;
+        self.with_state(|state| {
+            state.misses += 1;
+            if max_entries > 0 && bytes <= max_bytes {
+                // another thread may have prepared the same references meanwhile
+                if let Some(index) = state
+                    .entries
+                    .iter()
+                    .position(|e| e.options == entry.options && e.text.same(&entry.text))
+                {
+                    let old = state.entries.remove(index);
+                    state.bytes -= old.bytes;
+                }
+                state.bytes += bytes;
+                state.entries.insert(0, Arc::clone(&entry));
             }
-            state.bytes += bytes;
-            state.entries.insert(0, Arc::clone(&entry));
-        }
-        while state.entries.len() > max_entries || state.bytes > max_bytes {
-            let evicted = state
-                .entries
-                .pop()
-                .expect("over the bounds means not empty");
-            state.bytes -= evicted.bytes;
-        }
+            while state.entries.len() > max_entries || state.bytes > max_bytes {
+                let evicted = state
+                    .entries
+                    .pop()
+                    .expect("over the bounds means not empty");
+                state.bytes -= evicted.bytes;
+            }
+        });
         entry
     }
 
@@ -277,48 +289,50 @@ impl<V> RefCache<V> {
     /// [`SEEN_PER_ENTRY`] fingerprints per entry bound are kept.
     fn first_sight(&self, print: u64) -> bool {
         let keep = limits().0.saturating_mul(SEEN_PER_ENTRY);
-        let mut state = self.lock();
-        if let Some(index) = state.seen.iter().position(|&seen| seen == print) {
-            state.seen.remove(index); // the insertion that follows counts this miss
-            return false;
-        }
-        state.misses += 1;
-        state.seen.insert(0, print);
-        state.seen.truncate(keep);
-        true
+        self.with_state(|state| {
+            if let Some(index) = state.seen.iter().position(|&seen| seen == print) {
+                state.seen.remove(index); // the insertion that follows counts this miss
+                return false;
+            }
+            state.misses += 1;
+            state.seen.insert(0, print);
+            state.seen.truncate(keep);
+            true
+        })
     }
 
     /// Evicts the least recently used entries beyond the current bounds.
     pub fn trim(&self) {
         let (max_entries, max_bytes) = limits();
-        let mut state = self.lock();
-        while state.entries.len() > max_entries || state.bytes > max_bytes {
-            let evicted = state
-                .entries
-                .pop()
-                .expect("over the bounds means not empty");
-            state.bytes -= evicted.bytes;
-        }
+        self.with_state(|state| {
+            while state.entries.len() > max_entries || state.bytes > max_bytes {
+                let evicted = state
+                    .entries
+                    .pop()
+                    .expect("over the bounds means not empty");
+                state.bytes -= evicted.bytes;
+            }
+        })
     }
 
     /// Drops every entry and fingerprint and zeroes the counters.
     pub fn clear(&self) {
-        let mut state = self.lock();
-        state.entries.clear();
-        state.seen.clear();
-        state.bytes = 0;
-        state.hits = 0;
-        state.misses = 0;
+        self.with_state(|state| {
+            state.entries.clear();
+            state.seen.clear();
+            state.bytes = 0;
+            state.hits = 0;
+            state.misses = 0;
+        })
     }
 
     pub fn info(&self) -> Info {
-        let state = self.lock();
-        Info {
+        self.with_state(|state| Info {
             entries: state.entries.len(),
             bytes: state.bytes,
             hits: state.hits,
             misses: state.misses,
-        }
+        })
     }
 }
 

@@ -91,20 +91,22 @@ fn block_sums<T: Lane, const B: usize>(
     k: usize,
     fill: &(impl Fn(usize, &mut Vec<u32>) + Sync),
 ) -> Vec<T> {
-    let mut sums = vec![T::default(); k * width];
-    if width == 0 {
-        return sums;
-    }
-    let sum_rows = rows_summer::<T, B>();
-    sums.par_chunks_mut(width)
-        .enumerate()
-        .with_min_len(ROWS_PER_TASK)
-        .for_each_init(Vec::new, |listed, (r, out)| {
-            listed.clear();
-            fill(r, listed);
-            sum_rows(table, width, listed, out);
-        });
-    sums
+    crate::common::parallel::install(|| {
+        let mut sums = vec![T::default(); k * width];
+        if width == 0 {
+            return sums;
+        }
+        let sum_rows = rows_summer::<T, B>();
+        sums.par_chunks_mut(width)
+            .enumerate()
+            .with_min_len(ROWS_PER_TASK)
+            .for_each_init(Vec::new, |listed, (r, out)| {
+                listed.clear();
+                fill(r, listed);
+                sum_rows(table, width, listed, out);
+            });
+        sums
+    })
 }
 
 /// `out` = the sum of the `listed` rows of the `(n, width)` table, block of `B` columns by block.
@@ -522,23 +524,25 @@ pub fn seeded_sums(
 
 /// The `(k, n)` indices of the resamples `seeded_states` describes (`seeded_indices`).
 pub fn seeded_rows(entropy: &[u32], states: &[u64], n: u64) -> Option<Vec<i64>> {
-    if n == 0 || n > u64::from(u32::MAX) {
-        return None;
-    }
-    let start = Pcg64::from_entropy(entropy);
-    let (bound, width) = (n as u32, n as usize);
-    let mut out = vec![0i64; states.len() / 3 * width];
-    out.par_chunks_mut(width)
-        .enumerate()
-        .with_min_len(ROWS_PER_TASK)
-        .for_each_init(Vec::new, |drawn, (r, row)| {
-            drawn.clear();
-            redraw(&start, states, r, bound, drawn);
-            for (slot, &i) in row.iter_mut().zip(drawn.iter()) {
-                *slot = i64::from(i);
-            }
-        });
-    Some(out)
+    crate::common::parallel::install(|| {
+        if n == 0 || n > u64::from(u32::MAX) {
+            return None;
+        }
+        let start = Pcg64::from_entropy(entropy);
+        let (bound, width) = (n as u32, n as usize);
+        let mut out = vec![0i64; states.len() / 3 * width];
+        out.par_chunks_mut(width)
+            .enumerate()
+            .with_min_len(ROWS_PER_TASK)
+            .for_each_init(Vec::new, |drawn, (r, row)| {
+                drawn.clear();
+                redraw(&start, states, r, bound, drawn);
+                for (slot, &i) in row.iter_mut().zip(drawn.iter()) {
+                    *slot = i64::from(i);
+                }
+            });
+        Some(out)
+    })
 }
 
 /// `numpy.random.default_rng(seed).integers(2, size=count, dtype=bool)`: fair coins, one

@@ -888,7 +888,7 @@ fn block_size(n: usize) -> usize {
     if n < crate::PARALLEL_MIN_SEGMENTS {
         return n.max(1);
     }
-    (n / (rayon::current_num_threads() * 8)).clamp(1, 256)
+    (n / (crate::common::parallel::current_num_threads() * 8)).clamp(1, 256)
 }
 
 /// Runs `job(first segment, end, output rows)` over blocks of segments (in parallel for
@@ -912,9 +912,11 @@ where
         start = end;
     }
     let first_error = if n >= crate::PARALLEL_MIN_SEGMENTS {
-        jobs.into_par_iter()
-            .filter_map(|(s, e, chunk)| job(s, e, chunk).err())
-            .min_by_key(|err| (err.segment, err.reference))
+        crate::common::parallel::install(|| {
+            jobs.into_par_iter()
+                .filter_map(|(s, e, chunk)| job(s, e, chunk).err())
+                .min_by_key(|err| (err.segment, err.reference))
+        })
     } else {
         jobs.into_iter()
             .filter_map(|(s, e, chunk)| job(s, e, chunk).err())

@@ -629,13 +629,15 @@ pub fn batch_stats<S: AsRef<str> + Sync>(hyps: &[S], refs: &[Vec<S>]) -> Vec<i64
             })
             .collect();
     }
-    hyps.par_iter()
-        .zip(refs.par_iter())
-        .flat_map_iter(|(hyp, references)| {
-            let (best, total) = segment_stats(hyp.as_ref(), references);
-            [best, total]
-        })
-        .collect()
+    crate::common::parallel::install(|| {
+        hyps.par_iter()
+            .zip(refs.par_iter())
+            .flat_map_iter(|(hyp, references)| {
+                let (best, total) = segment_stats(hyp.as_ref(), references);
+                [best, total]
+            })
+            .collect()
+    })
 }
 
 #[cfg(test)]

@@ -1,12 +1,46 @@
-"""Shared fixtures: the real evaluation data (committed copies of ../shared/data, see tests/realdata.py)."""
+"""Shared fixtures: the real evaluation data (committed copies of ../shared/data, see tests/realdata.py).
+
+Every cache the tests cause is written under one temporary folder, never the user's: nlpeval's own
+(``$NLPEVAL_CACHE_DIR``: the parsed WordNet index, the METEOR paraphrase table of 186 MB, compiled
+report templates and the report model), matplotlib's (``$MPLCONFIGDIR``) and the browser's
+(``$XDG_CACHE_HOME``, ``$XDG_CONFIG_HOME``). The controller process makes the folder; pytest-xdist
+workers and the subprocesses tests start inherit the variables; the folder goes when the run ends.
+"""
 
 from __future__ import annotations
 
+import atexit
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 
-from realdata import data_dir, read_lines  # noqa: F401 - read_lines is imported from here by tests
+from realdata import data_dir, read_lines
+
+#: the variable that marks a run's cache folder (set once, by the first process that imports this)
+TEST_CACHE_ROOT = "NLPEVAL_TEST_CACHE_ROOT"
+#: the variables every cache the tests cause reads, each a folder under the run's cache folder
+CACHE_VARIABLES = {
+    "NLPEVAL_CACHE_DIR": "nlpeval",
+    "MPLCONFIGDIR": "matplotlib",
+    "XDG_CACHE_HOME": "xdg-cache",
+    "XDG_CONFIG_HOME": "xdg-config",
+}
+
+
+def _temporary_caches() -> None:
+    root = os.environ.get(TEST_CACHE_ROOT)
+    if root is None or not os.path.isdir(root):
+        root = tempfile.mkdtemp(prefix="nlpeval-test-caches-")
+        os.environ[TEST_CACHE_ROOT] = root
+        atexit.register(shutil.rmtree, root, ignore_errors=True)
+    for variable, name in CACHE_VARIABLES.items():
+        os.environ[variable] = os.path.join(root, name)
+
+
+_temporary_caches()
 
 
 @pytest.fixture(scope="session")

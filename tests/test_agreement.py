@@ -7,8 +7,11 @@ import math
 import time
 import warnings
 
+import krippendorff
 import numpy as np
 import pytest
+from sklearn import metrics as sklearn_metrics
+from statsmodels.stats import inter_rater
 
 import nlpeval
 from nlpeval import InputError, UndefinedMetricWarning
@@ -21,10 +24,6 @@ from nlpeval.agreement import (
 )
 from nlpeval.cli.main import main as cli_main
 from nlpeval.significance.bootstrap import resample_indices
-
-krippendorff = pytest.importorskip("krippendorff")
-sklearn_metrics = pytest.importorskip("sklearn.metrics")
-inter_rater = pytest.importorskip("statsmodels.stats.inter_rater")
 
 TOL = 1e-10
 LEVELS = ("nominal", "ordinal", "interval", "ratio")

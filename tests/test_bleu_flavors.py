@@ -14,8 +14,10 @@ import re
 import warnings
 from pathlib import Path
 
+import bleuscore
 import numpy as np
 import pytest
+from nltk.translate import bleu_score as nltk_bleu
 
 import nlpeval
 import textgen
@@ -23,9 +25,6 @@ from nlpeval.cli.main import main as cli_main
 from nlpeval.core.stats import StatsSchema
 from nlpeval.metrics.bleu import make_bleu
 from nlpeval.metrics.bleu.hf import hf_13a
-
-nltk_bleu = pytest.importorskip("nltk.translate.bleu_score")
-bleuscore = pytest.importorskip("bleuscore")
 
 METHODS = [f"method{i}" for i in range(8)]
 WEIGHTS = [(0.25, 0.25, 0.25, 0.25), (0.5, 0.5), (0.2, 0.2, 0.2, 0.2, 0.2), (0.1, 0.3, 0.5, 0.1)]

@@ -7,12 +7,11 @@ import warnings
 
 import numpy as np
 import pytest
+from sklearn import metrics as sklearn_metrics
+from sklearn.exceptions import UndefinedMetricWarning as SkUndefined
 
-sklearn_metrics = pytest.importorskip("sklearn.metrics")
-from sklearn.exceptions import UndefinedMetricWarning as SkUndefined  # noqa: E402
-
-import nlpeval  # noqa: E402
-from nlpeval import classification as clf  # noqa: E402
+import nlpeval
+from nlpeval import classification as clf
 
 TOL = 1e-12
 ZERO_DIVISION = ("warn", 0, 1, 0.0, 1.0, np.nan)

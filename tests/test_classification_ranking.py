@@ -7,11 +7,10 @@ import warnings
 
 import numpy as np
 import pytest
+from sklearn import metrics as sklearn_metrics
 
-sklearn_metrics = pytest.importorskip("sklearn.metrics")
-
-from nlpeval import classification as clf  # noqa: E402
-from test_classification import _pick, both  # noqa: E402
+from nlpeval import classification as clf
+from test_classification import _pick, both
 
 SEEDS = list(range(10))
 

@@ -11,7 +11,7 @@ import pytest
 
 from nlpeval import _version
 from nlpeval.metrics.meteor import wordnet as wordnet_module
-from nlpeval.metrics.meteor.wordnet import WordNet, WordNetNotFoundError
+from nlpeval.metrics.meteor.wordnet import WordNet
 
 PYTHON_PATH = str(Path(wordnet_module.__file__).resolve().parents[3])
 
@@ -135,10 +135,7 @@ def test_concurrent_processes_share_one_cache(tmp_path: Path, cache_dir: Path) -
 
 
 def test_real_wordnet_from_the_cache_equals_the_parse(tmp_path: Path, cache_dir: Path) -> None:
-    try:
-        root = wordnet_module.find_wordnet()
-    except WordNetNotFoundError:
-        pytest.skip("no WordNet 3.0 database on this machine")
+    root = wordnet_module.find_wordnet()  # Debian's wordnet-base (.ci/run installs it)
     parsed = WordNet(root)
     words = ["dog", "dogs", "running", "ran", "better", "geese", "big", "large", "a", "the", "criteria", "xyzzy"]
     expected = {w: (parsed.meteor_synsets(w), parsed.nltk_synonyms(w)) for w in words}
@@ -216,10 +213,7 @@ def test_version_from_the_dist_info_folder(tmp_path: Path) -> None:
 
 
 def test_lemma_names_read_as_the_marker_pattern_does() -> None:
-    try:
-        wordnet = WordNet.open()
-    except WordNetNotFoundError:
-        pytest.skip("no WordNet 3.0 database on this machine")
+    wordnet = WordNet.open()  # Debian's wordnet-base (.ci/run installs it)
     checked = 0
     for raw in wordnet._data_file("a").split(b"\n"):  # adjectives carry the syntactic markers
         if raw and raw[:1] != b" ":

@@ -7,14 +7,13 @@ import json
 import random
 from pathlib import Path
 
+import pyarrow as pa
 import pytest
+from pyarrow import parquet as pq
 
 import nlpeval
 from nlpeval.cli.main import main as cli_main
 from textgen import sentence
-
-pa = pytest.importorskip("pyarrow", reason="the optional 'parquet' extra is not installed")
-pq = pytest.importorskip("pyarrow.parquet")
 
 METRICS = "bleu,chrf,ter,rougeL,wer"
 FORMATS = ("jsonl", "csv", "tsv", "parquet")
@@ -295,9 +294,8 @@ def test_systems_must_cover_the_same_ids_with_the_same_references(tmp_path, caps
 
 def test_perplexity_of_a_text_column_under_a_local_model_equals_line_files(tmp_path, capsys):
     """--model DIR --text data.jsonl --hyp-col: the texts of a column, scored like the same texts as lines."""
-    pytest.importorskip("torch", reason="the optional 'lm' extra is not installed")
-    transformers = pytest.importorskip("transformers", reason="the optional 'lm' extra is not installed")
     import torch
+    import transformers
     from tokenizers import Tokenizer, models, pre_tokenizers
 
     words = ["the", "cat", "dog", "sat", "on", "mat", "ran", "fast"]
@@ -439,9 +437,8 @@ def test_system_col_errors_exit_2_with_file_and_row(tmp_path, capsys):
 
 def test_perplexity_model_with_system_col_equals_each_system_alone(tmp_path, capsys):
     """--model DIR --text long.csv --hyp-col --system-col: each system's texts scored as its own line file."""
-    pytest.importorskip("torch", reason="the optional 'lm' extra is not installed")
-    transformers = pytest.importorskip("transformers", reason="the optional 'lm' extra is not installed")
     import torch
+    import transformers
     from tokenizers import Tokenizer, models, pre_tokenizers
 
     words = ["the", "cat", "dog", "sat", "on", "mat"]

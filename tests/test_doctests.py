@@ -10,15 +10,6 @@ import pytest
 
 import nlpeval
 
-#: modules whose import needs an optional extra that may be absent
-OPTIONAL = (
-    "nlpeval.tokenizers.mecab",
-    "nlpeval.tokenizers.sentencepiece",
-    "nlpeval.integrations.fastai",
-    "nlpeval.integrations.torchmetrics",
-    "nlpeval.integrations.transformers",
-)
-
 
 def _modules() -> list[str]:
     names = []
@@ -31,11 +22,6 @@ def _modules() -> list[str]:
 
 @pytest.mark.parametrize("module_name", _modules())
 def test_docstring_examples(module_name: str) -> None:
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError:
-        if module_name.startswith(OPTIONAL):
-            pytest.skip(f"{module_name} needs an optional extra")
-        raise
+    module = importlib.import_module(module_name)  # every optional extra is in the test extra
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE, verbose=False)
     assert result.failed == 0, f"{result.failed} docstring example(s) failed in {module_name}"

@@ -5,21 +5,18 @@ The metric's per-epoch value must equal nlpeval.bleu on the same predicted ids a
 
 from __future__ import annotations
 
+import fastai  # noqa: F401 - the test needs it installed
 import numpy as np
 import pytest
+import sacrebleu
+import torch
+from fastai.data.core import DataLoaders
+from fastai.data.load import DataLoader
+from fastai.learner import Learner
+from fastai.losses import CrossEntropyLossFlat
 
 import nlpeval
-
-torch = pytest.importorskip("torch", reason="the optional 'fastai' extra is not installed")
-pytest.importorskip("fastai", reason="the optional 'fastai' extra is not installed")
-sacrebleu = pytest.importorskip("sacrebleu")
-
-from fastai.data.core import DataLoaders  # noqa: E402
-from fastai.data.load import DataLoader  # noqa: E402
-from fastai.learner import Learner  # noqa: E402
-from fastai.losses import CrossEntropyLossFlat  # noqa: E402
-
-from nlpeval.integrations.fastai import CorpusBLEU  # noqa: E402
+from nlpeval.integrations.fastai import CorpusBLEU
 
 PAD, EOS = 0, 2
 VOCAB = ["<pad>", "<bos>", "<eos>", *[f"w{i}" for i in range(3, 14)]]

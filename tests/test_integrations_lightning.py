@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import pytorch_lightning as pl
+import torch
 
 import nlpeval
-
-torch = pytest.importorskip("torch", reason="the optional 'torchmetrics' extra is not installed")
-pl = pytest.importorskip("pytorch_lightning", reason="pytorch-lightning (a test dependency) is not installed")
-
-from nlpeval.integrations.torchmetrics import StatsMetric  # noqa: E402
+from nlpeval.integrations.torchmetrics import StatsMetric
 
 PAD, EOS, VOCAB = 0, 2, 14
 

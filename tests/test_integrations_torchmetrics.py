@@ -11,14 +11,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import torch
+import torchmetrics  # noqa: F401 - the test needs it installed
 
 import nlpeval
+from nlpeval.integrations.torchmetrics import StatsMetric
 from textgen import corpus
-
-torch = pytest.importorskip("torch", reason="the optional 'torchmetrics' extra is not installed")
-pytest.importorskip("torchmetrics", reason="the optional 'torchmetrics' extra is not installed")
-
-from nlpeval.integrations.torchmetrics import StatsMetric  # noqa: E402
 
 #: text metrics checked under DDP: integer statistics (bleu, chrf, wer) and float ones (ter, rougeL)
 TEXT_METRICS = ("bleu", "chrf", "wer", "ter", "rougeL")

@@ -6,18 +6,16 @@ evaluated; the Trainer's reported metrics must equal nlpeval, sacreBLEU and scik
 
 from __future__ import annotations
 
+import accelerate  # noqa: F401 - the test needs it installed
 import numpy as np
 import pytest
+import sacrebleu
+import torch
+import transformers
+from sklearn import metrics as sklearn_metrics
 
 import nlpeval
-
-torch = pytest.importorskip("torch", reason="the optional 'transformers' extra is not installed")
-transformers = pytest.importorskip("transformers", reason="the optional 'transformers' extra is not installed")
-pytest.importorskip("accelerate", reason="the optional 'transformers' extra is not installed")
-sacrebleu = pytest.importorskip("sacrebleu")
-sklearn_metrics = pytest.importorskip("sklearn.metrics")
-
-from nlpeval.integrations.transformers import classification_compute_metrics, seq2seq_compute_metrics  # noqa: E402
+from nlpeval.integrations.transformers import classification_compute_metrics, seq2seq_compute_metrics
 
 WORDS = ["the", "a", "cat", "dog", "sat", "on", "mat", "ran", "red", "big", "house", "tree"]
 TOL = 1e-9  # on sacreBLEU's 0-100 scale

@@ -7,12 +7,11 @@ import warnings
 
 import numpy as np
 import pytest
+from scipy import stats as scipy_stats
+from sklearn import metrics as sklearn_metrics
 
-sklearn_metrics = pytest.importorskip("sklearn.metrics")
-scipy_stats = pytest.importorskip("scipy.stats")
-
-import nlpeval  # noqa: E402
-from nlpeval import regression  # noqa: E402
+import nlpeval
+from nlpeval import regression
 
 NAMES = (
     "mean_squared_error",

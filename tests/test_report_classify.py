@@ -7,11 +7,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from sklearn import metrics as sklearn_metrics
 
 from nlpeval.cli.main import main
 from nlpeval.reports.build import classification_report
-
-sklearn_metrics = pytest.importorskip("sklearn.metrics")
 
 
 @pytest.fixture(scope="module")
@@ -51,7 +50,8 @@ def test_numbers_match_scikit_learn(data):
 
 
 def test_mcnemar_matches_statsmodels(data):
-    contingency = pytest.importorskip("statsmodels.stats.contingency_tables")
+    from statsmodels.stats import contingency_tables as contingency
+
     gold, preds, _ = data
     model = classification_report(gold, preds, n_bootstrap=0)
     test = model.classification.mcnemar[0]

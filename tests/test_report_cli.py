@@ -115,7 +115,8 @@ def test_demo_report(tmp_path, capsys):
 
 
 def test_figures_directory(files, tmp_path):
-    pytest.importorskip("matplotlib")
+    import matplotlib  # noqa: F401 - the test needs it installed
+
     figures = tmp_path / "figs"
     one = write(tmp_path / "one.txt", Path(files["sys1"]).read_text(encoding="utf-8").splitlines())
     two = write(tmp_path / "two.txt", Path(files["sys2"]).read_text(encoding="utf-8").splitlines())

@@ -14,10 +14,7 @@ from pathlib import Path
 import pytest
 
 from conftest import read_lines
-
-compare_mt = pytest.importorskip("compare_mt", reason="compare-mt is a test dependency (pip install compare-mt)")
-
-from nlpeval.reports.build import report  # noqa: E402
+from nlpeval.reports.build import report
 
 
 def _cli(folder: Path, prefix: str, tmp_path: Path) -> list[str]:

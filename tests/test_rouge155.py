@@ -44,8 +44,9 @@ $db{$t[0]} = $t[1]; } close(IN); } untie %db;"""
 def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The Perl's data directory with its exception database built (adj, adv, noun, verb order)."""
     perl = shutil.which("perl")
-    if perl is None or subprocess.run([perl, "-MXML::Parser", "-MDB_File", "-e", "1"], check=False).returncode:
-        pytest.skip("perl with XML::Parser (Debian libxml-parser-perl) and DB_File is needed to run ROUGE-1.5.5")
+    assert perl is not None and not subprocess.run([perl, "-MXML::Parser", "-MDB_File", "-e", "1"]).returncode, (
+        "perl with XML::Parser (Debian libxml-parser-perl; .ci/run installs it) and DB_File runs ROUGE-1.5.5"
+    )
     target = tmp_path_factory.mktemp("rouge-data") / "data"
     shutil.copytree(HOME / "data", target)
     sources = [str(target / "WordNet-2.0-Exceptions" / f"{n}.exc") for n in ("adj", "adv", "noun", "verb")]

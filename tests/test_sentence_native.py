@@ -153,8 +153,11 @@ def test_bootstrap_and_empty_batches_keep_the_generic_path() -> None:
         stats = metric.segment_stats(hyps, refs)
         ours = metric.score_from_stats(stats, segments=True, n_bootstrap=10, seed=3)
         assert ours.ci is not None and ours.ci == _bootstrap(metric, stats).ci
-        empty = metric.segment_stats([], [])
-        _same_score(metric.score_from_stats(empty, segments=True), _generic(metric, empty, True))
+        empty = metric.segment_stats([], [])  # an empty batch: no score on either path
+        with pytest.raises(nlpeval.InputError, match="no segments"):
+            metric.score_from_stats(empty, segments=True)
+        with pytest.raises(nlpeval.InputError, match="no segments"):
+            _generic(metric, empty, True)
 
 
 def _bootstrap(metric: CorpusMetric, stats: object) -> nlpeval.Score:

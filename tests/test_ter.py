@@ -22,18 +22,17 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import sacrebleu
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sacrebleu.metrics import lib_ter
+from sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer
 
 import nlpeval
 from nlpeval.cli.main import main as cli_main
 from nlpeval.metrics.ter import TER
 from nlpeval.tokenizers.tercom import tercom_reference_tokenizer, tercom_tokenizer
 from textgen import corpus, sentence, streams
-
-sacrebleu = pytest.importorskip("sacrebleu")
-from sacrebleu.metrics import lib_ter  # noqa: E402
-from sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer  # noqa: E402
 
 OPTION_NAMES = ("normalized", "no_punct", "asian_support", "case_sensitive")
 ALL_OPTIONS = [dict(zip(OPTION_NAMES, flags, strict=True)) for flags in itertools.product((False, True), repeat=4)]

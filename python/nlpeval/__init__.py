@@ -78,8 +78,13 @@ _LAZY = {
     "percent_agreement": "nlpeval.agreement",
     "rating_summary": "nlpeval.agreement",
     "meta_evaluate": "nlpeval.correlation",
+    "compare_metrics": "nlpeval.correlation.compare",
     "explain": "nlpeval.cards",
     "report": "nlpeval.reports.build",
+    "retrieval": "nlpeval.ir.api",
+    "compare_runs": "nlpeval.ir.compare",
+    "RetrievalResult": "nlpeval.ir.api",
+    "fisher_randomization_test": "nlpeval.significance.fisher",
 }
 
 #: sub-packages reachable as attributes without an explicit import (``nlpeval.classification``)
@@ -100,7 +105,10 @@ if TYPE_CHECKING:
     from nlpeval.core.score import ConfidenceInterval, Score
     from nlpeval.core.signature import Signature
     from nlpeval.core.stats import Stats, StatsSchema
+    from nlpeval.ir.api import RetrievalResult, retrieval
+    from nlpeval.ir.compare import compare_runs
     from nlpeval.correlation import meta_evaluate
+    from nlpeval.correlation.compare import compare_metrics
     from nlpeval.lm.causal import model_perplexity
     from nlpeval.lm.logprobs import Perplexity, PerplexityAccumulator, perplexity
     from nlpeval.metrics.bleu import BLEU, HfBLEU, NltkBLEU, TokenIdBLEU, bleu, make_bleu
@@ -112,6 +120,7 @@ if TYPE_CHECKING:
     from nlpeval.metrics.ter import TER, ter
     from nlpeval.metrics.wer import CER, MER, WER, WIL, WIP, EditAlignment, cer, edit_alignment, mer, wer, wil, wip
     from nlpeval.significance.bootstrap import bootstrap_interval
+    from nlpeval.significance.fisher import fisher_randomization_test
     from nlpeval.significance.paired import PairedTestResult, approximate_randomization, paired_bootstrap
 
 

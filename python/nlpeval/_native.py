@@ -69,5 +69,6 @@ report_seeded_rows = _core.report_seeded_rows
 report_encode_lines = _core.report_encode_lines
 report_matched_strings = _core.report_matched_strings
 refcache_info = _core.refcache_info
+native_threads = _core.native_threads
 refcache_clear = _core.refcache_clear
 refcache_limits = _core.refcache_limits

@@ -146,8 +146,34 @@ def log_loss(
     return float(np.dot(loss, weights) if weights is not None else np.sum(loss))
 
 
+def _one_pair(y_true: Any, q: np.ndarray) -> np.ndarray | None:
+    """``y_true`` as one gold distribution when it and ``q`` are 1-D probability vectors, else None.
+
+    Both 1-D, of floats, of equal length and each summing to 1 (as ``scipy.stats.entropy(p, q)``
+    takes them) is one pair of distributions; 1-D labels with per-sample probabilities of the
+    positive class stay what they were (labels rarely sum to exactly 1 with their probabilities).
+    """
+    if q.ndim != 1 or hasattr(y_true, "detach"):
+        return None
+    p = np.asarray(y_true)
+    if p.ndim != 1 or p.dtype.kind != "f" or p.shape != q.shape or p.size < 2:
+        return None
+    if not (np.isclose(p.sum(), 1.0, rtol=0, atol=1e-9) and np.isclose(q.sum(), 1.0, rtol=0, atol=1e-9)):
+        return None
+    return p
+
+
 def _distributions(y_true: Any, y_proba: Any, labels: Any) -> tuple[np.ndarray, np.ndarray]:
     q = _probabilities(y_proba)
+    pair = _one_pair(y_true, q)
+    if pair is not None:
+        if labels is not None:
+            raise ValueError("labels= is for class labels; y_true here is one probability distribution")
+        q, p_one = q.reshape(1, -1), _probabilities(pair, "y_true").reshape(1, -1)
+        for side, arr in (("y_proba", q), ("y_true", p_one)):
+            if arr.min() < 0:
+                raise InputError("has a negative probability", segment=0, side=side)
+        return p_one.astype(np.float64), q.astype(np.float64)
     if q.min() < 0:
         raise InputError(
             "has a negative probability",
@@ -243,11 +269,15 @@ def kl_divergence(
     The same inputs as :func:`cross_entropy`; equals cross-entropy minus the
     entropy of the gold distributions (so, for one-hot gold labels, the log-loss).
     ``inf`` where q_c = 0 < p_c. Matches ``scipy.special.rel_entr(p, q).sum(axis=1)``.
+    Two 1-D probability vectors (floats, equal length, each summing to 1) are one pair of
+    distributions, as ``scipy.stats.entropy(p, q)`` takes them.
 
     Examples
     --------
     >>> round(kl_divergence([[0.5, 0.5], [0.9, 0.1]], [[0.5, 0.5], [0.6, 0.4]]), 6)
     0.113145
+    >>> round(kl_divergence([0.5, 0.5], [0.9, 0.1]), 6)  # scipy.stats.entropy([0.5, 0.5], [0.9, 0.1])
+    0.510826
     """
     if not (base > 0 and base != 1):
         raise ValueError(f"base must be positive and not 1; got {base!r}")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import math
 import os
-import sys
 from typing import Any
 
 from nlpeval.cli.formats import FORMATS
@@ -118,6 +117,8 @@ def run(options: argparse.Namespace) -> int:
     where: dict[str, list[str]] = {}
     if options.system_col is not None:
         return _run_systems(options)
+    if options.plot:
+        _require_matplotlib()  # before anything is printed: a report then exit 2 would look like success
     if options.hyp_col is not None:
         gold, pred, scores_from_data, where = _from_data_file(options)
     else:
@@ -254,6 +255,14 @@ def _from_data_file(
     return gold, pred, scores, where
 
 
+def _require_matplotlib() -> None:
+    """A usage error naming the extra when ``--plot`` cannot draw (matplotlib is the ``plot`` extra)."""
+    import importlib.util
+
+    if importlib.util.find_spec("matplotlib") is None:
+        raise UsageError("--plot needs matplotlib: pip install 'nlpeval[plot]'")
+
+
 def _plots(rep: Any, gold: list[str], scores: Any, options: argparse.Namespace) -> None:
     from nlpeval.classification.plots import plot_confusion_matrix, plot_precision_recall, plot_roc
 
@@ -267,5 +276,7 @@ def _plots(rep: Any, gold: list[str], scores: Any, options: argparse.Namespace) 
         plot_precision_recall(gold, scores, labels=labels, pos_label=options.pos_label, path=written[-1])
         written.append(os.path.join(options.plot, f"roc.{ext}"))
         plot_roc(gold, scores, labels=labels, pos_label=options.pos_label, path=written[-1])
+    from nlpeval.cli.written import announce
+
     for path in written:
-        print(f"nlpeval classify: wrote {path}", file=sys.stderr)
+        announce(path)

@@ -114,6 +114,8 @@ def jsonl_record(name: str, number: int, line: str) -> Record | None:
         value = json.loads(line)
     except json.JSONDecodeError as exc:
         raise UsageError(f"{name}:{number}: not valid JSON ({exc.msg} at column {exc.colno})") from None
+    except RecursionError:
+        raise UsageError(f"{name}:{number}: JSON nested too deeply") from None
     if not isinstance(value, dict):
         raise UsageError(f"{name}:{number}: expected a JSON object, found {type(value).__name__}")
     return Record(number, value)
@@ -126,7 +128,9 @@ def _delimited(path: str, fmt: str) -> DataFile:
         raise UsageError(f"cannot read {path}: {exc.strerror}") from None
     with handle:
         delimiter = "\t" if fmt == "tsv" else ","
-        reader = csv.reader(handle, delimiter=delimiter)
+        # strict: a stray quote is an error, not a silently different row (a quoted cell may hold line
+        # ends, as ROUGE-Lsum's sentence-per-line summaries do; a quote never closed is named at its row)
+        reader = csv.reader(handle, delimiter=delimiter, strict=True)
         records: list[Record] = []
         header: list[str] | None = None
         start = 1
@@ -142,7 +146,8 @@ def _delimited(path: str, fmt: str) -> DataFile:
                     records.append(Record(start, dict(zip(header, cells, strict=True))))
                 start = reader.line_num + 1
         except csv.Error as exc:
-            raise UsageError(f"{path}:{reader.line_num}: {exc}") from None
+            hint = " (a quote opened here is never closed)" if "end of data" in str(exc) else ""
+            raise UsageError(f"{path}:{start}: {exc}{hint}") from None
         except UnicodeDecodeError as exc:
             raise UsageError(f"{path}:{reader.line_num + 1}: invalid UTF-8 ({exc.reason})") from None
     return DataFile(path, header or [], records)

@@ -247,6 +247,8 @@ def mark_paired(systems: list[Any], n_resamples: int, seed: int) -> None:
 
 def save_partials(pattern: str, partials: dict[str, dict[str, Any]]) -> None:
     """Write ``{system: {metric: Partial}}`` to ``pattern`` (``{metric}``/``{system}`` placeholders)."""
+    from nlpeval.cli.written import announce
+
     n_metrics = len(next(iter(partials.values())))
     if n_metrics > 1 and "{metric}" not in pattern:
         raise UsageError("--save-partial needs {metric} in the path when several metrics are scored")
@@ -255,7 +257,9 @@ def save_partials(pattern: str, partials: dict[str, dict[str, Any]]) -> None:
     for system, by_name in partials.items():
         for metric, partial in by_name.items():
             safe = os.path.basename(system).replace(os.sep, "_")
-            partial.save(pattern.replace("{metric}", metric).replace("{system}", safe))
+            path = pattern.replace("{metric}", metric).replace("{system}", safe)
+            partial.save(path)
+            announce(path)
 
 
 def local_partials(accumulated: list[dict[str, Any]], names: list[str]) -> dict[str, dict[str, Any]]:

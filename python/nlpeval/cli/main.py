@@ -32,6 +32,7 @@ COMMANDS = {
     "metrics": "nlpeval.cli.metrics",
     "report": "nlpeval.cli.report",
     "merge": "nlpeval.cli.merge",
+    "ir": "nlpeval.cli.ir",
 }
 
 
@@ -55,8 +56,36 @@ def build_parser(commands: Collection[str] | None = None) -> argparse.ArgumentPa
         if commands is None or name in commands:
             import_module(module).add_parser(subparsers)
     for command in subparsers.choices.values():  # every command: no progress bar with --quiet
-        command.add_argument("-q", "--quiet", action="store_true", help="no progress bar (none is drawn when piped)")
+        # (``nlpeval ir -q QRELS`` keeps trec_eval's habit of -q for the qrels: only --quiet there)
+        flags = ["--quiet"] if "-q" in command._option_string_actions else ["-q", "--quiet"]
+        command.add_argument(*flags, action="store_true", help="no progress bar (none is drawn when piped)")
+        command.add_argument("--force", action="store_true", help="with -o: replace an output file that is read-only")
+        command.add_argument(
+            "--max-line-bytes",
+            type=int,
+            default=64 * 2**20,
+            metavar="N",
+            help="refuse input lines longer than N bytes (default 64 MiB; bounds memory on input without newlines)",
+        )
     return parser
+
+
+def _named_files(args: argparse.Namespace) -> list[str]:
+    """Every option value that names an existing file (the command's inputs), except the output itself."""
+    values: list[object] = []
+    for key, value in vars(args).items():
+        if key != "output":
+            values.extend(value if isinstance(value, (list, tuple)) else [value])
+    return [v for v in values if isinstance(v, str) and v != "-" and os.path.isfile(v)]
+
+
+def _check_output(args: argparse.Namespace) -> None:
+    """Refuse a bad ``-o`` before any work: an input, a read-only file (without ``--force``), a closed folder."""
+    output = getattr(args, "output", None)
+    if output:
+        from nlpeval.core.files import check_output
+
+        check_output(output, inputs=_named_files(args), force=getattr(args, "force", False))
 
 
 def _needed_commands(argv: Sequence[str]) -> list[str] | None:
@@ -80,7 +109,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(_needed_commands(argv))
     args = parser.parse_args(argv)
+    from nlpeval.cli import written
+
+    outer = written.QUIET, written.COMMAND  # a command may run another (demo --report runs report)
+    written.QUIET, written.COMMAND = bool(args.quiet) or written.QUIET, args.command
     try:
+        from nlpeval.cli import io
+
+        io.set_max_line_bytes(args.max_line_bytes)
+        _check_output(args)
         with progress_enabled(False) if args.quiet else contextlib.nullcontext():
             return int(args.run(args) or 0)
     except (UsageError, ValueError, OSError, ImportError) as exc:
@@ -89,9 +126,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"nlpeval {args.command}: error: {message}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        return 130
+        print(f"nlpeval {args.command}: interrupted", file=sys.stderr)
+        return INTERRUPTED
     except BrokenPipeError:  # pragma: no cover - e.g. piped into head
         return 0
+    finally:
+        written.QUIET, written.COMMAND = outer
+
+
+#: exit code after Ctrl-C (128 + SIGINT), as shells report it
+INTERRUPTED = 130
 
 
 def run() -> NoReturn:
@@ -104,7 +148,18 @@ def run() -> NoReturn:
     (the interpreter then reports it as usual), it exits the usual way.
     """
     argv = sys.argv[1:]
-    code = main(argv)
+    try:
+        code = main(argv)
+    except KeyboardInterrupt:  # before the command started (parsing, imports)
+        print("nlpeval: interrupted", file=sys.stderr)
+        code = INTERRUPTED
+    if code == INTERRUPTED:
+        # a worker thread may still be inside a native kernel: tearing the interpreter down under it
+        # aborts the process ("FATAL: exception not rethrown"), so end now (outputs were never replaced)
+        with contextlib.suppress(Exception):
+            sys.stdout.flush()
+            sys.stderr.flush()
+        os._exit(code)
     if not argv or argv[0] not in ("score", "report"):
         sys.exit(code)
     import atexit

@@ -354,7 +354,10 @@ def _figures(model: Any, options: argparse.Namespace) -> None:
             from nlpeval.reports.figures import write_figures
         except ImportError as exc:  # pragma: no cover - matplotlib is the optional "plot" extra
             raise UsageError(f"--figures needs matplotlib (pip install nlpeval[plot]): {exc}") from None
-        write_figures(model, options.figures)
+        from nlpeval.cli.written import announce
+
+        for path in write_figures(model, options.figures):
+            announce(path)
 
 
 def _classify(options: argparse.Namespace, fmt: str) -> int:

@@ -100,6 +100,10 @@ class Accumulator:
         """The score of everything seen so far."""
         if self._totals is None:
             raise ValueError("nothing to score: call update() first")
+        if self.n_segments == 0:
+            from nlpeval.core.metric import raise_empty
+
+            raise_empty()
         if self.keep_segments:
             return self.metric.score_from_stats(self.stats(), segments=True)
         return self.metric.score_from_totals(self._totals)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
 
 import numpy as np
 
@@ -15,6 +15,22 @@ from nlpeval.core.stats import Stats, StatsSchema
 
 if TYPE_CHECKING:
     from nlpeval.core.accumulator import Accumulator
+
+
+def raise_empty() -> NoReturn:
+    """Refuse to score an empty corpus (every corpus metric, the API as the command line).
+
+    Examples
+    --------
+    >>> import nlpeval
+    >>> nlpeval.bleu([], [])
+    Traceback (most recent call last):
+    ...
+    nlpeval.core.errors.InputError: hypotheses: no segments: an empty corpus has no score
+    """
+    from nlpeval.core.errors import InputError
+
+    raise InputError("no segments: an empty corpus has no score", side="hypotheses")
 
 
 class CorpusMetric(ABC):
@@ -95,8 +111,13 @@ class CorpusMetric(ABC):
 
         ``resampling="poisson"`` uses the keyed Poisson bootstrap of
         :mod:`nlpeval.significance.poisson` (segment ``ids``, default ``0..n-1``), which
-        gives the same interval as the distributed path; the default is sacreBLEU's."""
+        gives the same interval as the distributed path; the default is sacreBLEU's.
+
+        Zero segments raise :class:`~nlpeval.core.errors.InputError`, as the command line refuses
+        an empty file: a corpus score of nothing is undefined (jiwer returns 0, sacreBLEU an IndexError)."""
         rows = stats.rows
+        if len(stats) == 0:
+            raise_empty()
         if not n_bootstrap and rows.dtype == np.int64 and rows.ndim == 2 and rows.shape[0]:
             summary = self._native_summary(rows, segments)
             if summary is not None:

@@ -41,9 +41,22 @@ def as_segment_list(values: Any, side: str) -> list[Any]:
     Traceback (most recent call last):
     ...
     nlpeval.core.errors.InputError: hypotheses: got one str; expected a sequence with one item per segment
+    >>> as_segment_list({"a", "b"}, "hypotheses")
+    Traceback (most recent call last):
+    ...
+    nlpeval.core.errors.InputError: hypotheses: got a set, which has no order; pass a list with one item per segment
     """
     if isinstance(values, (str, bytes)):
         raise InputError(f"got one {type(values).__name__}; expected a sequence with one item per segment", side=side)
+    if isinstance(values, (set, frozenset, dict)) or type(values).__name__ in ("KeysView", "ValuesView"):
+        kind = "dict" if isinstance(values, dict) else "set"
+        raise InputError(f"got a {kind}, which has no order; pass a list with one item per segment", side=side)
+    if hasattr(values, "columns") and hasattr(values, "iloc"):  # a pandas DataFrame iterates over its column names
+        raise InputError(
+            "got a DataFrame, whose items are its column names; pass one column (df['ref']) or, for several "
+            "references per segment, df[['ref1', 'ref2']].values.tolist()",
+            side=side,
+        )
     if isinstance(values, _ndarray()):
         return list(values)
     try:

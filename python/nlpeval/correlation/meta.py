@@ -19,12 +19,24 @@ from nlpeval.correlation.pairs import TIES, group_pair_counts, tau_from_counts
 
 CORRELATIONS = ("pearson", "spearman", "kendall", "kendall_b", "kendall_c")
 PAIR_METHODS = ("pairwise_accuracy", "kendall_like")
-METHODS = CORRELATIONS + PAIR_METHODS
+#: WMT23-25 statistics, computed as mt-metrics-eval does (see :mod:`nlpeval.correlation.wmt_meta`)
+WMT_METHODS = ("acc_eq", "spa")
+METHODS = CORRELATIONS + PAIR_METHODS + WMT_METHODS
 LEVELS = ("system", "segment")
 GROUPS = ("item", "system", None)
 
 #: values held at once when resampled data are expanded
 _EXPANDED_CELLS = 4_000_000
+
+
+class _DefaultSeed:
+    """``seed``'s default: 12345 for the bootstrap, 4 for SPA's permutations (as ``pce.py``)."""
+
+    def __repr__(self) -> str:
+        return "default"
+
+
+DEFAULT_SEED = _DefaultSeed()
 
 
 @dataclass(frozen=True)
@@ -51,6 +63,12 @@ class MetaEvaluation:
         Reproducibility signature.
     ci : ConfidenceInterval or None
         Percentile bootstrap interval over items.
+    epsilon : float or None
+        ``acc_eq``: the metric tie threshold (searched, or given).
+    pvalues : dict or None
+        ``spa``: the pairwise permutation p-values, ``{"human": ..., "metric": ...}``
+        (systems x systems arrays, ``[i, j]`` for ``i < j`` the p-value that system ``i``
+        beats ``j``; NaN elsewhere).
     """
 
     statistic: float
@@ -62,6 +80,8 @@ class MetaEvaluation:
     group_by: str | None
     signature: str
     ci: ConfidenceInterval | None = field(default=None)
+    epsilon: float | None = field(default=None)
+    pvalues: dict[str, np.ndarray] | None = field(default=None, compare=False)
 
     def __float__(self) -> float:
         return self.statistic
@@ -79,6 +99,13 @@ class MetaEvaluation:
         }
         if self.ci is not None:
             out["ci"] = self.ci.to_dict()
+        if self.epsilon is not None:
+            out["epsilon"] = self.epsilon
+        if self.pvalues is not None:
+            out["pvalues"] = {
+                side: [[None if math.isnan(v) else float(v) for v in row] for row in matrix]
+                for side, matrix in self.pvalues.items()
+            }
         return out
 
     def __str__(self) -> str:
@@ -132,6 +159,10 @@ def _check_options(level: str, method: str, group_by: str | None, ties: str) -> 
         raise ValueError("kendall_like compares translations of the same item: use level='segment', group_by='item'")
     if method == "pairwise_accuracy" and level == "segment" and group_by != "item":
         raise ValueError("segment-level pairwise_accuracy compares systems on each item: use group_by='item'")
+    if method == "acc_eq" and level != "segment":
+        raise ValueError("acc_eq is a segment-level statistic: use level='segment' (WMT23-25: group_by='item')")
+    if method == "spa" and level != "system":
+        raise ValueError("spa is a system-level statistic (from systems x items matrices): use level='system'")
     return "kendall_b" if method == "kendall" else method
 
 
@@ -434,8 +465,11 @@ def meta_evaluate(
     threshold: float = 25.0,
     ties: str = "discordant",
     n_bootstrap: int = 0,
-    seed: int | None = 12345,
+    seed: int | _DefaultSeed | None = DEFAULT_SEED,
     confidence: float = 0.95,
+    epsilon: float | None = None,
+    sample_rate: float = 1.0,
+    n_permutations: int = 1000,
 ) -> MetaEvaluation:
     """Correlate a metric's scores with human scores (WMT-style meta-evaluation).
 
@@ -457,14 +491,25 @@ def meta_evaluate(
       scores on an item differ by at least ``threshold``, pooled over items;
       ``method="pairwise_accuracy"`` (``group_by="item"``) pools all system pairs of
       every item.
+    * ``method="acc_eq"`` (``level="segment"``): tie-calibrated pairwise accuracy
+      (Deutsch et al., 2023; mt-metrics-eval's ``KendallWithTiesOpt``, variant
+      ``acc23``): pairs of cells in a group count when the metric orders them as the
+      humans do, or ties them (``|difference| <= epsilon``) when humans tie; averaged
+      over groups: ``group_by="item"`` (WMT23-25), ``"system"``, or None (one group).
+    * ``method="spa"`` (``level="system"``): soft pairwise accuracy (Thompson et al.,
+      2024; ``1 - PCE``) from systems x items matrices: for every pair of systems, a
+      paired permutation test on human scores and one on metric scores; SPA is one
+      minus the mean absolute difference of their p-values. Items without a human
+      score for every system are left out (``n`` counts the items used).
 
     Parameters
     ----------
     metric_scores, human_scores : array_like or mapping
         Systems x items (or, at system level, one value per system).
     level : {"system", "segment"}
-    method : {"pearson", "spearman", "kendall", "kendall_b", "kendall_c", "pairwise_accuracy", "kendall_like"}
-        ``"kendall"`` is tau-b.
+    method : str
+        ``"pearson"``, ``"spearman"``, ``"kendall"`` (tau-b), ``"kendall_b"``, ``"kendall_c"``,
+        ``"pairwise_accuracy"``, ``"kendall_like"``, ``"acc_eq"`` or ``"spa"``.
     group_by : {"item", "system", None}
         Segment-level grouping (see above).
     threshold : float
@@ -474,9 +519,20 @@ def meta_evaluate(
     n_bootstrap : int
         Resamples of items (columns) for a percentile confidence interval (0: none).
     seed : int or None
-        Bootstrap seed.
+        Bootstrap seed (default 12345); for ``spa``, the permutations' seed
+        (default 4, as mt-metrics-eval's ``pce.py``; the same seed gives the same draws);
+        for ``acc_eq`` with ``sample_rate < 1``, the legacy ``np.random`` seed of the
+        pair sampling.
     confidence : float
         Confidence level.
+    epsilon : float or None
+        ``acc_eq``: the metric tie threshold; None searches it on the data as
+        ``KendallWithTiesOpt`` does (the result carries it in ``.epsilon``).
+    sample_rate : float
+        ``acc_eq`` search: share of pairs searched (mt-metrics-eval's default for
+        ``KendallWithTiesOpt`` is 0.1; WMT23-25 use 1.0, the default here).
+    n_permutations : int
+        ``spa``: permutations of each pairwise test (1000, as ``pce.py``).
 
     Returns
     -------
@@ -500,9 +556,31 @@ def meta_evaluate(
     >>> res = meta_evaluate(metric, human, level="segment", method="kendall_like", group_by="item", threshold=25)
     >>> res.statistic, res.n
     (1.0, 7)
+    >>> res = meta_evaluate(metric, human, level="segment", method="acc_eq", group_by="item")
+    >>> round(res.statistic, 4), res.epsilon
+    (0.8889, 0.0)
+    >>> round(meta_evaluate(metric, human, method="spa").statistic, 4)
+    0.9547
     """
     canonical = _check_options(level, method, group_by, ties)
     check_bootstrap(n_bootstrap, confidence)
+    if method in WMT_METHODS:
+        from nlpeval.correlation.wmt_meta import wmt_meta_evaluate
+
+        if n_bootstrap:
+            raise ValueError(f"{method} has no bootstrap interval here (use compare_metrics for significance)")
+        return wmt_meta_evaluate(
+            metric_scores,
+            human_scores,
+            method=method,
+            group_by=group_by,
+            epsilon=epsilon,
+            sample_rate=sample_rate,
+            n_permutations=n_permutations,
+            seed=None if seed is None else (4 if seed is DEFAULT_SEED else seed),
+        )
+    if seed is DEFAULT_SEED:
+        seed = 12345
     systems, metric = _as_scores(metric_scores, "metric_scores", None)
     _, human = _as_scores(human_scores, "human_scores", systems)
     if metric.shape[0] != human.shape[0]:

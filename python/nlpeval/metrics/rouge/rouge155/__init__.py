@@ -127,6 +127,10 @@ class Rouge155(Rouge):
         from nlpeval import _native
 
         hyps, refs = validate_text(hypotheses, references)
+        if not hyps:  # its interval arithmetic has no empty case; every corpus metric refuses one
+            from nlpeval.core.metric import raise_empty
+
+            raise_empty()
         splitter = resolve_splitter(self.sentence_splitter)
         if splitter is not None:
             hyps = apply_splitter(hyps, splitter)

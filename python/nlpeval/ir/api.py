@@ -1,0 +1,279 @@
+"""``nlpeval.retrieval``: trec_eval's measures on qrels and runs, per query and averaged, on the project's contract."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from nlpeval.core.errors import InputError
+from nlpeval.core.metric import CorpusMetric
+from nlpeval.core.score import Score
+from nlpeval.core.signature import Signature
+from nlpeval.core.stats import Stats, StatsSchema
+from nlpeval.ir.compute import Evaluation
+from nlpeval.ir.inputs import Qrels, check_qrels, checked_run
+from nlpeval.ir.measures import DEFAULT_MEASURES, Measure, parse_measures
+from nlpeval.ir.ranking import Judged, Placed, place
+
+#: flavor -> (scores compared in single precision, description)
+FLAVORS = {
+    "trec_eval": (True, "trec_eval 9.0.8 as pytrec_eval 0.5.11 bundles it: scores stored as float (single precision)"),
+    "trec_eval10": (False, "trec_eval 10.0 (2026): scores stored as double"),
+}
+
+_SCHEMA = StatsSchema.of("value", "queries")
+
+
+def _check_options(relevance_level: Any, flavor: str) -> None:
+    if isinstance(relevance_level, bool) or not isinstance(relevance_level, (int, np.integer)) or relevance_level < 1:
+        raise InputError(f"relevance_level must be an integer >= 1 (trec_eval -l); got {relevance_level!r}")
+    if flavor not in FLAVORS:
+        raise InputError(f"unknown flavor {flavor!r}; choose from {', '.join(FLAVORS)}")
+
+
+def load_qrels(qrels: Any) -> Qrels:
+    """Judgements from a mapping or a TREC qrels file path (checked)."""
+    if isinstance(qrels, (str, os.PathLike)):
+        from nlpeval.ir.trecfiles import read_qrels
+
+        return read_qrels(os.fspath(qrels)).qrels
+    return check_qrels(qrels)
+
+
+def load_run(run: Any, qrels: Qrels | None = None) -> dict[str, tuple[dict[str, Any], np.ndarray]]:
+    """A checked run from a mapping or a TREC run file path."""
+    if isinstance(run, (str, os.PathLike)):
+        from nlpeval.ir.trecfiles import read_run
+
+        run = read_run(os.fspath(run)).run
+    if isinstance(run, Mapping) and run and all(type(v) is tuple for v in run.values()):
+        return dict(run)
+    return checked_run(run)
+
+
+@dataclass(frozen=True)
+class RetrievalMeasure(CorpusMetric):
+    """One retrieval measure as a corpus metric: a statistics row ``(value, 1)`` per evaluated query,
+    the mean over queries as the score.
+
+    ``segment_stats(run, qrels)`` takes the run as the hypotheses and the judgements as the references,
+    so paired bootstrap and approximate randomisation (:mod:`nlpeval.significance.paired`) apply to
+    two runs' statistics over the same queries.
+
+    Examples
+    --------
+    >>> metric = RetrievalMeasure("ndcg@2")
+    >>> stats = metric.segment_stats({"q1": ["a", "b"], "q2": ["c", "d"]}, {"q1": {"b": 1}, "q2": {"c": 2}})
+    >>> [round(v, 4) for v in metric.segment_values(stats).tolist()], round(metric.score_from_stats(stats).score, 4)
+    ([0.6309, 1.0], 0.8155)
+    """
+
+    measure: str = "ndcg@10"
+    relevance_level: int = 1
+    complete: bool = False
+    judged_only: bool = False
+    flavor: str = "trec_eval"
+
+    def __post_init__(self) -> None:
+        _check_options(self.relevance_level, self.flavor)
+        Measure.parse(self.measure)
+
+    @property  # type: ignore[override]
+    def name(self) -> str:  # the measure's canonical name names its scores
+        """The measure's canonical (trec_eval) name, e.g. ``ndcg_cut_10``."""
+        return Measure.parse(self.measure).name
+
+    @property
+    def parsed(self) -> Measure:
+        """The measure this metric computes."""
+        return Measure.parse(self.measure)
+
+    @property
+    def schema(self) -> StatsSchema:
+        return _SCHEMA
+
+    def placed(self, run: Any, qrels: Any) -> Placed:
+        """Where the judged documents of ``run`` land, for the evaluated queries."""
+        judged = qrels if isinstance(qrels, Judged) else load_qrels(qrels)
+        return place(
+            judged,
+            load_run(run),
+            complete=self.complete,
+            judged_only=self.judged_only,
+            float32_scores=FLAVORS[self.flavor][0],
+        )
+
+    def segment_stats(self, hypotheses: Any, references: Any) -> Stats:
+        """Rows ``(value, 1)``, one per evaluated query in sorted query order (``hypotheses``: the run;
+        ``references``: the qrels)."""
+        values = Evaluation(self.placed(hypotheses, references), self.relevance_level).value(self.parsed)
+        return stats_of(values)
+
+    def corpus_values(self, totals: np.ndarray) -> np.ndarray:
+        totals = np.asarray(totals, dtype=np.float64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(totals[..., 1] > 0, totals[..., 0] / totals[..., 1], np.nan)
+
+    def segment_values(self, stats: Stats) -> np.ndarray:
+        return np.asarray(stats.rows[:, 0], dtype=np.float64)
+
+    def components(self, totals: np.ndarray) -> dict[str, Any]:
+        return {"queries": int(totals[1])}
+
+    def signature(self, totals: np.ndarray) -> Signature:
+        return measure_signature(self.parsed, self.relevance_level, self.complete, self.judged_only, self.flavor)
+
+
+def stats_of(values: np.ndarray) -> Stats:
+    """Statistics rows ``(value, 1)`` of per-query values."""
+    rows = np.ones((len(values), 2), dtype=np.float64)
+    rows[:, 0] = values
+    return Stats(_SCHEMA, rows)
+
+
+def measure_signature(measure: Measure, level: int, complete: bool, judged_only: bool, flavor: str) -> Signature:
+    """The signature of one measure's score: the measure, trec_eval's switches and the flavor."""
+    return Signature.build(
+        measure=measure.name,
+        l=level,
+        c=complete,
+        J=judged_only,
+        flavor=flavor,
+    )
+
+
+class RetrievalResult(Mapping[str, Score]):
+    """Scores of several measures on one run: a read-only mapping of measure name to :class:`~nlpeval.Score`.
+
+    Keys are the canonical (trec_eval) names (``ndcg_cut_10``); any spelling of a measure
+    (``"nDCG@10"``) finds it too. Each score's ``segments`` holds the per-query values in the order
+    of :attr:`queries`.
+
+    Attributes
+    ----------
+    queries : tuple of str
+        The evaluated queries, sorted.
+    skipped : tuple of str
+        Queries of the run without judgements: left out, as trec_eval does.
+    unranked : tuple of str
+        Judged queries the run does not rank: left out, or scored 0 with ``complete=True`` (``-c``).
+    """
+
+    def __init__(
+        self, scores: dict[str, Score], queries: Sequence[str], skipped: Sequence[str], unranked: Sequence[str]
+    ) -> None:
+        self._scores = scores
+        self.queries = tuple(queries)
+        self.skipped = tuple(skipped)
+        self.unranked = tuple(unranked)
+
+    def __getitem__(self, name: str) -> Score:
+        if name in self._scores:
+            return self._scores[name]
+        return self._scores[Measure.parse(name).name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._scores)
+
+    def __len__(self) -> int:
+        return len(self._scores)
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{name}={score.score:.4f}" for name, score in self._scores.items())
+        return f"RetrievalResult({inner}; {len(self.queries)} queries)"
+
+    def per_query(self) -> dict[str, dict[str, float]]:
+        """``{query: {measure: value}}``, the shape of pytrec_eval's ``evaluate`` (and ``trec_eval -q``)."""
+        columns = {name: score.segments.tolist() for name, score in self._scores.items()}
+        return {query: {name: column[i] for name, column in columns.items()} for i, query in enumerate(self.queries)}
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: each measure's score dict, the queries, and the skipped and unranked queries."""
+        return {
+            "measures": {name: score.to_dict() for name, score in self._scores.items()},
+            "queries": list(self.queries),
+            "skipped": list(self.skipped),
+            "unranked": list(self.unranked),
+        }
+
+
+def retrieval(
+    qrels: Any,
+    run: Any,
+    measures: str | Sequence[str] = DEFAULT_MEASURES,
+    *,
+    relevance_level: int = 1,
+    complete: bool = False,
+    judged_only: bool = False,
+    flavor: str = "trec_eval",
+    n_bootstrap: int = 0,
+    seed: int | None = 12345,
+) -> RetrievalResult:
+    """trec_eval's measures of a run against judgements: per query (``segments``) and their mean (``score``).
+
+    Parameters
+    ----------
+    qrels : mapping or path
+        ``{query: {doc: relevance}}`` (integer levels; negative: in the pool but unjudged), ``{query: [doc, ...]}``
+        (binary), or the path of a TREC qrels file (``query iter doc relevance``).
+    run : mapping or path
+        ``{query: {doc: score}}``, ``{query: [doc, ...]}`` ranked best first, or a TREC run file
+        (``query Q0 doc rank score tag``; the rank field is ignored, as by trec_eval).
+    measures : str or sequence of str
+        Names such as ``"map"``, ``"ndcg@10"`` (= ``ndcg_cut_10``), ``"P@5"``, ``"recall@100"``, ``"Rprec"``,
+        ``"mrr"`` / ``"mrr@10"``, ``"map@100"``, ``"ndcg_exp@10"``, ``"success@1"``; a comma-separated string works too.
+    relevance_level : int
+        Minimum level that counts as relevant (trec_eval ``-l``; nDCG uses every level's gain regardless).
+    complete : bool
+        trec_eval ``-c``: average over every judged query; those the run does not rank score 0.
+    judged_only : bool
+        trec_eval ``-J``: drop unjudged documents from the ranking before evaluating.
+    flavor : {"trec_eval", "trec_eval10"}
+        ``trec_eval`` (9.0.8, as pytrec_eval, ir_measures): scores are rounded to single precision before
+        ranking, so scores equal in float32 tie (and the tie goes to the greater document id);
+        ``trec_eval10``: doubles.
+    n_bootstrap : int
+        If > 0, a bootstrap 95% interval over queries for each measure.
+    seed : int or None
+        Seed of the bootstrap.
+
+    Returns
+    -------
+    RetrievalResult
+        Measure name -> :class:`~nlpeval.Score` (``score`` the mean over evaluated queries, ``segments`` per query).
+
+    Examples
+    --------
+    >>> import nlpeval
+    >>> qrels = {"q1": {"d1": 1, "d3": 2}, "q2": {"d2": 1}}
+    >>> run = {"q1": {"d1": 0.9, "d2": 0.8, "d3": 0.7}, "q2": ["d1", "d2"]}
+    >>> result = nlpeval.retrieval(qrels, run, ["map", "ndcg@2", "mrr"])
+    >>> round(result["map"].score, 4), result["map"].segments.round(4).tolist()
+    (0.6667, [0.8333, 0.5])
+    >>> round(result["nDCG@2"].score, 4), result["mrr"].score
+    (0.5055, 0.75)
+    """
+    _check_options(relevance_level, flavor)
+    parsed = parse_measures(measures)
+    judgements = load_qrels(qrels)
+    checked = load_run(run)
+    placed = place(judgements, checked, complete=complete, judged_only=judged_only, float32_scores=FLAVORS[flavor][0])
+    evaluation = Evaluation(placed, int(relevance_level))
+    scores: dict[str, Score] = {}
+    for measure in parsed:
+        values = evaluation.value(measure)
+        metric = RetrievalMeasure(measure.name, int(relevance_level), complete, judged_only, flavor)
+        stats = stats_of(values)
+        if len(values) == 0:
+            signature = str(metric.signature(stats.totals()))
+            scores[measure.name] = Score(measure.name, float("nan"), signature, {"queries": 0}, values)
+            continue
+        score = metric.score_from_stats(stats, segments=True, n_bootstrap=n_bootstrap, seed=seed)
+        scores[measure.name] = Score(measure.name, score.score, score.signature, score.components, values, score.ci)
+    skipped = sorted(q for q in checked if q not in judgements)
+    unranked = sorted(q for q in judgements if q not in checked)
+    return RetrievalResult(scores, placed.queries, skipped, unranked)

@@ -1,0 +1,123 @@
+"""Issue 28's defect table, one case each: bounded reads, inputs read once, strict CSV, deep JSON, ordered inputs."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+import nlpeval
+from nlpeval.core.errors import InputError
+
+ENV = {**os.environ, "PYTHONPATH": str(Path(nlpeval.__file__).resolve().parents[1])}
+
+
+def cli(cwd: Path, *args: str, stdin: bytes | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    result = subprocess.run(
+        [sys.executable, "-m", "nlpeval", *args],
+        input=stdin,
+        capture_output=True,
+        cwd=cwd,
+        env=ENV,
+        check=False,
+        timeout=timeout,
+    )
+    return subprocess.CompletedProcess(result.args, result.returncode, result.stdout.decode(), result.stderr.decode())
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    (tmp_path / "r.txt").write_text("the cat sat on the mat\nthe dog ran\n", encoding="utf-8")
+    (tmp_path / "s.txt").write_text("the cat sat on a mat\nthe dog ran\n", encoding="utf-8")
+    return tmp_path
+
+
+def one_line_error(result: subprocess.CompletedProcess[str]) -> str:
+    assert result.returncode == 2, result.stderr
+    assert "Traceback" not in result.stderr and result.stderr.count("\n") == 1, result.stderr
+    return result.stderr
+
+
+def test_dev_zero_is_refused_after_the_line_limit_with_bounded_memory(folder: Path) -> None:
+    # /dev/zero has no newline: the read stops at the limit (1 MiB here) instead of growing without end
+    result = cli(folder, "score", "-r", "r.txt", "/dev/zero", "--max-line-bytes", str(2**20), timeout=30)
+    assert one_line_error(result) == (
+        "nlpeval score: error: /dev/zero:1: line longer than 1,048,576 bytes (raise the limit with --max-line-bytes)\n"
+    )
+
+
+def test_a_long_line_names_its_file_and_line_and_the_limit_can_be_raised(folder: Path) -> None:
+    (folder / "long.txt").write_text("short\n" + "x " * 600 + "\n", encoding="utf-8")
+    (folder / "two.txt").write_text("a\nb\n", encoding="utf-8")
+    refused = cli(folder, "score", "-r", "two.txt", "long.txt", "--max-line-bytes", "1000")
+    assert "long.txt:2: line longer than 1,000 bytes" in one_line_error(refused)
+    assert cli(folder, "score", "-r", "two.txt", "long.txt", "--max-line-bytes", "2000").returncode == 0
+    assert "--max-line-bytes must be at least 1" in one_line_error(
+        cli(folder, "score", "-r", "two.txt", "long.txt", "--max-line-bytes", "0")
+    )
+
+
+def test_stdin_as_reference_is_read_once_and_shared_by_every_system(folder: Path) -> None:
+    stdin = (folder / "r.txt").read_bytes()
+    result = cli(folder, "score", "-m", "chrf", "-f", "json", "-r", "-", "s.txt", "r.txt", stdin=stdin)
+    assert result.returncode == 0, result.stderr
+    import json
+
+    scores = {row["name"]: row["scores"]["chrf"]["score"] for row in json.loads(result.stdout)["systems"]}
+    assert scores["r.txt"] == 1.0
+    assert (
+        scores["s.txt"]
+        == nlpeval.chrf(["the cat sat on a mat", "the dog ran"], ["the cat sat on the mat", "the dog ran"]).score
+    )
+
+
+def test_a_named_fifo_as_reference_is_read_once_for_every_system(folder: Path) -> None:
+    fifo = folder / "ref.fifo"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=lambda: fifo.write_bytes((folder / "r.txt").read_bytes()))
+    writer.start()
+    result = cli(folder, "score", "-m", "chrf", "-r", "ref.fifo", "s.txt", "r.txt", timeout=30)
+    writer.join(timeout=5)
+    assert result.returncode == 0, result.stderr
+    assert "100.00" in result.stdout
+
+
+def test_an_unterminated_csv_quote_is_named_at_its_row(folder: Path) -> None:
+    rows = ["hyp,ref"] + [f"h{i},r{i}" for i in range(48)] + ['"h48,r48'] + [f"h{i},r{i}" for i in range(49, 60)]
+    (folder / "data.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    result = cli(folder, "score", "data.csv", "--hyp-col", "hyp", "--ref-col", "ref")
+    assert one_line_error(result) == (
+        "nlpeval score: error: data.csv:50: unexpected end of data (a quote opened here is never closed)\n"
+    )
+
+
+def test_a_stray_quote_after_a_quoted_cell_is_an_error(folder: Path) -> None:
+    (folder / "data.csv").write_text('hyp,ref\n"a"b,c\n', encoding="utf-8")
+    assert "data.csv:2: ',' expected after '\"'" in one_line_error(
+        cli(folder, "score", "data.csv", "--hyp-col", "hyp", "--ref-col", "ref")
+    )
+
+
+def test_deeply_nested_json_is_one_line(folder: Path) -> None:
+    (folder / "deep.jsonl").write_text("[" * 100_000 + "\n", encoding="utf-8")
+    result = cli(folder, "score", "deep.jsonl", "--hyp-col", "hyp", "--ref-col", "ref")
+    assert one_line_error(result) == "nlpeval score: error: deep.jsonl:1: JSON nested too deeply\n"
+
+
+def test_a_dataframe_of_references_is_refused_and_its_column_accepted() -> None:
+    import pandas
+
+    frame = pandas.DataFrame({"ref": ["a b c", "d e f"]})
+    with pytest.raises(InputError, match=r"^references: got a DataFrame, whose items are its column names"):
+        nlpeval.ter(["a b c", "d e f"], frame)
+    assert nlpeval.ter(["a b c", "d e f"], frame["ref"]).score == 0.0
+
+
+@pytest.mark.parametrize("unordered", [{"a b", "c d"}, frozenset({"a b", "c d"}), {"a b": 1, "c d": 2}])
+def test_unordered_hypotheses_are_refused(unordered: object) -> None:
+    with pytest.raises(InputError, match=r"^hypotheses: got a (set|dict), which has no order"):
+        nlpeval.bleu(unordered, ["a b", "c d"])  # type: ignore[arg-type]
