@@ -1,8 +1,11 @@
-"""Write the flags of the commands other than ``score`` for the cards (``python -m nlpeval.cli.cardflags``).
+"""Write the flags the cards list of the commands other than ``score`` (``python -m nlpeval.cli.cardflags``).
 
 The cards (a library module) do not import the command line; they read
-``nlpeval/cards/data/command_flags.json``, which this module writes from the argument parsers.
-``tests/test_cards.py`` fails when the file and the parsers differ.
+``nlpeval/cards/data/command_flags.json``, which this module writes from the argument parsers:
+for each command other than ``score`` (whose metric flags the cards read from the metric
+registry), the flags some card names in its ``[cli]`` table. ``tests/test_registry.py`` fails
+when the file and the parsers differ: run this module after changing such a flag or a card's
+``[cli]`` table.
 """
 
 from __future__ import annotations
@@ -13,8 +16,20 @@ import re
 import sys
 from pathlib import Path
 
-#: the commands whose flags the cards may list (``score``'s metric flags come from the registry)
-COMMANDS = ("agree", "classify", "correlate", "perplexity")
+
+def card_flags() -> dict[str, set[str]]:
+    """Command -> flags that the cards' ``[cli]`` tables name (``score`` left out), read from the card files."""
+    from importlib import resources
+
+    from nlpeval.cards.catalog import tomllib  # tomli on Python 3.10
+
+    wanted: dict[str, set[str]] = {}
+    for entry in (resources.files("nlpeval.cards") / "data").iterdir():
+        if entry.name.endswith(".toml"):
+            for command, flags in tomllib.loads(entry.read_text(encoding="utf-8")).get("cli", {}).items():
+                if command != "score":
+                    wanted.setdefault(command, set()).update(flags)
+    return wanted
 
 
 def command_flags(command: str) -> dict[str, tuple[str, str]]:
@@ -41,8 +56,11 @@ def command_flags(command: str) -> dict[str, tuple[str, str]]:
 
 
 def snapshot() -> str:
-    """The text of ``command_flags.json``."""
-    data = {command: command_flags(command) for command in COMMANDS}
+    """The text of ``command_flags.json``: (default, help) of every flag a card names, by command."""
+    data = {}
+    for command, wanted in card_flags().items():
+        known = command_flags(command)
+        data[command] = {flag: known[flag] for flag in sorted(wanted) if flag in known}
     return json.dumps(data, indent=1, ensure_ascii=False, sort_keys=True) + "\n"
 
 
