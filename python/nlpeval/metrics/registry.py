@@ -245,11 +245,19 @@ class MetricEntry(NamedTuple):
         return make(name, values)
 
 
-class _Registry(NamedTuple):
-    exact: dict[str, MetricEntry]
-    patterns: tuple[MetricEntry, ...]
-    entries: tuple[MetricEntry, ...]
-    options: dict[str, Option]
+class _Registry:
+    """The loaded entries, indexed (a plain class: a third named tuple class costs start-up time for nothing)."""
+
+    __slots__ = ("entries", "exact", "options", "patterns")
+
+    def __init__(
+        self,
+        exact: dict[str, MetricEntry],
+        patterns: tuple[MetricEntry, ...],
+        entries: tuple[MetricEntry, ...],
+        options: dict[str, Option],
+    ) -> None:
+        self.exact, self.patterns, self.entries, self.options = exact, patterns, entries, options
 
 
 _loaded: list[_Registry] = []
@@ -277,10 +285,11 @@ def _load() -> _Registry:
     exact: dict[str, MetricEntry] = {}
     patterns: list[MetricEntry] = []
     options: dict[str, Option] = {}
+    flags: dict[str, str] = {}  # flag -> option name
     entries: list[MetricEntry] = []
     for module in _entry_modules():
         for entry in getattr(import_module(module), "ENTRIES", ()):
-            _check_entry(entry, module, exact, patterns, options)
+            _check_entry(entry, module, exact, patterns, options, flags)
             entries.append(entry)
             if entry.pattern is None:
                 exact[entry.name] = entry
@@ -296,6 +305,7 @@ def _check_entry(
     exact: dict[str, MetricEntry],
     patterns: list[MetricEntry],
     options: dict[str, Option],
+    flags: dict[str, str],
 ) -> None:
     """Refuse an entry that clashes with the ones before it (a name, a flag, an option declared twice)."""
     if not isinstance(entry, MetricEntry):
@@ -310,19 +320,22 @@ def _check_entry(
         if taken is not None:
             raise ValueError(f"{module}: {entry.name!r} is already matched by {taken.name!r}")
     for option in entry.options:
+        known = options.get(option.name)
+        if known is not None:  # the family's other entries, or a shared option: one declaration
+            if known is not option and known != option:
+                raise ValueError(
+                    f"{module}: option {option.name!r} ({option.flag}) is declared differently by another "
+                    "family; share one Option object"
+                )
+            continue
         if option.type not in OPTION_TYPES:
             raise ValueError(f"{module}: option {option.name!r} has type {option.type!r}; known: {OPTION_TYPES}")
         if option.choices is not None and option.default is not None and option.default not in option.choices:
             raise ValueError(f"{module}: the default of {option.flag} is not one of its choices")
-        known = options.setdefault(option.name, option)
-        if known != option:
-            raise ValueError(
-                f"{module}: option {option.name!r} ({option.flag}) is declared differently by another "
-                "family; share one Option object"
-            )
-        same_flag = next((o for o in options.values() if o.flag == option.flag and o.name != option.name), None)
-        if same_flag is not None:
-            raise ValueError(f"{module}: the flag {option.flag} is taken by option {same_flag.name!r}")
+        owner = flags.setdefault(option.flag, option.name)
+        if owner != option.name:
+            raise ValueError(f"{module}: the flag {option.flag} is taken by option {owner!r}")
+        options[option.name] = option
 
 
 def reload() -> None:
