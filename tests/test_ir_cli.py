@@ -113,3 +113,43 @@ def test_quiet_still_works_beside_q_for_qrels(tmp_path: Path, capsys) -> None:
     qrels, a, _ = _write(tmp_path, 4, n_queries=3)
     assert main(["ir", "-q", qrels, a, "--quiet", "-m", "P@5"]) == 0
     assert "P@5" in capsys.readouterr().out
+
+
+def test_run_from_stdin(tmp_path: Path, monkeypatch, capsys) -> None:
+    import io
+    import sys
+
+    (tmp_path / "qrels").write_text("t1 0 d1 1\nt1 0 d2 1\n")
+    stdin = io.TextIOWrapper(io.BytesIO(b"t1 Q0 d2 1 2.0 x\nt1 Q0 d1 2 1.0 x\n"))
+    monkeypatch.setattr(sys, "stdin", stdin)
+    assert main(["ir", "-q", str(tmp_path / "qrels"), "-", "-m", "P@1,map", "-f", "csv"]) == 0
+    assert capsys.readouterr().out.splitlines()[1].startswith("-,1.0,1.0,")
+    assert main(["ir", "-q", "-", "-", "-m", "map"]) == 2
+    assert "only one input can be stdin" in capsys.readouterr().err
+
+
+def test_report_task_ir(tmp_path: Path, capsys) -> None:
+    qrels, a, b = _write(tmp_path, 5)
+    out = tmp_path / "report.json"
+    argv = ["report", "--task", "ir", "--qrels", qrels, a, b, "-m", "map,ndcg@10", "--bootstrap", "200", "-o", str(out)]
+    assert main(argv) == 0
+    payload = json.loads(out.read_text())
+    assert payload["task"] == "ir" and payload["systems"] == ["a.run", "b.run"]
+    with open(qrels) as handle:
+        evaluator = pytrec_eval.RelevanceEvaluator(pytrec_eval.parse_qrel(handle), {"map", "ndcg_cut.10"})
+    cells = {(c["system"], c["metric"]): c["estimate"]["value"] for c in payload["leaderboard"]["cells"]}
+    for name, path in (("a.run", a), ("b.run", b)):
+        with open(path) as handle:
+            reference = evaluator.evaluate(pytrec_eval.parse_run(handle))
+        for measure in ("map", "ndcg_cut_10"):
+            assert cells[name, measure] == pytest.approx(np.mean([v[measure] for v in reference.values()]), abs=1e-12)
+    (test,) = payload["leaderboard"]["vs_baseline"][:1]
+    assert test["system"] == "b.run" and test["other"] == "a.run"
+    buckets = payload["buckets"][0]
+    assert buckets["by"] == "relevant-documents"
+    assert sum(row["cells"][0]["estimate"]["n"] for row in buckets["rows"]) == 40
+    html = tmp_path / "report.html"
+    assert main(["report", "--task", "ir", "--qrels", qrels, a, b, "--bootstrap", "50", "-o", str(html)]) == 0
+    assert "a.run" in html.read_text()
+    assert main(["report", "--task", "ir", a, b]) == 2
+    assert "--task ir needs --qrels" in capsys.readouterr().err

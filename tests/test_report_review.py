@@ -125,10 +125,13 @@ def test_empty_and_one_sided_buckets_are_not_tested():
             for cell in row.cells:
                 if cell.estimate.n == 0:
                     assert cell.p_value is None and cell.marker is None, (table.id, row.label)
+    # an empty cell shows "–" (no value, interval or test), not "0.0000 [0.0000, 0.0000] n=0"
     text = render(model, "text")
-    assert "(not tested)" in text
+    block = text.split("--- word precision by frequency")[1].split("\n\n")[0]
+    empty_rows = [line for line in block.splitlines()[2:] if line.rstrip().endswith("–")]
+    assert len(empty_rows) == checked and "n=0" not in block
     page = render(model, "html")
-    assert 'class="untested"' in page
+    assert '<span class="val">–</span>' in page
 
 
 def test_figures_with_long_system_names_fit_without_warnings(tmp_path):

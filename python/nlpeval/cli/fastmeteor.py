@@ -106,7 +106,9 @@ class FastMETEOR(_FastMetric):
         from nlpeval import _native
         from nlpeval.core.errors import InputError
         from nlpeval.metrics.meteor import config
+        from nlpeval.metrics.meteor.language import warn_unless_english
 
+        warn_unless_english(references)
         table = None
         if self.paraphrase_path is not None:
             from nlpeval.metrics.meteor.paraphrase import load_paraphrases

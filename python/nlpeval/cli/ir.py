@@ -89,7 +89,7 @@ def _unjudged_queries(qrels: QrelsFile, run: RunFile, strict: bool) -> list[str]
 
 def run(options: argparse.Namespace) -> int:
     from nlpeval.cli.formats import SystemScores, render, to_json
-    from nlpeval.cli.io import emit
+    from nlpeval.cli.io import emit, read_all
     from nlpeval.ir import compare_runs, parse_measures, retrieval
     from nlpeval.ir.trecfiles import read_qrels, read_run
 
@@ -98,12 +98,14 @@ def run(options: argparse.Namespace) -> int:
     if options.paired_n < 1:
         raise UsageError("--paired-n must be at least 1")
     measures = parse_measures(options.measures)
-    qrels = read_qrels(options.qrels)
+    if options.runs.count("-") + (options.qrels == "-") > 1:
+        raise UsageError("only one input can be stdin ('-')")
+    qrels = read_qrels(_name(options.qrels), read_all(options.qrels))  # bounded lines, '-' is stdin
     if not qrels.qrels:
         raise UsageError(f"{options.qrels}: no judgements")
     if len(set(options.runs)) != len(options.runs):
         raise UsageError("a run file is given twice")
-    runs = {path: read_run(path) for path in options.runs}
+    runs = {path: read_run(_name(path), read_all(path)) for path in options.runs}
     notes: list[str] = []
     for path, found in runs.items():
         notes += _unjudged_queries(qrels, found, options.strict)
@@ -189,6 +191,10 @@ def run(options: argparse.Namespace) -> int:
     for note in notes:
         print(f"nlpeval ir: note: {note}", file=sys.stderr)
     return 0
+
+
+def _name(path: str) -> str:
+    return "<stdin>" if path == "-" else path
 
 
 def _per_query(results: dict, names: list[str], fmt: str) -> str:

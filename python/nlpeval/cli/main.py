@@ -10,9 +10,9 @@ import argparse
 import contextlib
 import os
 import sys
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from importlib import import_module
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from nlpeval.cli.errors import UsageError
 from nlpeval.core.progress import progress_enabled
@@ -28,11 +28,17 @@ COMMANDS = {
     "align": "nlpeval.cli.align",
     "agree": "nlpeval.cli.agree",
     "correlate": "nlpeval.cli.correlate",
+    "meta": "nlpeval.cli.meta",
     "explain": "nlpeval.cli.explain",
     "metrics": "nlpeval.cli.metrics",
     "report": "nlpeval.cli.report",
     "merge": "nlpeval.cli.merge",
     "ir": "nlpeval.cli.ir",
+    "squad": "nlpeval.cli.qa",
+    "exact-match": "nlpeval.cli.qa",
+    "mc": "nlpeval.cli.qa",
+    "pass-at-k": "nlpeval.cli.qa",
+    "power": "nlpeval.cli.power",
 }
 
 
@@ -118,8 +124,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         io.set_max_line_bytes(args.max_line_bytes)
         _check_output(args)
-        with progress_enabled(False) if args.quiet else contextlib.nullcontext():
+        with progress_enabled(False) if args.quiet else contextlib.nullcontext(), _one_line_warnings(args.command):
             return int(args.run(args) or 0)
+    except MemoryError as exc:  # a size the options or the input ask for that this machine cannot hold
+        print(f"nlpeval {args.command}: error: out of memory: {exc or 'the computation is too large'}", file=sys.stderr)
+        return 2
     except (UsageError, ValueError, OSError, ImportError) as exc:
         # InputError is a ValueError; every expected failure ends here as one line.
         message = str(exc) or type(exc).__name__
@@ -136,6 +145,27 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 #: exit code after Ctrl-C (128 + SIGINT), as shells report it
 INTERRUPTED = 130
+
+
+@contextlib.contextmanager
+def _one_line_warnings(command: str) -> Iterator[None]:
+    """nlpeval's own advice warnings (e.g. METEOR on text that is not English) as one line on stderr,
+    ``nlpeval score: warning: ...``, instead of Python's two lines with a file name; others as usual."""
+    import warnings
+
+    shown = warnings.showwarning
+
+    def show(message: Any, category: type[Warning], filename: str, lineno: int, file: Any = None, line: Any = None):
+        if getattr(category, "one_line", False):  # e.g. MeteorLanguageWarning (no import: start-up stays fast)
+            print(f"nlpeval {command}: warning: {message}", file=sys.stderr, flush=True)
+        else:
+            shown(message, category, filename, lineno, file, line)
+
+    warnings.showwarning = show
+    try:
+        yield
+    finally:
+        warnings.showwarning = shown
 
 
 def run() -> NoReturn:

@@ -25,7 +25,8 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument("systems", nargs="*", metavar="SYS", help="system output files (the first is the baseline)")
     parser.add_argument("-r", "--ref", action="append", metavar="REF", help="reference (repeatable)")
-    parser.add_argument("--task", choices=("generation", "classify"), default="generation", help="kind of report")
+    parser.add_argument("--task", choices=("generation", "classify", "ir"), default="generation", help="kind of report")
+    parser.add_argument("--qrels", metavar="FILE", help="--task ir: TREC qrels (the SYS files are TREC runs)")
     parser.add_argument("--gold", metavar="FILE", help="--task classify: gold labels, one per line")
     parser.add_argument("--pred", action="append", default=[], metavar="FILE", help="--task classify: predictions")
     parser.add_argument(
@@ -205,6 +206,8 @@ def _run(options: argparse.Namespace) -> int:
     fmt = _format(options)
     if options.task == "classify":
         return _classify(options, fmt)
+    if options.task == "ir":
+        return _ir(options, fmt)
     from nlpeval.cli.dataoptions import check_data_options
 
     check_data_options(options)
@@ -358,6 +361,51 @@ def _figures(model: Any, options: argparse.Namespace) -> None:
 
         for path in write_figures(model, options.figures):
             announce(path)
+
+
+def _ir(options: argparse.Namespace, fmt: str) -> int:
+    """``--task ir``: runs (the SYS files) against ``--qrels``; ``-m`` takes retrieval measures."""
+    from nlpeval.cli.io import emit
+    from nlpeval.core.errors import InputError
+    from nlpeval.ir.report import ir_report
+    from nlpeval.ir.trecfiles import read_qrels, read_run
+    from nlpeval.reports.render import render
+
+    if not options.qrels or not options.systems:
+        raise UsageError("--task ir needs --qrels FILE and at least one run file")
+    qrels_lines, qrels_info = _read(options.qrels, "qrels")
+    qrels = read_qrels(qrels_info.path, qrels_lines).qrels
+    runs, inputs = {}, [qrels_info]
+    for name, path in zip(_names(options.systems), options.systems, strict=True):
+        lines, info = _read(path, "system")
+        runs[name] = read_run(info.path, lines).run
+        inputs.append(info)
+    measures = options.metrics if options.metrics != "bleu,chrf,ter" else "map,ndcg@10,P@10,recall@100,recip_rank"
+    baseline = None
+    if options.baseline:
+        matches = [n for n, p in zip(runs, options.systems, strict=True) if options.baseline in (n, p)]
+        if not matches:
+            raise UsageError(f"--baseline {options.baseline!r} is none of the runs")
+        baseline = matches[0]
+    command = None
+    if os.path.basename(sys.argv[0]) in ("nlpeval", "__main__.py"):
+        command = shlex.join(["nlpeval", *sys.argv[1:]])
+    try:
+        model = ir_report(
+            qrels,
+            runs,
+            measures,
+            baseline=baseline,
+            seed=options.seed,
+            n_bootstrap=options.bootstrap,
+            title=options.title if options.title != "System comparison" else "Run comparison",
+            command=command,
+            inputs=inputs,
+        )
+    except InputError as exc:
+        raise UsageError(exc.message) from None
+    emit(render(model, fmt), options.output)
+    return 0
 
 
 def _classify(options: argparse.Namespace, fmt: str) -> int:

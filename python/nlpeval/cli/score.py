@@ -178,7 +178,8 @@ def finish(accumulators: dict[str, Any], options: argparse.Namespace, ids: list[
     """Scores (name -> Score) of one system's accumulators (``ids`` key the Poisson bootstrap)."""
     results = {}
     for name, accumulator in accumulators.items():
-        if options.bootstrap > 0 or options.segments:
+        if options.bootstrap > 0 or options.segments or getattr(accumulator, "keep_segments", False):
+            # rows kept for a paired test give per-segment values only with --segments
             results[name] = accumulator.metric.score_from_stats(
                 accumulator.stats(),
                 segments=options.segments,
@@ -195,7 +196,8 @@ def finish(accumulators: dict[str, Any], options: argparse.Namespace, ids: list[
 def paired_p_values(
     baseline: dict[str, Any], system: dict[str, Any], options: argparse.Namespace, ids: list[str] | None = None
 ) -> dict:
-    """p-value per metric of ``system`` against ``baseline`` (``--paired-bs`` / ``--paired-ar``)."""
+    """The paired test (:class:`~nlpeval.significance.paired.PairedTestResult`) per metric of ``system``
+    against ``baseline`` (``--paired-bs`` / ``--paired-ar``)."""
     from nlpeval.significance.paired import approximate_randomization, paired_bootstrap
 
     p_values = {}
@@ -216,8 +218,35 @@ def paired_p_values(
             result = approximate_randomization(
                 metric, base_stats, sys_stats, n_trials=options.paired_n or 10000, seed=options.seed
             )
-        p_values[name] = result.p_value
+        p_values[name] = result
     return p_values
+
+
+def paired_info(options: argparse.Namespace) -> Any:
+    """What the paired tests ran (for the output), or None without ``--paired-bs``/``--paired-ar``."""
+    from nlpeval.cli.formats import PairedInfo
+
+    if options.paired_bs:
+        test = "paired bootstrap" + (" (keyed Poisson)" if options.resampling == "poisson" else "")
+        return PairedInfo(test, options.paired_n or 1000, options.seed)
+    if options.paired_ar:
+        return PairedInfo("approximate randomization", options.paired_n or 10000, options.seed)
+    return None
+
+
+def mark_paired_signatures(systems: list[Any], options: argparse.Namespace) -> None:
+    """Record the paired test in every score's signature: ``pt:bs|pn:1000|rs:SEED`` (``pt:ar`` for
+    approximate randomization); the keyed Poisson bootstrap keeps its own ``ci:poisson|bs:N|rs:SEED``."""
+    from dataclasses import replace
+
+    from nlpeval.core.signature import Signature
+
+    info = paired_info(options)
+    for system in systems:
+        for name, score in system.scores.items():
+            signature = Signature(tuple(tuple(part.split(":", 1)) for part in score.signature.split("|")))
+            marked = signature.with_fields(pt="bs" if options.paired_bs else "ar", pn=info.n, rs=options.seed)
+            system.scores[name] = replace(score, signature=str(marked))
 
 
 def run(options: argparse.Namespace) -> int:
@@ -278,9 +307,12 @@ def run(options: argparse.Namespace) -> int:
         ]
         if options.paired_bs or options.paired_ar:
             for system, acc in zip(systems[1:], accumulated[1:], strict=True):
-                system.p_values = paired_p_values(accumulated[0], acc, options, keys[0])
+                system.tests = paired_p_values(accumulated[0], acc, options, keys[0])
+                system.p_values = {name: test.p_value for name, test in system.tests.items()}
             if options.paired_bs and options.resampling == "poisson":
                 engine.mark_paired(systems, options.paired_n or 1000, options.seed)
+            else:
+                mark_paired_signatures(systems, options)
         if options.save_partial:
             engine.save_partials(options.save_partial, engine.local_partials(accumulated, labels))
     table = ScoreTable(
@@ -288,6 +320,7 @@ def run(options: argparse.Namespace) -> int:
         labels={name: entry.display(name) for name, entry in entries.items()},
         scales={name: entry.scale for name, entry in entries.items()},
         systems=systems,
+        paired=paired_info(options),
     )
     text = render(table, options.format, segments=options.segments)
     emit(engine.with_provenance(text, options.format, provenance), options.output)

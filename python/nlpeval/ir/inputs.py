@@ -23,6 +23,7 @@ Qrels = dict[str, dict[str, int]]
 Run = dict[str, dict[str, float]]
 
 _STR = frozenset({str})
+_INT = frozenset({int})
 
 
 def _where(query: str, doc: Any = None) -> str:
@@ -44,6 +45,9 @@ def check_qrels(qrels: Any) -> Qrels:
         if not isinstance(query, str):
             raise InputError(f"qrels: query ids are str; got {type(query).__name__} {query!r}")
         if isinstance(judged, Mapping):
+            if _INT.issuperset(map(type, judged.values())) and _STR.issuperset(map(type, judged)):
+                out[query] = dict(judged)  # the common case, checked by C-level scans
+                continue
             levels = {}
             for doc, rel in judged.items():
                 if not isinstance(doc, str):

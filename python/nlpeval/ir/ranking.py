@@ -11,8 +11,7 @@ documents' scores (one sort of each query's scores, then binary searches).
 
 from __future__ import annotations
 
-from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import compress, repeat
 from typing import Any
@@ -55,21 +54,6 @@ class Placed:
     def num_rel(self, relevance_level: int) -> np.ndarray:
         """Relevant documents per query: judged ``>= relevance_level``."""
         return np.count_nonzero(self.levels >= relevance_level, axis=1)
-
-
-def _tie_offsets(docs: list[str], scores: list[float], pool: Iterable[tuple[str, float]]) -> list[int]:
-    """For each (doc, score), the number of documents of ``pool`` with the same score and a greater id."""
-    wanted = set(scores)
-    by_score: dict[float, list[str]] = {}
-    for doc, score in pool:
-        if score in wanted:
-            by_score.setdefault(score, []).append(doc)
-    for group in by_score.values():
-        group.sort()
-    try:
-        return [len(by_score[s]) - bisect_right(by_score[s], doc) for doc, s in zip(docs, scores, strict=True)]
-    except TypeError:
-        raise InputError("run: document ids are str; a tie compared a str with another type") from None
 
 
 class Judged:
@@ -151,13 +135,22 @@ def place(
     if judged_only:  # trec_eval -J: only the judged documents stay, ranked among themselves
         pools = np.split(values, np.cumsum(per_query)[:-1]) if len(queries) else []
     lengths = np.fromiter(map(len, pools), dtype=np.int64, count=len(pools))
-    first, after = _bounds(pools, per_query, values)
+    first, after, orders = _bounds(pools, per_query, values)
     ranks = lengths[rows] - after  # documents scored higher
     tied = np.flatnonzero(after - first > 1)
     if len(tied):
-        hit_docs = [[judged.docs[q][i] for i in index.tolist()] for q, index in zip(queries, found_index, strict=True)]
-        rankings = [checked.get(q, empty)[0] for q in queries]
-        _break_ties(ranks, tied, rows, values, hit_docs, pools, rankings, judged_only)
+        starts = np.concatenate(([0], np.cumsum(per_query)))
+
+        def hit_doc(hit: int) -> str:
+            row = int(rows[hit])
+            return judged.docs[queries[row]][int(found_index[row][hit - starts[row]])]
+
+        def pool_docs(row: int) -> list[str]:
+            if judged_only:
+                return [judged.docs[queries[row]][i] for i in found_index[row].tolist()]
+            return list(checked[queries[row]][0])
+
+        _break_ties(ranks, tied, rows, first, after, orders, hit_doc, pool_docs)
     keep = rels >= 1
     rows, ranks, rels = rows[keep], ranks[keep], rels[keep]
     order = np.lexsort((ranks, rows))
@@ -170,47 +163,54 @@ def place(
     )
 
 
-def _bounds(pools: list[np.ndarray], per_query: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """For each hit (grouped by query), ``searchsorted(sorted(its query's scores), score)``, left and right."""
+def _bounds(
+    pools: list[np.ndarray], per_query: np.ndarray, values: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, dict[int, np.ndarray]]:
+    """For each hit (grouped by query), ``searchsorted(sorted(its query's scores), score)``, left and right,
+    and for each query where a hit ties with another document the order that sorts its scores."""
     first = np.zeros(len(values), dtype=np.int64)
     after = np.zeros(len(values), dtype=np.int64)
+    orders: dict[int, np.ndarray] = {}
     start = 0
-    for pool, count in zip(pools, per_query.tolist(), strict=True):
+    for row, (pool, count) in enumerate(zip(pools, per_query.tolist(), strict=True)):
         if count:
             ordered = np.sort(pool)
             mine = values[start : start + count]
-            first[start : start + count] = ordered.searchsorted(mine, side="left")
-            after[start : start + count] = ordered.searchsorted(mine, side="right")
+            left = ordered.searchsorted(mine, side="left")
+            right = ordered.searchsorted(mine, side="right")
+            first[start : start + count] = left
+            after[start : start + count] = right
+            if (right - left > 1).any():
+                orders[row] = np.argsort(pool)
             start += count
-    return first, after
+    return first, after, orders
 
 
 def _break_ties(
     ranks: np.ndarray,
     tied: np.ndarray,
     rows: np.ndarray,
-    values: np.ndarray,
-    hit_docs: list[list[str]],
-    pools: list[np.ndarray],
-    rankings: list[dict[str, Any]],
-    judged_only: bool,
+    first: np.ndarray,
+    after: np.ndarray,
+    orders: dict[int, np.ndarray],
+    hit_doc: Callable[[int], str],
+    pool_docs: Callable[[int], list[str]],
 ) -> None:
-    """Add to the ranks of tied hits the documents with the same score and a greater id (trec_eval's order)."""
-    starts = np.searchsorted(rows, np.arange(len(pools)))
-    for here in np.split(tied, np.flatnonzero(np.diff(rows[tied])) + 1):
+    """Add to the rank of each tied hit the documents with its score and a greater id (trec_eval's order).
+
+    The documents with a hit's score are those between its left and right insertion points in the
+    query's sorted scores (``orders`` maps those positions back to the documents)."""
+    tied_rows = rows[tied]
+    for here in np.split(tied, np.flatnonzero(np.diff(tied_rows)) + 1):
         row = int(rows[here[0]])
-        scores = values[here]
-        docs_here = hit_docs[row]
-        if judged_only:
-            candidates = np.flatnonzero(np.isin(pools[row], scores))
-            docs = [docs_here[i] for i in candidates.tolist()]
-        else:
-            candidates = np.flatnonzero((pools[row][:, None] == np.unique(scores)[None, :]).any(axis=1))
-            keys = list(rankings[row])
-            docs = [keys[i] for i in candidates.tolist()]
-        pool = zip(docs, pools[row][candidates].tolist(), strict=True)
-        tied_docs = [docs_here[i - starts[row]] for i in here.tolist()]
-        ranks[here] += np.array(_tie_offsets(tied_docs, scores.tolist(), pool), dtype=np.int64)
+        order = orders[row]
+        names = pool_docs(row)
+        for hit, lo, hi in zip(here.tolist(), first[here].tolist(), after[here].tolist(), strict=True):
+            doc = hit_doc(hit)
+            try:
+                ranks[hit] += sum(names[i] > doc for i in order[lo:hi].tolist())
+            except TypeError:
+                raise InputError("run: document ids are str; a tie compared a str with another type") from None
 
 
 def _scatter(rows: np.ndarray, values: np.ndarray, n_rows: int, fill: int) -> np.ndarray:

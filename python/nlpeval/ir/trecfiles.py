@@ -52,8 +52,8 @@ def _lines(path: str) -> list[str]:
     return lines
 
 
-def read_qrels(path: str) -> QrelsFile:
-    """Read a TREC qrels file.
+def read_qrels(path: str, lines: list[str] | None = None) -> QrelsFile:
+    """Read a TREC qrels file (or parse its ``lines`` already read, e.g. by the CLI's bounded reader).
 
     Examples
     --------
@@ -66,7 +66,7 @@ def read_qrels(path: str) -> QrelsFile:
     qrels: dict[str, dict[str, int]] = {}
     first: dict[str, int] = {}
     lines_of: dict[tuple[str, str], int] = {}
-    for number, line in enumerate(_lines(path), start=1):
+    for number, line in enumerate(_lines(path) if lines is None else lines, start=1):
         parts = line.split()
         if not parts or parts[0].startswith("#"):
             continue
@@ -91,8 +91,8 @@ def read_qrels(path: str) -> QrelsFile:
     return QrelsFile(path, qrels, first)
 
 
-def read_run(path: str) -> RunFile:
-    """Read a TREC run file.
+def read_run(path: str, lines: list[str] | None = None) -> RunFile:
+    """Read a TREC run file (or parse its ``lines`` already read).
 
     Examples
     --------
@@ -106,7 +106,8 @@ def read_run(path: str) -> RunFile:
     run: dict[str, dict[str, float]] = {}
     first: dict[str, int] = {}
     tag = None
-    for number, line in enumerate(_lines(path), start=1):
+    lines = _lines(path) if lines is None else lines
+    for number, line in enumerate(lines, start=1):
         parts = line.split()
         if not parts or parts[0].startswith("#"):
             continue
@@ -125,7 +126,7 @@ def read_run(path: str) -> RunFile:
             first[query] = number
         if doc in ranked:
             raise InputError(
-                f"{path}:{number}: document {doc!r} ranked twice for query {query!r}" + _earlier(path, query, doc)
+                f"{path}:{number}: document {doc!r} ranked twice for query {query!r}" + _earlier(lines, query, doc)
             )
         ranked[doc] = score
         if tag is None:
@@ -133,9 +134,9 @@ def read_run(path: str) -> RunFile:
     return RunFile(path, run, tag, first)
 
 
-def _earlier(path: str, query: str, doc: str) -> str:
-    """`` (first on line N)`` for a duplicate, found by reading the file again (only on this error)."""
-    for number, line in enumerate(_lines(path), start=1):
+def _earlier(lines: list[str], query: str, doc: str) -> str:
+    """`` (first on line N)`` for a duplicate, found by a second pass (only on this error)."""
+    for number, line in enumerate(lines, start=1):
         parts = line.split()
         if len(parts) == 6 and parts[0] == query and parts[2] == doc:
             return f" (first on line {number})"

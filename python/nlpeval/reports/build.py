@@ -260,6 +260,7 @@ def report(
         alpha=alpha,
         all_pairs=all_pairs,
         min_segments=min_segments,
+        compare_mt_bleu_table=preset == "compare-mt",
     )
 
     # ------------------------------------------------------------------ length and sanity
@@ -312,25 +313,22 @@ def report(
             min_segments=min_segments,
         )
     )
-    if "sentbleu" not in segment_scores:
-        sentbleu = _sentbleu()
-        segment_scores_sb = {
-            s: np.asarray(sentbleu.segment_values(cm.sentence_bleu_stats(sentbleu, native[s]))) for s in systems
-        }
-    else:
-        segment_scores_sb = segment_scores["sentbleu"]
-    tables.append(
-        count_table(
-            id="count-by-sentbleu",
-            title="segments by sentence BLEU (compare-mt)",
-            by="sentence-score:sentbleu",
-            assignments={s: cm.bucket_of(100.0 * segment_scores_sb[s], cm.SENTBLEU_EDGES) for s in systems},
-            labels=cm.bucket_labels(cm.SENTBLEU_EDGES, integer=False),
-            bounds=_bounds(cm.SENTBLEU_EDGES),
-            systems=systems,
-            min_segments=min_segments,
+    # compare-mt's sentence BLEU (the compare-mt preset, or no BLEU among the metrics): its segment counts;
+    # otherwise each metric's own "segments by sentence X" says it once, on the leaderboard's scale
+    segment_scores_sb = segment_scores.get("sentbleu")
+    if segment_scores_sb is not None:
+        tables.append(
+            count_table(
+                id="count-by-sentbleu",
+                title="segments by sentence BLEU (compare-mt)",
+                by="sentence-score:sentbleu",
+                assignments={s: cm.bucket_of(100.0 * segment_scores_sb[s], cm.SENTBLEU_EDGES) for s in systems},
+                labels=cm.bucket_labels(cm.SENTBLEU_EDGES, integer=False),
+                bounds=_bounds(cm.SENTBLEU_EDGES),
+                systems=systems,
+                min_segments=min_segments,
+            )
         )
-    )
     board, first_tables = resampled.result() if preset is None else (None, [])
     tables[:0] = first_tables
     if preset is None:
@@ -352,6 +350,7 @@ def report(
                     level=confidence,
                     higher_is_better=higher[name],
                     min_segments=min_segments,
+                    scale=built[name][2],
                 )
             )
         if buckets == "quantile":
@@ -365,8 +364,8 @@ def report(
                     length_diffs=diffs,
                     metrics={n: (built[n][1], m, stats[n], higher[n]) for n, m in metric_objects.items()},
                     sentence_scores=[
-                        ("sentbleu", "BLEU (compare-mt)", segment_scores_sb, 100.0),
-                        *((n, built[n][1], segment_scores[n], 1.0) for n in metric_objects),
+                        *([("sentbleu", "BLEU (compare-mt)", segment_scores_sb, 100.0)] if segment_scores_sb else []),
+                        *((n, built[n][1], segment_scores[n], built[n][2]) for n in metric_objects),
                     ],
                     systems=systems,
                     baseline=baseline,
@@ -576,8 +575,11 @@ def _resampled_sections(
     alpha: float,
     all_pairs: bool,
     min_segments: int,
+    compare_mt_bleu_table: bool = True,
 ) -> tuple[Any, list[BucketTable]]:
-    """The leaderboard, then the word tables by frequency and compare-mt's BLEU by reference length."""
+    """The leaderboard, then the word tables by frequency and (``compare_mt_bleu_table``, the compare-mt
+    preset's) compare-mt's BLEU by reference length: the default report has one BLEU by reference length,
+    sacreBLEU's, among every metric's sentence tables, not a second on other tokens."""
     from nlpeval.reports.analyses import comparemt as cm
     from nlpeval.reports.analyses import ngram_codes as nc
     from nlpeval.reports.analyses.buckets import bounds_of as _bounds
@@ -625,6 +627,8 @@ def _resampled_sections(
             min_words=min_segments,
         )
     )
+    if not compare_mt_bleu_table:
+        return board, tables
     tables.append(
         metric_table(
             id="bleu-by-ref-length",

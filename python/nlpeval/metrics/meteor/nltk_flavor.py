@@ -26,6 +26,7 @@ from nlpeval.core.signature import Signature, nrefs_field
 from nlpeval.core.stats import Stats, StatsSchema
 from nlpeval.core.validation import reference_counts, validate_text
 from nlpeval.core.zero_division import safe_divide
+from nlpeval.metrics.meteor.language import warn_unless_english
 from nlpeval.metrics.meteor.tokens import split_intern
 from nlpeval.metrics.meteor.wordnet import WordNet
 
@@ -128,6 +129,7 @@ class NltkMETEOR(CorpusMetric):
 
     def segment_stats(self, hypotheses: Sequence[Any], references: Sequence[Any]) -> Stats:
         hyps, refs = validate_text(hypotheses, references)
+        warn_unless_english(refs)
         wordnet = self._wordnet()
         words = split_intern([*hyps, *(r for seg in refs for r in seg)], java=False, lowercase=True)
         n_hyp_tokens = int(words.lens[: len(hyps)].sum())

@@ -54,11 +54,13 @@ def _assemble(
     rows = []
     for (label, lower, upper, cells), n_segments in zip(raw, segments_per_row, strict=True):
         built = []
+        few = n_segments < min_segments
         for system, estimate, p, difference in cells:
             p_adj = next(adjusted)
-            marker = None if system == baseline else _marker(p_adj, difference, alpha, higher_is_better)
+            # a bucket below the trust threshold shows "few" instead of a marker (its p-value is kept)
+            marker = None if system == baseline or few else _marker(p_adj, difference, alpha, higher_is_better)
             built.append(BucketCell(system, estimate, p, p_adj, marker))
-        rows.append(BucketRow(label, lower, upper, tuple(built), few=n_segments < min_segments))
+        rows.append(BucketRow(label, lower, upper, tuple(built), few=few))
     return tuple(rows)
 
 
@@ -209,10 +211,12 @@ def sentence_metric_tables(
     level: float = 0.95,
     higher_is_better: bool = True,
     min_segments: int = 10,
+    scale: float = 1.0,
 ) -> tuple[BucketTable, BucketTable]:
     """compare-mt's two sentence analyses for any sentence-level metric: the metric (its corpus value on
     each bucket's segments, with interval and BH-marked paired test) by reference length (compare-mt's
-    cutoffs ``length_edges``), and segment counts by sentence score (:func:`score_edges`).
+    cutoffs ``length_edges``), and segment counts by sentence score (:func:`score_edges`), whose bucket
+    labels and bounds are on the leaderboard's ``scale`` (100 for BLEU: ``[10,20)``, not ``[0.1,0.2)``).
 
     Examples
     --------
@@ -250,14 +254,16 @@ def sentence_metric_tables(
         min_segments=min_segments,
     )
     edges = score_edges(segment_scores)
-    integer = all(float(e).is_integer() for e in edges)
+    # the edges on the scale the leaderboard uses (10, not 10.000000000000002 or 10.0)
+    shown = tuple(int(x) if x.is_integer() else x for x in (round(scale * e, 10) for e in edges))
+    integer = all(isinstance(e, int) for e in shown)
     counts = count_table(
         id=f"count-by-sentence-{name}",
         title=f"segments by sentence {label}",
         by=f"sentence-score:{name}",
         assignments={s: _score_buckets(segment_scores[s], edges) for s in systems},
-        labels=bucket_labels(list(edges), integer=integer),
-        bounds=bounds_of(edges),
+        labels=bucket_labels(list(shown), integer=integer),
+        bounds=bounds_of(shown),
         systems=systems,
         min_segments=min_segments,
     )

@@ -29,7 +29,9 @@ ALLOWED_TAGS = frozenset(
     {"svg", "g", "rect", "line", "path", "circle", "text", "tspan", "title", "defs", "linearGradient", "stop"}
 )
 
-#: one colour per system (Okabe-Ito first, then Tableau-like; colour-blind friendly first eight)
+#: one colour per system, distinct for 18 systems and safe for colour-blind readers: Okabe-Ito's six
+#: strong colours, then Paul Tol's "muted" scheme (no two shades of one hue, as Tableau's second eight
+#: were next to Okabe-Ito's first), then black, grey and olive
 PALETTE = (
     "#0072b2",
     "#e69f00",
@@ -37,16 +39,18 @@ PALETTE = (
     "#cc79a7",
     "#56b4e9",
     "#d55e00",
-    "#7f7f00",
+    "#332288",
+    "#999933",
+    "#882255",
+    "#44aa99",
+    "#117733",
+    "#aa4499",
+    "#ddcc77",
+    "#cc6677",
+    "#88ccee",
+    "#000000",
     "#999999",
-    "#1f77b4",
-    "#ff7f0e",
-    "#2ca02c",
-    "#d62728",
-    "#9467bd",
-    "#8c564b",
-    "#e377c2",
-    "#17becf",
+    "#7f7f00",
 )
 
 AXIS = "#4b5563"
@@ -55,6 +59,8 @@ TEXT = "#1f2937"
 FONT = "11"
 #: rough width of one character at the chart font size (no font metrics available)
 CHAR_WIDTH = 6.2
+#: the width reserved per character of an axis label that must never be clipped (wide letters)
+LABEL_CHAR_WIDTH = 7.0
 
 
 @dataclass(frozen=True)
@@ -106,8 +112,8 @@ def color(index: int) -> str:
 
     Examples
     --------
-    >>> color(0), color(16)
-    ('#0072b2', '#0072b2')
+    >>> color(0), color(15), color(18)
+    ('#0072b2', '#000000', '#0072b2')
     """
     return PALETTE[index % len(PALETTE)]
 
@@ -544,7 +550,8 @@ def heatmap(
     n = len(labels)
     cell = 46.0 if n <= 8 else 30.0 if n <= 14 else 24.0
     shown = [name if len(name) <= 24 else name[:23] + "…" for name in labels]
-    label_w = min(max((len(s) for s in shown), default=1) * CHAR_WIDTH + 10, 24 * CHAR_WIDTH + 10)
+    # room for the widest label: CHAR_WIDTH is an average, and names of capitals and digits are wider
+    label_w = max((len(s) for s in shown), default=1) * LABEL_CHAR_WIDTH + 10
     left = label_w + 8
     top = label_w * 0.72 + 14
     grid = cell * n
@@ -553,10 +560,12 @@ def heatmap(
     height = int(max(top + grid + 12, top + 190))
     out: list[Element] = []
     for i, name in enumerate(shown):
+        full = [el("title", labels[i])] if name != labels[i] else []  # the whole name on hover
         cy = top + cell * (i + 0.5)
-        out.append(_text(left - 6, cy + 4, name, anchor="end"))
+        out.append(el("g", children=[*full, _text(left - 6, cy + 4, name, anchor="end")]))
         cx = left + cell * (i + 0.5)
-        out.append(_text(cx, top - 6, name, anchor="start", transform=f"rotate(-45 {num(cx)} {num(top - 6)})"))
+        rotated = _text(cx, top - 6, name, anchor="start", transform=f"rotate(-45 {num(cx)} {num(top - 6)})")
+        out.append(el("g", children=[*full, rotated]))
     for i in range(n):
         for j in range(n):
             p = p_values[i][j]

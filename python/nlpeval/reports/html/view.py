@@ -248,6 +248,9 @@ def leaderboard(report: Dict, infos: Mapping[str, Dict]) -> dict[str, Any] | Non
         "rows": rows,
         "charts": charts,
         "pairs": pairs,
+        # the two Holm families (per metric): the tests against the baseline, and all pairs
+        "n_baseline_tests": max(len(systems) - 1, 0),
+        "n_pairs": len(systems) * (len(systems) - 1) // 2,
         "clusters": [
             {"metric": _label(infos, m), "groups": sorted(groups, key=lambda g: g["rank"] or 0)}
             for m, groups in clusters.items()
@@ -446,6 +449,12 @@ def buckets(report: Dict, infos: Mapping[str, Dict]) -> list[dict[str, Any]]:
                 est = cell.get("estimate") or {}
                 if cell["system"] not in names:
                     names.append(cell["system"])
+                if not is_count and not est.get("n"):  # an empty bucket: no value, interval or test
+                    cells.append(
+                        {"system": cell["system"], "value": "–", "key": sort_key(None), "ci": "", "n": 0}
+                        | {"marker": "", "p": "—", "untested": False}
+                    )
+                    continue
                 cells.append(
                     {
                         "system": cell["system"],

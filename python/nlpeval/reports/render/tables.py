@@ -11,6 +11,17 @@ Table = tuple[str, list[str], list[list[str]]]
 MAX_NGRAMS = 10
 
 
+def _plural(n: int, noun: str) -> str:
+    """``1 pair``, ``3 pairs``.
+
+    Examples
+    --------
+    >>> _plural(1, "pair"), _plural(3, "test")
+    ('1 pair', '3 tests')
+    """
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
 def _num(value: float | None, scale: float = 1.0, digits: int = 2) -> str:
     return "-" if value is None else f"{scale * value:.{digits}f}"
 
@@ -42,10 +53,24 @@ def tables(model: Report) -> list[Table]:
                 row.append(_num(e.value, info[m].scale) + _ci(e.low, e.high, info[m].scale))
             rows.append(row)
         out.append((f"Leaderboard ({model.provenance.confidence:.0%} bootstrap intervals, n = segments)", header, rows))
-        for title, tests in (
-            (f"Against the baseline {board.baseline}", board.vs_baseline),
-            ("All pairs", board.all_pairs),
-        ):
+        n_systems = len(board.systems)
+        n_pairs = n_systems * (n_systems - 1) // 2
+        families = [
+            (
+                f"Against the baseline {board.baseline} (p Holm: over the {_plural(n_systems - 1, 'test')} "
+                "against the baseline, per metric)",
+                board.vs_baseline,
+            )
+        ]
+        if n_systems > 2:  # with two systems the only pair is the test against the baseline: said once
+            families.append(
+                (
+                    f"All pairs (p Holm: over all {_plural(n_pairs, 'pair')}, per metric; a larger family than "
+                    "the baseline's, so larger p-values)",
+                    board.all_pairs,
+                )
+            )
+        for title, tests in families:
             rows = [
                 [
                     info[t.metric].label,
@@ -102,6 +127,8 @@ def tables(model: Report) -> list[Table]:
             for c in row.cells:
                 if table.statistic == "count":
                     cells.append(str(c.estimate.n))
+                elif c.estimate.n == 0:  # an empty bucket has no value, interval or test
+                    cells.append("–")
                 else:
                     digits = 4 if table.kind == "word" else 2
                     text = _num(c.estimate.value, scale, digits) + _ci(c.estimate.low, c.estimate.high, scale, digits)

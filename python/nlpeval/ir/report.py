@@ -1,0 +1,170 @@
+"""``nlpeval report --task ir``: a leaderboard of runs on retrieval measures (bootstrap intervals over
+queries, paired tests against the baseline and between all pairs, Holm-adjusted) and the main measure
+per bucket of queries by their number of relevant documents, as a :class:`~nlpeval.reports.model.Report`
+that every report renderer (text, Markdown, LaTeX, JSON, HTML) draws."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from nlpeval.core.errors import InputError
+from nlpeval.ir.api import RetrievalMeasure, load_qrels, load_run, retrieval, stats_of
+from nlpeval.ir.measures import parse_measures
+from nlpeval.reports.model import InputFile, MetricInfo, Provenance, Report
+
+#: buckets of queries by R, the number of relevant documents
+R_BUCKETS = ((1, 1, "R = 1"), (2, 5, "R 2-5"), (6, 20, "R 6-20"), (21, None, "R > 20"))
+
+
+def _digest(data: Mapping[str, Mapping[str, Any]]) -> str:
+    text = "\n".join(f"{q}\t{d}\t{v!r}" for q in sorted(data) for d, v in sorted(data[q].items()))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def ir_report(
+    qrels: Any,
+    runs: Mapping[str, Any],
+    measures: str | Sequence[str] = "map,ndcg@10,P@10,recall@100,recip_rank",
+    *,
+    baseline: str | None = None,
+    relevance_level: int = 1,
+    complete: bool = False,
+    judged_only: bool = False,
+    flavor: str = "trec_eval",
+    seed: int | None = 12345,
+    n_bootstrap: int = 1000,
+    n_randomization: int = 1000,
+    alpha: float = 0.05,
+    confidence: float = 0.95,
+    title: str = "Run comparison",
+    command: str | None = None,
+    inputs: Sequence[InputFile] | None = None,
+) -> Report:
+    """Compare retrieval runs on the same judgements: the report model of ``nlpeval report --task ir``.
+
+    Queries are the segments: every run is scored on the queries all runs were evaluated on (with
+    ``complete``, every judged query). The first measure is also shown per bucket of queries by
+    their number of relevant documents.
+
+    Examples
+    --------
+    >>> qrels = {f"q{i}": {"a": 1, "b": i % 3} for i in range(12)}
+    >>> runs = {"A": {q: ["a", "b"] for q in qrels}, "B": {q: ["c", "b", "a"] for q in qrels}}
+    >>> model = ir_report(qrels, runs, "map,P@1", n_bootstrap=100, n_randomization=100)
+    >>> model.task, model.leaderboard.metrics, len(model.buckets[0].rows)
+    ('ir', ('map', 'P_1'), 4)
+    """
+    from nlpeval._version import __version__
+    from nlpeval.reports.analyses.buckets import metric_table
+    from nlpeval.reports.analyses.leaderboard import leaderboard
+    from nlpeval.reports.model import SCHEMA_VERSION
+
+    if not runs:
+        raise InputError("no run to report on")
+    names = list(runs)
+    baseline = names[0] if baseline is None else baseline
+    if baseline not in runs:
+        raise InputError(f"baseline {baseline!r} is not one of the runs: {', '.join(names)}")
+    parsed = parse_measures(measures)
+    judgements = load_qrels(qrels)
+    checked = {name: load_run(run) for name, run in runs.items()}
+    settings = {"relevance_level": relevance_level, "complete": complete, "judged_only": judged_only, "flavor": flavor}
+    results = {name: retrieval(judgements, checked[name], parsed, **settings) for name in names}
+    shared = sorted(set.intersection(*(set(r.queries) for r in results.values())))
+    if not shared:
+        raise InputError("the runs share no query with judgements")
+    warnings = []
+    for name, result in results.items():
+        if len(result.queries) != len(shared):
+            warnings.append(f"{name}: {len(result.queries) - len(shared)} of its queries left out (not in every run)")
+    metrics = {m.name: RetrievalMeasure(m.name, relevance_level, complete, judged_only, flavor) for m in parsed}
+    stats = {}
+    for measure in parsed:
+        stats[measure.name] = {}
+        for name, result in results.items():
+            where = {q: i for i, q in enumerate(result.queries)}
+            values = result[measure.name].segments[[where[q] for q in shared]]
+            stats[measure.name][name] = stats_of(np.asarray(values, dtype=np.float64))
+    board = leaderboard(
+        names,
+        metrics,
+        stats,
+        higher_is_better=dict.fromkeys(metrics, True),
+        baseline=baseline,
+        n_bootstrap=n_bootstrap,
+        n_randomization=n_randomization,
+        seed=seed,
+        level=confidence,
+        alpha=alpha,
+    )
+    relevant = np.array(
+        [sum(1 for rel in judgements[q].values() if rel >= relevance_level) for q in shared], dtype=np.int64
+    )
+    assignment = np.full(len(shared), -1, dtype=np.int64)
+    for b, (low, high, _) in enumerate(R_BUCKETS):
+        assignment[(relevant >= low) & (relevant <= (high if high is not None else np.iinfo(np.int64).max))] = b
+    main = parsed[0]
+    buckets = metric_table(
+        id="ir-relevant",
+        title=f"{main.label} by the query's number of relevant documents (R)",
+        by="relevant-documents",
+        statistic=main.name,
+        assignment=assignment,
+        labels=[label for *_, label in R_BUCKETS],
+        bounds=[(float(low), None if high is None else float(high)) for low, high, _ in R_BUCKETS],
+        metric=metrics[main.name],
+        stats=stats[main.name],
+        systems=names,
+        baseline=baseline,
+        n_bootstrap=n_bootstrap,
+        seed=seed,
+        alpha=alpha,
+        level=confidence,
+    )
+    if inputs is None:
+        inputs = [InputFile("qrels", "qrels", None, sum(map(len, judgements.values())), _digest(judgements))]
+        inputs += [
+            InputFile(
+                "system",
+                name,
+                None,
+                sum(len(r) for r, _ in checked[name].values()),
+                _digest({q: r for q, (r, _) in checked[name].items()}),
+            )
+            for name in names
+        ]
+    info = tuple(
+        MetricInfo(m.name, m.label, results[baseline][m.name].signature, scale=100.0, higher_is_better=True)
+        for m in parsed
+    )
+    provenance = Provenance(
+        nlpeval_version=__version__,
+        command=command,
+        seed=seed,
+        n_bootstrap=n_bootstrap,
+        n_randomization=n_randomization,
+        confidence=confidence,
+        alpha=alpha,
+        preset=None,
+        inputs=tuple(inputs),
+        metrics=info,
+        options={"queries": len(shared), **{k: str(v) for k, v in settings.items()}},
+    )
+    return Report(
+        schema_version=SCHEMA_VERSION,
+        title=title,
+        task="ir",
+        systems=tuple(names),
+        provenance=provenance,
+        leaderboard=board,
+        length=None,
+        sentences=None,
+        buckets=(buckets,),
+        ngrams=(),
+        examples=None,
+        warnings=tuple(warnings),
+    )
