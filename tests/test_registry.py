@@ -206,12 +206,14 @@ def test_a_bad_flag_value_is_the_option_message_with_exit_2(capsys):
     )
 
 
-def test_command_flags_file_equals_the_parsers():
-    from nlpeval.cards.options import COMMAND_FLAGS_FILE
+def test_command_flags_files_equal_the_parsers():
+    from nlpeval.cards.options import COMMAND_FLAGS_FOLDER
     from nlpeval.cli.cardflags import snapshot
 
-    stored = (PACKAGE / "cards" / "data" / COMMAND_FLAGS_FILE).read_text(encoding="utf-8")
+    folder = PACKAGE / "cards" / "data" / COMMAND_FLAGS_FOLDER
+    stored = {path.name: path.read_text(encoding="utf-8") for path in folder.glob("*.json")}
     assert stored == snapshot(), "run: python -m nlpeval.cli.cardflags"
+    assert {"classify.json", "agree.json"} <= set(stored)
 
 
 def test_dask_takes_registry_names():

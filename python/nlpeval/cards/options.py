@@ -2,8 +2,8 @@
 
 A card only *describes* options; their names and defaults come from the functions'
 signatures and the metric registry's option declarations (``nlpeval score``'s flags), so the card
-cannot drift from the code. The flags of the other commands come from a file the command line
-writes (:data:`COMMAND_FLAGS_FILE`) and a test keeps equal to the parsers.
+cannot drift from the code. The flags of the other commands come from files the command line
+writes (:data:`COMMAND_FLAGS_FOLDER`) and a test keeps equal to the parsers.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import inspect
 import json
 import math
 from collections.abc import Callable, Iterable
-from functools import lru_cache
+from functools import cache
 from importlib import import_module, resources
 from typing import Any
 
@@ -79,27 +79,34 @@ def api_options(paths: Iterable[str]) -> dict[str, tuple[str, str]]:
     return options
 
 
-#: file of the flags of the commands other than ``score`` (written by ``python -m nlpeval.cli.cardflags``)
-COMMAND_FLAGS_FILE = "command_flags.json"
+#: folder of the flags of the commands other than ``score``, one ``<command>.json`` each (written by
+#: ``python -m nlpeval.cli.cardflags`` from the argument parsers; ``tests/test_registry.py`` checks them)
+COMMAND_FLAGS_FOLDER = "cli"
 
 
-@lru_cache(maxsize=1)
-def _snapshot() -> dict[str, dict[str, tuple[str, str]]]:
-    """Command -> long flag -> (default, help) of the commands other than ``score``.
+@cache
+def _stored_flags(command: str) -> dict[str, tuple[str, str]]:
+    """Long flag -> (default, help) of a command other than ``score``, as the command line wrote them.
 
-    The library does not import the command line: ``nlpeval.cli.cardflags`` writes these flags
-    from the argument parsers into the cards' data folder, and ``tests/test_cards.py`` checks
-    that the file equals the parsers.
+    The library does not import the command line: ``nlpeval.cli.cardflags`` writes the flags the
+    cards name into the cards' data folder, one file per command.
     """
-    text = (resources.files("nlpeval.cards") / "data" / COMMAND_FLAGS_FILE).read_text(encoding="utf-8")
-    return {command: {flag: (d, h) for flag, (d, h) in flags.items()} for command, flags in json.loads(text).items()}
+    path = resources.files("nlpeval.cards") / "data" / COMMAND_FLAGS_FOLDER / f"{command}.json"
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise KeyError(
+            f"nlpeval has no command {command!r}, or its flags are not written for the cards yet: "
+            "run python -m nlpeval.cli.cardflags"
+        ) from None
+    return {flag: (default, help_text) for flag, (default, help_text) in json.loads(text).items()}
 
 
 def command_flags(command: str) -> dict[str, tuple[str, str]]:
     """Long flag -> (default, help) of an ``nlpeval`` sub-command.
 
     ``score``'s metric flags are the registry's options (:mod:`nlpeval.metrics.registry`);
-    other commands' flags come from :data:`COMMAND_FLAGS_FILE`.
+    other commands' flags come from the files in :data:`COMMAND_FLAGS_FOLDER`.
 
     Examples
     --------
@@ -110,10 +117,7 @@ def command_flags(command: str) -> dict[str, tuple[str, str]]:
         from nlpeval.metrics import registry
 
         return {o.flag: (o.shown_default, " ".join(o.help.split())) for o in registry.options().values()}
-    flags = _snapshot()
-    if command not in flags:
-        raise KeyError(f"nlpeval has no command {command!r}")
-    return dict(flags[command])
+    return dict(_stored_flags(command))
 
 
 def metric_flag_groups(command: str = "score") -> dict[str, list[str]]:

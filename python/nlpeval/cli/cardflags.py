@@ -1,9 +1,10 @@
 """Write the flags the cards list of the commands other than ``score`` (``python -m nlpeval.cli.cardflags``).
 
 The cards (a library module) do not import the command line; they read
-``nlpeval/cards/data/command_flags.json``, which this module writes from the argument parsers:
+``nlpeval/cards/data/cli/<command>.json``, which this module writes from the argument parsers:
 for each command other than ``score`` (whose metric flags the cards read from the metric
-registry), the flags some card names in its ``[cli]`` table. ``tests/test_registry.py`` fails
+registry), the flags some card names in its ``[cli]`` table (one file per command, so that
+people adding different commands do not touch the same file). ``tests/test_registry.py`` fails
 when the file and the parsers differ: run this module after changing such a flag or a card's
 ``[cli]`` table.
 """
@@ -55,21 +56,28 @@ def command_flags(command: str) -> dict[str, tuple[str, str]]:
     return flags
 
 
-def snapshot() -> str:
-    """The text of ``command_flags.json``: (default, help) of every flag a card names, by command."""
-    data = {}
-    for command, wanted in card_flags().items():
+def snapshot() -> dict[str, str]:
+    """File name -> text of the files in ``cards/data/cli/``: (default, help) of every flag a card names."""
+    files = {}
+    for command, wanted in sorted(card_flags().items()):
         known = command_flags(command)
-        data[command] = {flag: known[flag] for flag in sorted(wanted) if flag in known}
-    return json.dumps(data, indent=1, ensure_ascii=False, sort_keys=True) + "\n"
+        data = {flag: known[flag] for flag in sorted(wanted) if flag in known}
+        files[f"{command}.json"] = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+    return files
 
 
 def main() -> int:
-    from nlpeval.cards.options import COMMAND_FLAGS_FILE
+    from nlpeval.cards.options import COMMAND_FLAGS_FOLDER
 
-    target = Path(__file__).resolve().parents[1] / "cards" / "data" / COMMAND_FLAGS_FILE
-    target.write_text(snapshot(), encoding="utf-8")
-    print(f"wrote {target}", file=sys.stderr)
+    folder = Path(__file__).resolve().parents[1] / "cards" / "data" / COMMAND_FLAGS_FOLDER
+    folder.mkdir(exist_ok=True)
+    files = snapshot()
+    for stale in folder.glob("*.json"):
+        if stale.name not in files:
+            stale.unlink()
+    for name, text in files.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    print(f"wrote {len(files)} files in {folder}", file=sys.stderr)
     return 0
 
 
