@@ -98,6 +98,8 @@ _LAZY = {
     "fisher_randomization_test": "nlpeval.significance.fisher",
     "bertscore": "nlpeval.metrics.bertscore",
     "BERTScore": "nlpeval.metrics.bertscore",
+    "comet": "nlpeval.metrics.comet",
+    "COMET": "nlpeval.metrics.comet",
     "power": "nlpeval.significance.power",
     "minimum_detectable_effect": "nlpeval.significance.power",
     "required_sample_size": "nlpeval.significance.power",
@@ -135,6 +137,7 @@ if TYPE_CHECKING:
     from nlpeval.metrics.bleu import BLEU, HfBLEU, NltkBLEU, TokenIdBLEU, bleu, make_bleu
     from nlpeval.metrics.bleu.pairwise import pairwise_bleu
     from nlpeval.metrics.chrf import CHRF, chrf
+    from nlpeval.metrics.comet import COMET, comet
     from nlpeval.metrics.chrf.pairwise import pairwise_chrf
     from nlpeval.metrics.cider import CIDEr, cider
     from nlpeval.metrics.exact_match import ExactMatch, exact_match
