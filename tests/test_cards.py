@@ -276,7 +276,7 @@ def test_cli_explain_unknown_is_exit_2(capsys):
     code, out, err = _run(["explain", "bleuu"], capsys)
     assert code == 2 and not out
     assert err.strip() == (
-        "nlpeval explain: error: unknown metric 'bleuu'; did you mean 'bleu' or 'bleu4'? "
+        "nlpeval explain: error: unknown metric 'bleuu'; did you mean 'bleu' or 'bleu4' or 'gleu'? "
         "(nlpeval metrics lists every name)"
     )
 
