@@ -183,7 +183,7 @@ def run(options: argparse.Namespace) -> int:
     try:
         solve = options.solve or _solve(model, options, n)
         if solve == "mde":
-            if n is None:
+            if n is None and model != "pilot":
                 raise UsageError("--n: the minimum detectable effect needs a test-set size")
             outcome: Any = minimum_detectable_effect(model, n=n, **parameters, **search, **common)
         elif solve == "n":
