@@ -625,3 +625,14 @@ def test_minimum_detectable_effect_from_a_pilot(wmt17):
     totals = 0.5 * base.totals() + 0.5 * system.totals()
     expected = float(metric.corpus_values(totals)) - float(metric.corpus_values(base.totals()))
     assert half.with_mix(0.5).delta == pytest.approx(expected, abs=1e-12)
+
+
+def test_fast_draws_do_not_depend_on_the_block_size(monkeypatch):
+    from nlpeval.significance.power import linear
+
+    runs = []
+    for cells in (1 << 14, 1 << 9, 1 << 16):
+        monkeypatch.setattr(linear, "_BLOCK_CELLS", cells)
+        result = nlpeval.power("laplace", p_zero=0.2, b_zero=20.0, n=301, delta=1.0, n_trials=12, n_randomizations=300)
+        runs.append((result.observed_differences, result.significant))
+    assert runs[0] == runs[1] == runs[2]
