@@ -58,9 +58,9 @@ class SwapTable:
         padded = np.zeros(self.groups * 8)
         padded[: len(contributions)] = contributions
         self.table = (padded.reshape(self.groups, 8) @ _BITS).ravel()
-        # a multiple of 4 rows: each block's bytes are whole 32-bit draws, so the blocks together draw
+        # a multiple of 8 rows: each block's bytes are whole 64-bit draws, so the blocks together draw
         # the same bytes as one call for all rows (the results do not depend on the block size)
-        self.block_rows = max(4, _BLOCK_CELLS // self.groups // 4 * 4)
+        self.block_rows = max(8, _BLOCK_CELLS // self.groups // 8 * 8)
         self._index = np.empty((self.block_rows, self.groups), dtype="<i8")
         self._index[:] = np.arange(0, 256 * self.groups, 256)
         self._low_bytes = self._index.view(np.uint8)[:, ::8]
@@ -74,6 +74,18 @@ class SwapTable:
         values = self._values[:rows]
         self.table.take(self._index[:rows], out=values)
         return values.sum(axis=1)
+
+
+def random_bytes(rng: np.random.Generator, count: int) -> np.ndarray:
+    """``count`` random bytes: the generator's raw 64-bit outputs, little-endian, the last one cut short.
+
+    Examples
+    --------
+    >>> random_bytes(np.random.default_rng(0), 3).shape
+    (3,)
+    """
+    words = rng.bit_generator.random_raw((count + 7) // 8)
+    return words.astype("<u8", copy=False).view(np.uint8)[:count]
 
 
 def randomization_null(contributions: np.ndarray, swap_bytes: np.ndarray, observed: float) -> np.ndarray:
@@ -102,10 +114,10 @@ def _exceedances(
     exceed = 0
     for start in range(0, n_randomizations, table.block_rows):
         rows = min(table.block_rows, n_randomizations - start)
-        raw = rng.bytes(rows * table.groups)
+        raw = random_bytes(rng, rows * table.groups)
         if exceed > limit:
             continue
-        swaps = np.frombuffer(raw, dtype=np.uint8).reshape(rows, table.groups)
+        swaps = raw.reshape(rows, table.groups)
         null = np.abs(observed - 2 * table.sums(swaps))
         exceed += int(np.count_nonzero(null > abs(observed)))
     return exceed
