@@ -180,3 +180,45 @@ def test_every_kernel_that_returns_arrays_imports_numpy_from_python_first() -> N
     code += "print('numpy' in sys.modules); _native.ter_stats(['a b'], [['a b']]); print('numpy' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=ENV, check=True).stdout
     assert out.split() == ["False", "True"]
+
+
+EVIL = "evil\n\\input{secret}\r.txt"
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "latex", "csv"])
+@pytest.mark.parametrize("command", ["score", "report"])
+def test_a_file_name_with_a_newline_stays_one_visible_line_in_every_format(
+    folder: Path, command: str, fmt: str
+) -> None:
+    (folder / EVIL).write_bytes((folder / "s.txt").read_bytes())
+    (folder / "=cmd.txt").write_bytes((folder / "s.txt").read_bytes())
+    if command == "report" and fmt == "csv":
+        fmt = "text"  # the report has no CSV: its text tables instead
+    args = [command, "-q", "-r", "r.txt", EVIL, "=cmd.txt", "-f", fmt]
+    result = cli(folder, *args)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    escaped = "evil\\n\\input{secret}\\r.txt"
+    if fmt == "latex":
+        escaped = "evil\\textbackslash{}n\\textbackslash{}input\\{secret\\}\\textbackslash{}r.txt"
+    assert any(escaped in line for line in lines), result.stdout
+    # no line starts with the injected text: every line that mentions it is a whole row or comment
+    assert not any(line.startswith(("\\input", "input{")) for line in lines)
+    assert "\r" not in result.stdout
+    if fmt == "csv":
+        assert "'=cmd.txt," in result.stdout and "\n=cmd.txt" not in result.stdout
+
+
+@pytest.mark.parametrize("flavor", ["meteor1.5", "nltk"])
+def test_a_lone_surrogate_in_meteor_input_names_the_segment(flavor: str) -> None:
+    with pytest.raises(InputError, match=r"^hypotheses: segment 1: is not valid Unicode text"):
+        nlpeval.meteor(
+            ["a b", "a \ud800 b"], ["a b", "a b"], flavor=flavor, modules=["exact"] if flavor != "nltk" else None
+        )
+    with pytest.raises(InputError, match=r"^references: segment 0 \(reference 0\): is not valid Unicode text"):
+        nlpeval.meteor(["a b"], ["a \udc80"], flavor=flavor, modules=["exact"] if flavor != "nltk" else None)
+
+
+def test_a_fractional_bootstrap_count_is_a_value_error() -> None:
+    with pytest.raises(ValueError, match=r"^n_bootstrap must be a non-negative integer; got 2.5$"):
+        nlpeval.bleu(["a b c d"], ["a b c d"], n_bootstrap=2.5)  # type: ignore[arg-type]

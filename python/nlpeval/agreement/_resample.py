@@ -16,17 +16,7 @@ import numpy as np
 from nlpeval.core.errors import UndefinedMetricWarning
 from nlpeval.core.score import ConfidenceInterval
 from nlpeval.significance import bootstrap as score_bootstrap
-from nlpeval.significance.bootstrap import index_blocks
-
-
-def check_bootstrap(n_bootstrap: int, confidence: float) -> None:
-    """Validate the bootstrap options (``n_bootstrap`` 0 means none)."""
-    if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, (int, np.integer)) or n_bootstrap < 0:
-        raise ValueError(f"n_bootstrap must be a non-negative integer; got {n_bootstrap!r}")
-    if n_bootstrap == 1:
-        raise ValueError("n_bootstrap must be at least 2 (or 0 for no interval)")
-    if not 0.0 < confidence < 1.0:
-        raise ValueError(f"confidence must be in (0, 1); got {confidence}")
+from nlpeval.significance.bootstrap import check_bootstrap, index_blocks  # noqa: F401 - check_bootstrap re-exported
 
 
 def weight_blocks(n_units: int, n_resamples: int, seed: int | None) -> Iterator[np.ndarray]:

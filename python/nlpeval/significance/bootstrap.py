@@ -31,6 +31,24 @@ def resample_indices(n_segments: int, n_resamples: int, seed: int | None) -> np.
     return rng.choice(n_segments, size=(n_resamples, n_segments), replace=True)
 
 
+def check_bootstrap(n_bootstrap: int, confidence: float) -> None:
+    """Validate the bootstrap options (``n_bootstrap`` 0 means none).
+
+    Examples
+    --------
+    >>> check_bootstrap(2.5, 0.95)
+    Traceback (most recent call last):
+    ...
+    ValueError: n_bootstrap must be a non-negative integer; got 2.5
+    """
+    if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, (int, np.integer)) or n_bootstrap < 0:
+        raise ValueError(f"n_bootstrap must be a non-negative integer; got {n_bootstrap!r}")
+    if n_bootstrap == 1:
+        raise ValueError("n_bootstrap must be at least 2 (or 0 for no interval)")
+    if not 0.0 < confidence < 1.0:
+        raise ValueError(f"confidence must be in (0, 1); got {confidence}")
+
+
 #: at most this many resampled indices (or coin flips) are drawn and held at once, whatever the number of resamples
 BLOCK_CELLS = 4_000_000
 
