@@ -11,7 +11,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from nlpeval._tables import latex_table, markdown_escape, markdown_table
+from nlpeval._tables import csv_text, latex_table, markdown_escape, markdown_table, one_line
 
 if TYPE_CHECKING:
     from nlpeval.core.score import Score
@@ -115,8 +115,14 @@ def _rows(table: ScoreTable) -> tuple[list[str], list[list[str]]]:
     header = ["system", *(table.labels[m] for m in table.metrics)]
     rows = [
         [
-            s.name + (" (baseline)" if table.paired is not None and i == 0 else ""),
-            *(table.display(m, s.scores[m], s.p_values.get(m), s.tests.get(m)) for m in table.metrics),
+            one_line(s.name) + (" (baseline)" if table.paired is not None and i == 0 else ""),
+            # the paired test only where there is one: subclasses (nlpeval ir's table) may take three arguments
+            *(
+                table.display(m, s.scores[m], s.p_values.get(m), s.tests[m])
+                if m in s.tests
+                else table.display(m, s.scores[m], s.p_values.get(m))
+                for m in table.metrics
+            ),
         ]
         for i, s in enumerate(table.systems)
     ]
@@ -144,7 +150,7 @@ def render_text(table: ScoreTable, *, segments: bool = False) -> str:
             for metric in table.metrics:
                 values = system.scores[metric].segments
                 for index, value in enumerate([] if values is None else values.tolist()):
-                    lines.append(f"{system.name}\t{metric}\t{index + 1}\t{value:.6f}")
+                    lines.append(f"{one_line(system.name)}\t{metric}\t{index + 1}\t{value:.6f}")
     return "\n".join(lines) + "\n"
 
 
@@ -224,7 +230,7 @@ def render_csv(table: ScoreTable, *, segments: bool = False) -> str:
             for metric in table.metrics:
                 values = system.scores[metric].segments
                 for index, value in enumerate([] if values is None else values.tolist()):
-                    writer.writerow([system.name, metric, index + 1, repr(value)])
+                    writer.writerow([csv_text(system.name), metric, index + 1, repr(value)])
         return buffer.getvalue()
     paired = [
         f"{m}_{part}" for m in table.metrics for part in ("delta", "delta_low", "delta_high", "p_value")
@@ -242,9 +248,9 @@ def render_csv(table: ScoreTable, *, segments: bool = False) -> str:
                 ]  # fmt: skip
         writer.writerow(
             [
-                system.name,
+                csv_text(system.name),
                 *(repr(system.scores[m].score) for m in table.metrics),
-                *(system.scores[m].signature for m in table.metrics),
+                *(csv_text(system.scores[m].signature) for m in table.metrics),
                 *tests,
             ]
         )
