@@ -1107,7 +1107,12 @@ impl<'a> Interner<'a> {
 /// Sentence chrF (0–100) of every hypothesis against every candidate as its
 /// single reference: a row-major `(n_hyps * n_cands)` buffer. Each sentence's
 /// n-grams are extracted once; a pair costs one sorted merge.
-pub fn pairwise_scores(hyps: &[String], cands: &[String], cfg: &ChrfConfig) -> Vec<f64> {
+pub fn pairwise_scores(
+    hyps: &[String],
+    cands: &[String],
+    cfg: &ChrfConfig,
+) -> Result<Vec<f64>, crate::common::alloc::TooLarge> {
+    let mut out = crate::common::alloc::filled(hyps.len(), cands.len(), 0.0f64)?;
     crate::common::parallel::install(|| {
         let mut interner = Interner {
             ids: FxHashMap::default(),
@@ -1121,9 +1126,8 @@ pub fn pairwise_scores(hyps: &[String], cands: &[String], cfg: &ChrfConfig) -> V
             .collect();
         let order_of_id = interner.order_of_id;
         let (hyp_inv, cand_inv) = inventories.split_at(hyps.len());
-        let mut out = vec![0.0f64; hyps.len() * cands.len()];
         if out.is_empty() {
-            return out;
+            return Ok(out);
         }
         let orders = cfg.orders();
         out.par_chunks_mut(cands.len())
@@ -1156,7 +1160,7 @@ pub fn pairwise_scores(hyps: &[String], cands: &[String], cfg: &ChrfConfig) -> V
                     *score = f_score(&row, cfg.factor, cfg.eps_smoothing);
                 }
             });
-        out
+        Ok(out)
     })
 }
 
@@ -1252,7 +1256,7 @@ mod tests {
                 ..config(3, 1)
             },
         ] {
-            let matrix = pairwise_scores(&sentences, &sentences, &cfg);
+            let matrix = pairwise_scores(&sentences, &sentences, &cfg).unwrap();
             for (i, hyp) in sentences.iter().enumerate() {
                 for (j, cand) in sentences.iter().enumerate() {
                     let mut row = vec![0; cfg.row_width()];

@@ -291,6 +291,13 @@ fn bleu_stats_flat<'py>(
 
 /// Sentence BLEU (0–1, effective order) of every hypothesis against every
 /// candidate as its single reference: an `(n_hyps, n_cands)` float array.
+/// The `MemoryError` of a score matrix too large to allocate.
+fn pairwise_memory_error(too_large: common::alloc::TooLarge, n: usize, m: usize) -> PyErr {
+    pyo3::exceptions::PyMemoryError::new_err(format!(
+        "the {n} x {m} score matrix is too large: {too_large}; score the hypotheses in blocks of rows"
+    ))
+}
+
 #[pyfunction]
 #[pyo3(signature = (hyps, cands, tokenizer, max_order, smooth, smooth_value=None))]
 fn bleu_pairwise_scores<'py>(
@@ -306,20 +313,23 @@ fn bleu_pairwise_scores<'py>(
     let smoothing = bleu_score::Smoothing::from_name(smooth, smooth_value)
         .ok_or_else(|| PyValueError::new_err(format!("unknown smoothing {smooth:?}")))?;
     let (n, m) = (hyps.len(), cands.len());
-    let flat = py.detach(|| {
-        crate::common::parallel::install(|| {
-            let hyp_text: Vec<String> = hyps.par_iter().map(|h| tok.tokenize_unjoined(h)).collect();
-            let cand_text: Vec<String> =
-                cands.par_iter().map(|c| tok.tokenize_unjoined(c)).collect();
-            let hyp_tokens = split_all(&hyp_text);
-            let cand_tokens = split_all(&cand_text);
-            let hyp_slices: Vec<&[&str]> = hyp_tokens.iter().map(|t| t.as_slice()).collect();
-            let cand_slices: Vec<&[&str]> = cand_tokens.iter().map(|t| t.as_slice()).collect();
-            ngram::pairwise_map(&hyp_slices, &cand_slices, max_order, |row| {
-                bleu_score::bleu(row, max_order, smoothing, true)
+    let flat = py
+        .detach(|| {
+            crate::common::parallel::install(|| {
+                let hyp_text: Vec<String> =
+                    hyps.par_iter().map(|h| tok.tokenize_unjoined(h)).collect();
+                let cand_text: Vec<String> =
+                    cands.par_iter().map(|c| tok.tokenize_unjoined(c)).collect();
+                let hyp_tokens = split_all(&hyp_text);
+                let cand_tokens = split_all(&cand_text);
+                let hyp_slices: Vec<&[&str]> = hyp_tokens.iter().map(|t| t.as_slice()).collect();
+                let cand_slices: Vec<&[&str]> = cand_tokens.iter().map(|t| t.as_slice()).collect();
+                ngram::pairwise_map(&hyp_slices, &cand_slices, max_order, |row| {
+                    bleu_score::bleu(row, max_order, smoothing, true)
+                })
             })
         })
-    });
+        .map_err(|too_large| pairwise_memory_error(too_large, n, m))?;
     PyArray1::from_vec(py, flat).reshape([n, m])
 }
 
@@ -752,7 +762,9 @@ fn chrf_pairwise_scores<'py>(
 ) -> PyResult<Bound<'py, PyArray2<f64>>> {
     let cfg = chrf_config(char_order, word_order, whitespace, factor, eps_smoothing)?;
     let (n, m) = (hyps.len(), cands.len());
-    let flat = py.detach(|| chrf::pairwise_scores(&hyps, &cands, &cfg));
+    let flat = py
+        .detach(|| chrf::pairwise_scores(&hyps, &cands, &cfg))
+        .map_err(|too_large| pairwise_memory_error(too_large, n, m))?;
     PyArray1::from_vec(py, flat).reshape([n, m])
 }
 

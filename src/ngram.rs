@@ -580,12 +580,18 @@ fn build_inventories<T: Hash + Eq>(
 /// `(candidate, count)` per n-gram id), so a hypothesis only visits the
 /// candidates that share an n-gram with it; the `n x m` statistics are never
 /// stored.
-pub fn pairwise_map<T, O, F>(hyps: &[&[T]], cands: &[&[T]], max_order: usize, score: F) -> Vec<O>
+pub fn pairwise_map<T, O, F>(
+    hyps: &[&[T]],
+    cands: &[&[T]],
+    max_order: usize,
+    score: F,
+) -> Result<Vec<O>, crate::common::alloc::TooLarge>
 where
     T: Hash + Eq + Sync,
     O: Send + Clone + Default,
     F: Fn(&[i64]) -> O + Sync,
 {
+    let mut out = crate::common::alloc::filled(hyps.len(), cands.len(), O::default())?;
     crate::common::parallel::install(|| {
         let mut order_of_id = Vec::new();
         let all: Vec<&[T]> = hyps.iter().chain(cands.iter()).copied().collect();
@@ -599,9 +605,8 @@ where
         }
         let width = row_width(max_order);
         let n_cands = cands.len();
-        let mut out = vec![O::default(); hyps.len() * n_cands];
         if out.is_empty() {
-            return out;
+            return Ok(out);
         }
         out.par_chunks_mut(n_cands)
             .zip(hyp_inv.par_iter())
@@ -627,7 +632,7 @@ where
                     *slot = score(&row);
                 }
             });
-        out
+        Ok(out)
     })
 }
 
@@ -673,7 +678,7 @@ mod tests {
             words("c d a b"),
         ];
         let refs: Vec<&[&str]> = sentences.iter().map(|s| s.as_slice()).collect();
-        let matrix = pairwise_map(&refs, &refs, 3, |row| row.to_vec());
+        let matrix = pairwise_map(&refs, &refs, 3, |row| row.to_vec()).unwrap();
         let width = row_width(3);
         for (i, hyp) in sentences.iter().enumerate() {
             for (j, cand) in sentences.iter().enumerate() {

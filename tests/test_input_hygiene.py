@@ -121,3 +121,104 @@ def test_a_dataframe_of_references_is_refused_and_its_column_accepted() -> None:
 def test_unordered_hypotheses_are_refused(unordered: object) -> None:
     with pytest.raises(InputError, match=r"^hypotheses: got a (set|dict), which has no order"):
         nlpeval.bleu(unordered, ["a b", "c d"])  # type: ignore[arg-type]
+
+
+def test_a_score_matrix_too_large_to_allocate_is_a_memory_error_not_an_abort() -> None:
+    sentences = ["a b c d"] * 400_000  # 400,000 x 400,000 doubles: 1.2 TB
+    for pairwise in (nlpeval.pairwise_bleu, nlpeval.pairwise_chrf):
+        with pytest.raises(MemoryError, match=r"^the 400000 x 400000 score matrix is too large: cannot allocate"):
+            pairwise(sentences, sentences)
+    assert nlpeval.pairwise_bleu(sentences[:3], sentences[:2]).shape == (3, 2)  # the process lives on
+
+
+def test_an_absurd_ngram_order_is_refused_before_any_allocation(folder: Path) -> None:
+    with pytest.raises(ValueError, match=r"^max_order must be an int from 1 to 100; got 10000000$"):
+        nlpeval.bleu(["a b"], ["a b"], max_order=10_000_000)
+    with pytest.raises(ValueError, match=r"^weights must hold at most 100 numbers"):
+        nlpeval.bleu(["a b"], ["a b"], flavor="nltk", weights=[0.001] * 1000)
+    result = cli(folder, "score", "-r", "r.txt", "s.txt", "--max-order", "10000000")
+    assert "max_order must be an int from 1 to 100" in one_line_error(result)
+
+
+@pytest.mark.parametrize("block_cells", [1000, 37 * 33])
+def test_resampling_in_bounded_blocks_draws_exactly_what_one_call_draws(
+    monkeypatch: pytest.MonkeyPatch, block_cells: int
+) -> None:
+    from nlpeval.significance import bootstrap
+
+    metric = nlpeval.BLEU()
+    refs = [f"the cat sat on the mat number {i}" for i in range(37)]
+    a = metric.segment_stats([f"the cat sat on mat {i}" for i in range(37)], refs)
+    b = metric.segment_stats([f"a cat sat on the mat number {i}" for i in range(37)], refs)
+
+    def run() -> tuple:
+        return (
+            nlpeval.bootstrap_interval(metric, a, n_resamples=500, seed=3),
+            nlpeval.paired_bootstrap(metric, a, b, n_resamples=500, seed=3),
+            nlpeval.approximate_randomization(metric, a, b, n_trials=500, seed=3),
+        )
+
+    whole = run()
+    monkeypatch.setattr(bootstrap, "BLOCK_CELLS", block_cells)  # 27 or 33 resamples a block instead of one block
+    assert run() == whole
+
+
+def test_every_kernel_that_returns_arrays_imports_numpy_from_python_first() -> None:
+    """An interrupt during NumPy's first import must be a KeyboardInterrupt, not a panic inside a kernel."""
+    import ast
+
+    from nlpeval import _native
+
+    stub = ast.parse((Path(_native.__file__).parent / "_core.pyi").read_text(encoding="utf-8"))
+    returning_arrays = {
+        node.name
+        for node in stub.body
+        if isinstance(node, ast.FunctionDef) and "NDArray" in ast.unparse(node.returns or ast.Constant(None))
+    }
+    assert returning_arrays == _native.ARRAY_KERNELS
+    code = "import sys; from nlpeval import _native; _native.bleu_totals(['a'], [['a']], '13a', 4); "
+    code += "print('numpy' in sys.modules); _native.ter_stats(['a b'], [['a b']]); print('numpy' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=ENV, check=True).stdout
+    assert out.split() == ["False", "True"]
+
+
+EVIL = "evil\n\\input{secret}\r.txt"
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "latex", "csv"])
+@pytest.mark.parametrize("command", ["score", "report"])
+def test_a_file_name_with_a_newline_stays_one_visible_line_in_every_format(
+    folder: Path, command: str, fmt: str
+) -> None:
+    (folder / EVIL).write_bytes((folder / "s.txt").read_bytes())
+    (folder / "=cmd.txt").write_bytes((folder / "s.txt").read_bytes())
+    if command == "report" and fmt == "csv":
+        fmt = "text"  # the report has no CSV: its text tables instead
+    args = [command, "-q", "-r", "r.txt", EVIL, "=cmd.txt", "-f", fmt]
+    result = cli(folder, *args)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    escaped = "evil\\n\\input{secret}\\r.txt"
+    if fmt == "latex":
+        escaped = "evil\\textbackslash{}n\\textbackslash{}input\\{secret\\}\\textbackslash{}r.txt"
+    assert any(escaped in line for line in lines), result.stdout
+    # no line starts with the injected text: every line that mentions it is a whole row or comment
+    assert not any(line.startswith(("\\input", "input{")) for line in lines)
+    assert "\r" not in result.stdout
+    if fmt == "csv":
+        assert "'=cmd.txt," in result.stdout and "\n=cmd.txt" not in result.stdout
+
+
+@pytest.mark.parametrize("flavor", ["meteor1.5", "nltk"])
+def test_a_lone_surrogate_in_meteor_input_names_the_segment(flavor: str) -> None:
+    with pytest.raises(InputError, match=r"^hypotheses: segment 1: is not valid Unicode text"):
+        nlpeval.meteor(
+            ["a b", "a \ud800 b"], ["a b", "a b"], flavor=flavor, modules=["exact"] if flavor != "nltk" else None
+        )
+    with pytest.raises(InputError, match=r"^references: segment 0 \(reference 0\): is not valid Unicode text"):
+        nlpeval.meteor(["a b"], ["a \udc80"], flavor=flavor, modules=["exact"] if flavor != "nltk" else None)
+
+
+def test_a_fractional_bootstrap_count_is_a_value_error() -> None:
+    with pytest.raises(ValueError, match=r"^n_bootstrap must be a non-negative integer; got 2.5$"):
+        nlpeval.bleu(["a b c d"], ["a b c d"], n_bootstrap=2.5)  # type: ignore[arg-type]

@@ -131,6 +131,14 @@ def test_complete_mode_scores_unranked_queries_zero_as_an_empty_ranking() -> Non
     assert result["map"].score == pytest.approx(sum(result["map"].segments) / len(qrels), abs=1e-15)
 
 
+def test_ranked_lists_and_tuples_are_rankings() -> None:
+    qrels = {"q": {"a": 1, "b": 2}}
+    as_scores = nlpeval.retrieval(qrels, {"q": {"c": 3.0, "b": 2.0, "a": 1.0}}, "map,ndcg")
+    for ranking in (["c", "b", "a"], ("c", "b", "a")):
+        as_list = nlpeval.retrieval(qrels, {"q": ranking}, "map,ndcg")
+        assert [s.score for s in as_list.values()] == [s.score for s in as_scores.values()]
+
+
 def test_capped_reciprocal_rank_and_hit_rate() -> None:
     qrels, run = _generate(6)
     result = nlpeval.retrieval(qrels, run, "mrr@3,recip_rank,success@3")

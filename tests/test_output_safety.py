@@ -165,19 +165,20 @@ def big(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.mark.parametrize("command", ["report", "score"])
-@pytest.mark.parametrize("delay", [0.4, 0.9, 1.5])
+@pytest.mark.parametrize("delay", [0.6, 1.2, 2.0])
 def test_ctrl_c_prints_one_line_exits_130_and_keeps_the_old_output(big: Path, command: str, delay: float) -> None:
     systems = sorted(name for name in os.listdir(big) if name.endswith(".de") and name != "reference.de")
     output = big / f"out-{command}-{delay}.txt"
     output.write_text("old\n", encoding="utf-8")
-    extra = ["--bootstrap", "2000"] if command == "score" else []
+    extra = ["--bootstrap", "4000"]  # several seconds of work, so the later signals arrive mid-run
     args = [command, "-q", "-r", "reference.de", *systems, *extra, "-o", output.name]
     result = _interrupt(big, signal.SIGINT, delay, args)
     if result.returncode == 0 and delay > 1:  # may finish first on a fast machine: then a clean success
         assert result.stderr == ""
         return
     assert result.returncode == 130, result.stderr
-    assert result.stderr == f"nlpeval {command}: interrupted\n"
+    # before the command has started (still importing, on a loaded machine) the line cannot name it yet
+    assert result.stderr in (f"nlpeval {command}: interrupted\n", "nlpeval: interrupted\n")
     assert output.read_text(encoding="utf-8") == "old\n"
     assert temporaries(big) == []
 

@@ -69,6 +69,14 @@ _LAZY = {
     "ter": "nlpeval.metrics.ter",
     "TER": "nlpeval.metrics.ter",
     "meteor": "nlpeval.metrics.meteor",
+    "cider": "nlpeval.metrics.cider",
+    "CIDEr": "nlpeval.metrics.cider",
+    "gleu": "nlpeval.metrics.nltk_lexical",
+    "GLEU": "nlpeval.metrics.nltk_lexical",
+    "nist": "nlpeval.metrics.nltk_lexical",
+    "NIST": "nlpeval.metrics.nltk_lexical",
+    "ribes": "nlpeval.metrics.nltk_lexical",
+    "RIBES": "nlpeval.metrics.nltk_lexical",
     "METEOR": "nlpeval.metrics.meteor",
     "NltkMETEOR": "nlpeval.metrics.meteor",
     "make_meteor": "nlpeval.metrics.meteor",
@@ -96,6 +104,13 @@ _LAZY = {
     "fisher_randomization_test": "nlpeval.significance.fisher",
     "bertscore": "nlpeval.metrics.bertscore",
     "BERTScore": "nlpeval.metrics.bertscore",
+    "comet": "nlpeval.metrics.comet",
+    "COMET": "nlpeval.metrics.comet",
+    "power": "nlpeval.significance.power",
+    "minimum_detectable_effect": "nlpeval.significance.power",
+    "required_sample_size": "nlpeval.significance.power",
+    "PowerResult": "nlpeval.significance.power",
+    "PowerSearch": "nlpeval.significance.power",
 }
 
 #: sub-packages reachable as attributes without an explicit import (``nlpeval.classification``)
@@ -116,10 +131,10 @@ if TYPE_CHECKING:
     from nlpeval.core.score import ConfidenceInterval, Score
     from nlpeval.core.signature import Signature
     from nlpeval.core.stats import Stats, StatsSchema
-    from nlpeval.ir.api import RetrievalResult, retrieval
-    from nlpeval.ir.compare import compare_runs
     from nlpeval.correlation import meta_evaluate
     from nlpeval.correlation.compare import compare_metrics
+    from nlpeval.ir.api import RetrievalResult, retrieval
+    from nlpeval.ir.compare import compare_runs
     from nlpeval.lm.causal import model_perplexity
     from nlpeval.lm.choice import MultipleChoice, multiple_choice
     from nlpeval.lm.loglikelihood import likelihood
@@ -128,9 +143,12 @@ if TYPE_CHECKING:
     from nlpeval.metrics.bleu import BLEU, HfBLEU, NltkBLEU, TokenIdBLEU, bleu, make_bleu
     from nlpeval.metrics.bleu.pairwise import pairwise_bleu
     from nlpeval.metrics.chrf import CHRF, chrf
+    from nlpeval.metrics.comet import COMET, comet
     from nlpeval.metrics.chrf.pairwise import pairwise_chrf
+    from nlpeval.metrics.cider import CIDEr, cider
     from nlpeval.metrics.exact_match import ExactMatch, exact_match
     from nlpeval.metrics.meteor import METEOR, NltkMETEOR, make_meteor, meteor
+    from nlpeval.metrics.nltk_lexical import GLEU, NIST, RIBES, gleu, nist, ribes
     from nlpeval.metrics.pass_at_k import PassAtK, pass_at_k
     from nlpeval.metrics.rouge import Rouge, RougeScore, make_rouge, rouge
     from nlpeval.metrics.squad import SQuAD, squad
@@ -139,6 +157,13 @@ if TYPE_CHECKING:
     from nlpeval.significance.bootstrap import bootstrap_interval
     from nlpeval.significance.fisher import fisher_randomization_test
     from nlpeval.significance.paired import PairedTestResult, approximate_randomization, paired_bootstrap
+    from nlpeval.significance.power import (
+        PowerResult,
+        PowerSearch,
+        minimum_detectable_effect,
+        power,
+        required_sample_size,
+    )
 
 
 def __getattr__(name: str) -> Any:

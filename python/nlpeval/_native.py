@@ -2,9 +2,18 @@
 
 Everything else calls the kernels through here, so the native surface stays in
 one place and a missing or broken build fails with one clear message.
+
+The kernels that return NumPy arrays import NumPy from Python first when no code has yet: imported from
+inside a kernel, an interrupt (Ctrl-C) during that import would become a Rust panic instead of a
+``KeyboardInterrupt`` (``ARRAY_KERNELS``; the rest of the surface, used by the NumPy-free start-up path
+of ``nlpeval score``, never imports it).
 """
 
 from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 try:
     from nlpeval import _core
@@ -13,6 +22,32 @@ except ImportError as exc:  # pragma: no cover - only without a build
         "nlpeval's native core is missing; install the package with `pip install .` "
         "(or `maturin develop --release`) so that nlpeval._core is built"
     ) from exc
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: kernels that build NumPy arrays (their ``_core.pyi`` return types say so; a test keeps the two equal)
+ARRAY_KERNELS = frozenset(
+    {
+        "bleu_stats", "bleu_stats_tokens", "bleu_stats_flat", "flatten_id_lists", "flatten_reference_lists",
+        "trim_ids", "ter_stats", "bleu_pairwise_scores", "rouge_stats_text", "rouge_stats_ids", "edit_stats",
+        "chrf_stats", "chrf_pairwise_scores", "kendall_group_stats", "kendall_weighted_stats",
+        "meteor_split_intern", "meteor_align_rows", "meteor_rows_parts", "nltk_meteor_scores",
+    }
+)  # fmt: skip
+
+
+def _numpy_first(kernel: F) -> F:
+    """``kernel`` behind an ``import numpy`` done in Python the first time (see the module docs)."""
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        if "numpy" not in sys.modules:
+            import numpy  # noqa: F401
+        return kernel(*args, **kwargs)
+
+    call.__name__ = call.__qualname__ = kernel.__name__
+    call.__doc__ = kernel.__doc__
+    return call  # type: ignore[return-value]
+
 
 tokenize = _core.tokenize
 bleu_stats = _core.bleu_stats
@@ -72,3 +107,6 @@ refcache_info = _core.refcache_info
 native_threads = _core.native_threads
 refcache_clear = _core.refcache_clear
 refcache_limits = _core.refcache_limits
+
+for _name in ARRAY_KERNELS:
+    globals()[_name] = _numpy_first(globals()[_name])

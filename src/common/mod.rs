@@ -1,5 +1,6 @@
 //! What every kernel family shares: the process's thread pool and state that
 //! must be rebuilt in a child made by `fork`.
 
+pub mod alloc;
 pub mod parallel;
 pub mod process_local;

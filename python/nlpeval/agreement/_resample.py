@@ -16,40 +16,7 @@ import numpy as np
 from nlpeval.core.errors import UndefinedMetricWarning
 from nlpeval.core.score import ConfidenceInterval
 from nlpeval.significance import bootstrap as score_bootstrap
-
-#: at most this many resampled indices are held at once
-_BLOCK_CELLS = 4_000_000
-
-
-def check_bootstrap(n_bootstrap: int, confidence: float) -> None:
-    """Validate the bootstrap options (``n_bootstrap`` 0 means none)."""
-    if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, (int, np.integer)) or n_bootstrap < 0:
-        raise ValueError(f"n_bootstrap must be a non-negative integer; got {n_bootstrap!r}")
-    if n_bootstrap == 1:
-        raise ValueError("n_bootstrap must be at least 2 (or 0 for no interval)")
-    if not 0.0 < confidence < 1.0:
-        raise ValueError(f"confidence must be in (0, 1); got {confidence}")
-
-
-def index_blocks(n_units: int, n_resamples: int, seed: int | None) -> Iterator[np.ndarray]:
-    """``(block, n_units)`` arrays of unit indices drawn with replacement.
-
-    Concatenated, the blocks equal ``resample_indices(n_units, n_resamples, seed)``.
-
-    Examples
-    --------
-    >>> from nlpeval.significance.bootstrap import resample_indices
-    >>> blocks = list(index_blocks(7, 5, seed=3))
-    >>> bool((np.concatenate(blocks) == resample_indices(7, 5, seed=3)).all())
-    True
-    """
-    rng = np.random.default_rng(seed)
-    rows = max(1, _BLOCK_CELLS // max(n_units, 1))
-    done = 0
-    while done < n_resamples:
-        size = min(rows, n_resamples - done)
-        yield rng.choice(n_units, size=(size, n_units), replace=True)
-        done += size
+from nlpeval.significance.bootstrap import check_bootstrap, index_blocks  # noqa: F401 - check_bootstrap re-exported
 
 
 def weight_blocks(n_units: int, n_resamples: int, seed: int | None) -> Iterator[np.ndarray]:

@@ -8,7 +8,7 @@ import json
 import math
 from typing import TYPE_CHECKING, Any
 
-from nlpeval._tables import latex_table, markdown_escape, markdown_table
+from nlpeval._tables import csv_text, latex_table, markdown_escape, markdown_table, one_line
 
 if TYPE_CHECKING:
     from nlpeval.classification.report import ClassificationReport
@@ -73,6 +73,7 @@ def _matrix_table(rep: ClassificationReport) -> tuple[list[str], list[list[str]]
 
 
 def _align(header: list[str], rows: list[list[str]]) -> list[str]:
+    header, rows = [one_line(h) for h in header], [[one_line(c) for c in r] for r in rows]
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
     return [
         "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True))).rstrip()
@@ -118,7 +119,7 @@ def render_csv(rep: ClassificationReport, digits: int = 4) -> str:
         values = [row.label, row.precision, row.recall, row.f1, row.support, row.predicted]
         if row.average_precision is not None:
             values += [row.average_precision, row.interpolated_ap, row.roc_auc]
-        writer.writerow([repr(v) if isinstance(v, float) else v for v in values])
+        writer.writerow([repr(v) if isinstance(v, float) else csv_text(v) if isinstance(v, str) else v for v in values])
     writer.writerow([])
     writer.writerow(["metric", "value"])
     for key, value in rep.summary.items():

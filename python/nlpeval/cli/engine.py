@@ -227,6 +227,7 @@ def paired_tests(systems: list[Any], partials: list[dict[str, Any]], n_resamples
                 partial.metric, (base.totals, base.boot), (other.totals, other.boot), seed=seed
             )
             system.p_values[name] = result.p_value
+            system.tests[name] = result
     mark_paired(systems, n_resamples, seed)
 
 

@@ -53,7 +53,7 @@ def fast_meteor(name: str, options: argparse.Namespace) -> FastMETEOR | None:
 
 
 def _numbers(text: str | None) -> tuple[float, ...] | None:
-    """``--meteor-params`` / ``--meteor-weights`` as ``cli.factories`` reads them."""
+    """``--meteor-params`` / ``--meteor-weights`` as the registry's METEOR entry reads them."""
     return None if text is None else tuple(float(x) for x in text.replace(",", " ").split())
 
 
@@ -106,7 +106,9 @@ class FastMETEOR(_FastMetric):
         from nlpeval import _native
         from nlpeval.core.errors import InputError
         from nlpeval.metrics.meteor import config
+        from nlpeval.metrics.meteor.language import warn_unless_english
 
+        warn_unless_english(references)
         table = None
         if self.paraphrase_path is not None:
             from nlpeval.metrics.meteor.paraphrase import load_paraphrases

@@ -11,10 +11,11 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from nlpeval._tables import latex_table, markdown_escape, markdown_table
+from nlpeval._tables import csv_text, latex_table, markdown_escape, markdown_table, one_line
 
 if TYPE_CHECKING:
     from nlpeval.core.score import Score
+    from nlpeval.significance.paired import PairedTestResult
 
 FORMATS = ("text", "json", "csv", "markdown", "latex")
 
@@ -26,7 +27,7 @@ class SystemScores:
     NumPy-free path imports no ``dataclasses`` (and so no ``inspect``) at all.
     """
 
-    __slots__ = ("name", "p_values", "scores")
+    __slots__ = ("name", "p_values", "scores", "tests")
 
     def __init__(
         self, name: str, scores: dict[str, Score] | None = None, p_values: dict[str, float] | None = None
@@ -35,26 +36,69 @@ class SystemScores:
         self.scores: dict[str, Score] = {} if scores is None else scores
         #: p-value per metric of a paired test against the baseline (the first system)
         self.p_values: dict[str, float] = {} if p_values is None else p_values
+        #: the paired test per metric against the baseline (its difference, interval and p-value)
+        self.tests: dict[str, PairedTestResult] = {}
 
     def __repr__(self) -> str:
         return f"SystemScores(name={self.name!r}, scores={self.scores!r}, p_values={self.p_values!r})"
 
 
-class ScoreTable:
-    """Systems x metrics, with each metric's column label and display scale."""
+class PairedInfo:
+    """What ``--paired-bs``/``--paired-ar`` ran: the test, its resamples (or trials), seed and threshold."""
 
-    __slots__ = ("labels", "metrics", "scales", "systems")
+    __slots__ = ("alpha", "n", "seed", "test")
+
+    def __init__(self, test: str, n: int, seed: int | None, alpha: float = 0.05) -> None:
+        self.test, self.n, self.seed, self.alpha = test, n, seed, alpha
+
+    def describe(self, baseline: str) -> str:
+        """One line for the text output.
+
+        Examples
+        --------
+        >>> PairedInfo("paired bootstrap", 1000, 12345).describe("base.txt")[:76]
+        'Paired bootstrap against the baseline base.txt (1000 resamples, seed 12345):'
+        """
+        unit = "trials" if "randomization" in self.test else "resamples"
+        interval = " [95% interval]" if "randomization" not in self.test else " (no interval from randomization)"
+        test = self.test[0].upper() + self.test[1:]
+        return (
+            f"{test} against the baseline {baseline} ({self.n} {unit}, seed {self.seed}): "
+            f"Δ = system - baseline{interval}, p-value; * p < {self.alpha:g}"
+        )
+
+
+class ScoreTable:
+    """Systems x metrics, with each metric's column label and display scale (and the paired test, if any)."""
+
+    __slots__ = ("labels", "metrics", "paired", "scales", "systems")
 
     def __init__(
-        self, metrics: list[str], labels: dict[str, str], scales: dict[str, float], systems: list[SystemScores]
+        self,
+        metrics: list[str],
+        labels: dict[str, str],
+        scales: dict[str, float],
+        systems: list[SystemScores],
+        paired: PairedInfo | None = None,
     ) -> None:
         self.metrics, self.labels, self.scales, self.systems = metrics, labels, scales, systems
+        self.paired = paired
 
-    def display(self, metric: str, score: Score, p_value: float | None = None) -> str:
-        text = f"{score.score * self.scales[metric]:.2f}"
+    def display(
+        self, metric: str, score: Score, p_value: float | None = None, test: PairedTestResult | None = None
+    ) -> str:
+        scale = self.scales[metric]
+        text = f"{score.score * scale:.2f}"
         if score.ci is not None:
-            text += f" (±{score.ci.half_width * self.scales[metric]:.2f})"
-        if p_value is not None:
+            text += f" (±{score.ci.half_width * scale:.2f})"
+        if test is not None:
+            text += f" Δ {test.difference * scale:+.2f}"
+            if test.difference_ci is not None:
+                text += f" [{test.difference_ci.low * scale:+.2f}, {test.difference_ci.high * scale:+.2f}]"
+            text += f" p = {test.p_value:.4f}"
+            if self.paired is not None and test.p_value < self.paired.alpha:
+                text += " *"
+        elif p_value is not None:
             text += f" (p = {p_value:.4f})"
         return text
 
@@ -69,7 +113,19 @@ class ScoreTable:
 
 def _rows(table: ScoreTable) -> tuple[list[str], list[list[str]]]:
     header = ["system", *(table.labels[m] for m in table.metrics)]
-    rows = [[s.name, *(table.display(m, s.scores[m], s.p_values.get(m)) for m in table.metrics)] for s in table.systems]
+    rows = [
+        [
+            one_line(s.name) + (" (baseline)" if table.paired is not None and i == 0 else ""),
+            # the paired test only where there is one: subclasses (nlpeval ir's table) may take three arguments
+            *(
+                table.display(m, s.scores[m], s.p_values.get(m), s.tests[m])
+                if m in s.tests
+                else table.display(m, s.scores[m], s.p_values.get(m))
+                for m in table.metrics
+            ),
+        ]
+        for i, s in enumerate(table.systems)
+    ]
     return header, rows
 
 
@@ -83,6 +139,8 @@ def render_text(table: ScoreTable, *, segments: bool = False) -> str:
         for row in [header, *rows]
     ]
     lines.append("")
+    if table.paired is not None and table.systems:
+        lines.append(table.paired.describe(table.systems[0].name))
     for metric, signature in table.signatures().items():
         lines.append(f"{table.labels[metric]}: {signature}")
     if segments:
@@ -92,21 +150,43 @@ def render_text(table: ScoreTable, *, segments: bool = False) -> str:
             for metric in table.metrics:
                 values = system.scores[metric].segments
                 for index, value in enumerate([] if values is None else values.tolist()):
-                    lines.append(f"{system.name}\t{metric}\t{index + 1}\t{value:.6f}")
+                    lines.append(f"{one_line(system.name)}\t{metric}\t{index + 1}\t{value:.6f}")
     return "\n".join(lines) + "\n"
 
 
 def render_json(table: ScoreTable, *, segments: bool = False) -> str:
-    payload = {
+    payload: dict[str, object] = {
         "systems": [
             {
                 "name": s.name,
-                "scores": {m: _with_p_value(s.scores[m].to_dict(), s.p_values.get(m)) for m in table.metrics},
+                "scores": {
+                    m: _with_test(_with_p_value(s.scores[m].to_dict(), s.p_values.get(m)), s.tests.get(m), table)
+                    for m in table.metrics
+                },
             }
             for s in table.systems
         ]
     }
+    if table.paired is not None and table.systems:
+        info = table.paired
+        payload["paired"] = {
+            "test": info.test,
+            "baseline": table.systems[0].name,
+            "n": info.n,
+            "seed": info.seed,
+            "alpha": info.alpha,
+        }
     return to_json(payload)
+
+
+def _with_test(entry: dict, test: PairedTestResult | None, table: ScoreTable) -> dict:
+    """The paired test's difference (system - baseline, 0-1 scale), its interval and significance."""
+    if test is not None:
+        entry["difference"] = test.difference
+        ci = test.difference_ci
+        entry["difference_ci"] = None if ci is None else [ci.low, ci.high]
+        entry["significant"] = table.paired is not None and test.p_value < table.paired.alpha
+    return entry
 
 
 def _finite_or_null(value: object) -> object:
@@ -150,15 +230,28 @@ def render_csv(table: ScoreTable, *, segments: bool = False) -> str:
             for metric in table.metrics:
                 values = system.scores[metric].segments
                 for index, value in enumerate([] if values is None else values.tolist()):
-                    writer.writerow([system.name, metric, index + 1, repr(value)])
+                    writer.writerow([csv_text(system.name), metric, index + 1, repr(value)])
         return buffer.getvalue()
-    writer.writerow(["system", *table.metrics, *(f"{m}_signature" for m in table.metrics)])
+    paired = [
+        f"{m}_{part}" for m in table.metrics for part in ("delta", "delta_low", "delta_high", "p_value")
+    ] if table.paired is not None else []  # fmt: skip
+    writer.writerow(["system", *table.metrics, *(f"{m}_signature" for m in table.metrics), *paired])
     for system in table.systems:
+        tests = []
+        if paired:
+            for m in table.metrics:
+                test = system.tests.get(m)
+                ci = None if test is None else test.difference_ci
+                tests += ["", "", "", ""] if test is None else [
+                    repr(test.difference), "" if ci is None else repr(ci.low), "" if ci is None else repr(ci.high),
+                    repr(test.p_value),
+                ]  # fmt: skip
         writer.writerow(
             [
-                system.name,
+                csv_text(system.name),
                 *(repr(system.scores[m].score) for m in table.metrics),
-                *(system.scores[m].signature for m in table.metrics),
+                *(csv_text(system.scores[m].signature) for m in table.metrics),
+                *tests,
             ]
         )
     return buffer.getvalue()

@@ -66,7 +66,7 @@ class IrTable(ScoreTable):
 
     __slots__ = ()
 
-    def display(self, metric: str, score: Score, p_value: float | None = None) -> str:
+    def display(self, metric: str, score: Score, p_value: float | None = None, test: Any = None) -> str:
         text = f"{score.score:.4f}"
         if score.ci is not None:
             text += f" (±{score.ci.half_width:.4f})"

@@ -10,9 +10,9 @@ import argparse
 import contextlib
 import os
 import sys
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from importlib import import_module
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from nlpeval.cli.errors import UsageError
 from nlpeval.core.progress import progress_enabled
@@ -38,7 +38,45 @@ COMMANDS = {
     "exact-match": "nlpeval.cli.qa",
     "mc": "nlpeval.cli.qa",
     "pass-at-k": "nlpeval.cli.qa",
+    "power": "nlpeval.cli.power",
 }
+
+
+class OneLineErrors(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line naming the flag, then where to read more.
+
+    ``nlpeval score: error: argument --format/-f: invalid choice: 'yaml' (choose from ...); see nlpeval score
+    --help`` instead of the whole usage first; a mistyped command gets "did you mean". Exit code 2. The
+    sub-commands' parsers are of this class too (argparse makes them with the parent's class).
+
+    Examples
+    --------
+    >>> import contextlib, io
+    >>> err = io.StringIO()
+    >>> with contextlib.redirect_stderr(err), contextlib.suppress(SystemExit):
+    ...     build_parser(["score"]).parse_args(["score", "--format", "yaml", "sys.txt"])
+    >>> print(err.getvalue().strip())  # doctest: +ELLIPSIS
+    nlpeval score: error: argument --format/-f: invalid choice: 'yaml' (choose from ...); see nlpeval score --help
+    """
+
+    def parse_args(self, args: Any = None, namespace: Any = None) -> Any:  # type: ignore[override]
+        parsed, extra = self.parse_known_args(args, namespace)
+        if extra:  # named by the command's parser, not the top level's
+            command = getattr(parsed, "command", None)
+            prog = f"{self.prog} {command}" if command else self.prog
+            self.exit(2, f"{prog}: error: unrecognized arguments: {' '.join(extra)}; see {prog} --help\n")
+        return parsed
+
+    def error(self, message: str) -> NoReturn:
+        import difflib
+        import re
+
+        wrong = re.match(r"argument COMMAND: invalid choice: '([^']*)'", message)
+        if wrong:
+            close = difflib.get_close_matches(wrong.group(1), list(COMMANDS), n=1, cutoff=0.6)
+            hint = f"did you mean '{close[0]}'? " if close else ""
+            message = f"unknown command '{wrong.group(1)}'; {hint}commands: {', '.join(COMMANDS)}"
+        self.exit(2, f"{self.prog}: error: {message}; see {self.prog} --help\n")
 
 
 def build_parser(commands: Collection[str] | None = None) -> argparse.ArgumentParser:
@@ -51,7 +89,7 @@ def build_parser(commands: Collection[str] | None = None) -> argparse.ArgumentPa
     """
     from nlpeval._version import __version__
 
-    parser = argparse.ArgumentParser(
+    parser = OneLineErrors(
         prog="nlpeval",
         description="Evaluate NLP systems with metrics that match the reference tools exactly.",
     )
@@ -123,8 +161,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         io.set_max_line_bytes(args.max_line_bytes)
         _check_output(args)
-        with progress_enabled(False) if args.quiet else contextlib.nullcontext():
+        with progress_enabled(False) if args.quiet else contextlib.nullcontext(), _one_line_warnings(args.command):
             return int(args.run(args) or 0)
+    except MemoryError as exc:  # a size the options or the input ask for that this machine cannot hold
+        print(f"nlpeval {args.command}: error: out of memory: {exc or 'the computation is too large'}", file=sys.stderr)
+        return 2
     except (UsageError, ValueError, OSError, ImportError) as exc:
         # InputError is a ValueError; every expected failure ends here as one line.
         message = str(exc) or type(exc).__name__
@@ -141,6 +182,27 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 #: exit code after Ctrl-C (128 + SIGINT), as shells report it
 INTERRUPTED = 130
+
+
+@contextlib.contextmanager
+def _one_line_warnings(command: str) -> Iterator[None]:
+    """nlpeval's own advice warnings (e.g. METEOR on text that is not English) as one line on stderr,
+    ``nlpeval score: warning: ...``, instead of Python's two lines with a file name; others as usual."""
+    import warnings
+
+    shown = warnings.showwarning
+
+    def show(message: Any, category: type[Warning], filename: str, lineno: int, file: Any = None, line: Any = None):
+        if getattr(category, "one_line", False):  # e.g. MeteorLanguageWarning (no import: start-up stays fast)
+            print(f"nlpeval {command}: warning: {message}", file=sys.stderr, flush=True)
+        else:
+            shown(message, category, filename, lineno, file, line)
+
+    warnings.showwarning = show
+    try:
+        yield
+    finally:
+        warnings.showwarning = shown
 
 
 def run() -> NoReturn:

@@ -13,6 +13,7 @@ import io
 import json
 from collections.abc import Sequence
 
+from nlpeval._tables import csv_text
 from nlpeval.cli.formats import to_json
 
 
@@ -62,5 +63,5 @@ def _csv(blocks: Sequence[tuple[str, str]]) -> str:
     for number, table in enumerate(tables):
         if number:
             buffer.write("\n")
-        writer.writerows(table)
+        writer.writerows([[csv_text(cell) if isinstance(cell, str) else cell for cell in row] for row in table])
     return buffer.getvalue()

@@ -10,6 +10,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from nlpeval._tables import csv_text, one_line
 from nlpeval.cli.errors import UsageError
 from nlpeval.cli.io import read_all
 
@@ -101,6 +102,14 @@ def _plain(value: Any) -> Any:
     return value
 
 
+def _csv_cell(value: object) -> object:
+    if _plain(value) is None:
+        return ""
+    if isinstance(value, float):
+        return repr(value)
+    return csv_text(value) if isinstance(value, str) else value
+
+
 def render_table(header: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str, *, extra: str = "") -> str:
     """A table as aligned text (numbers to 4 decimals), JSON records or CSV (full precision)."""
     if fmt == "json":
@@ -111,9 +120,9 @@ def render_table(header: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str,
         writer = csv.writer(buffer, lineterminator="\n")
         writer.writerow(header)
         for row in rows:
-            writer.writerow(["" if _plain(v) is None else (repr(v) if isinstance(v, float) else v) for v in row])
+            writer.writerow([_csv_cell(v) for v in row])
         return buffer.getvalue()
-    text_rows = [[format_number(v) for v in row] for row in rows]
+    text_rows = [[one_line(format_number(v)) for v in row] for row in rows]
     widths = [max(len(r[i]) for r in [list(header), *text_rows]) for i in range(len(header))]
     lines = [
         "  ".join(

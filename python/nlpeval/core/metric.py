@@ -118,6 +118,10 @@ class CorpusMetric(ABC):
         rows = stats.rows
         if len(stats) == 0:
             raise_empty()
+        if n_bootstrap:
+            from nlpeval.significance.bootstrap import check_bootstrap
+
+            check_bootstrap(n_bootstrap, confidence)
         if not n_bootstrap and rows.dtype == np.int64 and rows.ndim == 2 and rows.shape[0]:
             summary = self._native_summary(rows, segments)
             if summary is not None:

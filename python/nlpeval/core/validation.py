@@ -303,3 +303,25 @@ class _UnicodeChecked:
         if kind is not None and issubclass(kind, UnicodeEncodeError):
             check_unicode(self.hypotheses, self.references, side=self.side)
         return False
+
+
+#: the largest n-gram order a metric accepts: statistics grow with it (two columns per order and segment), and
+#: no published configuration goes past 10, so a larger value is a typo that would exhaust memory
+MAX_NGRAM_ORDER = 100
+
+
+def check_order(name: str, value: object, *, minimum: int = 1) -> int:
+    """``value`` as an n-gram order from ``minimum`` to :data:`MAX_NGRAM_ORDER`, or a ``ValueError`` naming ``name``.
+
+    Examples
+    --------
+    >>> check_order("max_order", 4)
+    4
+    >>> check_order("max_order", 10_000_000)
+    Traceback (most recent call last):
+    ...
+    ValueError: max_order must be an int from 1 to 100; got 10000000
+    """
+    if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= MAX_NGRAM_ORDER:
+        raise ValueError(f"{name} must be an int from {minimum} to {MAX_NGRAM_ORDER}; got {value!r}")
+    return value

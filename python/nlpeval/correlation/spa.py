@@ -57,29 +57,27 @@ def _check(scores: object, side: str) -> np.ndarray:
 
 
 def pairwise_p_values_many(matrices: list[np.ndarray], signs: np.ndarray) -> list[np.ndarray]:
-    """:func:`pairwise_p_values_from_signs` of several systems x items matrices with one matrix product.
+    """:func:`pairwise_p_values_from_signs` of several systems x items matrices.
 
-    Each output column of the product is the same dot product as in a product of one
-    matrix alone (the tests check it bit for bit against pce.py), so stacking only saves
-    the per-call cost of the BLAS routine.
+    One matrix product per matrix, of the same shape as pce.py's: BLAS may round a
+    product of another shape (more columns, or another thread split) differently, and
+    the p-values compare sums to the last bit.
     """
-    if not matrices:
-        return []
-    # C order as the oracle's reshaped rows: BLAS rounds a transposed operand differently
-    rows = [np.ascontiguousarray(m, dtype=np.float64).astype(np.float32) for m in matrices]
-    stacked = np.ascontiguousarray(np.vstack(rows)) if len(rows) > 1 else rows[0]
-    partial_all = np.matmul(signs, stacked.T)
-    out, start = [], 0
-    for seg in rows:
+    out = []
+    first_cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    for scores in matrices:
+        # C order as the oracle's reshaped rows: BLAS rounds a transposed operand differently
+        seg = np.ascontiguousarray(scores, dtype=np.float64).astype(np.float32)
         n_systems = seg.shape[0]
         totals = np.sum(seg, axis=1)
-        partial = partial_all[:, start : start + n_systems]
-        start += n_systems
-        first, second = np.triu_indices(n_systems, 1)
+        partial = np.matmul(signs, seg.T)
+        if n_systems not in first_cache:
+            first_cache[n_systems] = np.triu_indices(n_systems, 1)
+        first, second = first_cache[n_systems]
         null = partial[:, first] - partial[:, second]
         observed = totals[first] - totals[second]
         p = np.full((n_systems, n_systems), np.nan)
-        p[first, second] = np.sum(null >= observed, axis=0) / signs.shape[0]
+        p[first, second] = np.count_nonzero(null >= observed, axis=0) / signs.shape[0]
         out.append(p)
     return out
 
@@ -118,6 +116,31 @@ def pairwise_p_values(scores: object, *, n_permutations: int = 1000, seed: int |
     return pairwise_p_values_from_signs(array, sign_matrix(n_permutations, array.shape[1], seed))
 
 
+_REFERENCE_P: dict[tuple[object, ...], np.ndarray] = {}
+
+
+def reference_p_values(scores: np.ndarray, signs: np.ndarray, seed: int | None) -> np.ndarray:
+    """:func:`pairwise_p_values_from_signs` of human scores, kept for the next metric compared with them.
+
+    The key is the scores' bytes and shape with the permutations' seed and number (an
+    unseeded run is never reused); the last 8 are kept.
+    """
+    import hashlib
+
+    if seed is None:
+        return pairwise_p_values_from_signs(scores, signs)
+    array = np.ascontiguousarray(scores, dtype=np.float64)
+    key = (int(seed), signs.shape, array.shape, hashlib.blake2b(array.tobytes(), digest_size=16).digest())
+    cached = _REFERENCE_P.get(key)
+    if cached is None:
+        cached = pairwise_p_values_from_signs(array, signs)
+        cached.flags.writeable = False
+        if len(_REFERENCE_P) >= 8:
+            _REFERENCE_P.pop(next(iter(_REFERENCE_P)))
+        _REFERENCE_P[key] = cached
+    return cached
+
+
 def spa_from_p_values(human_p: np.ndarray, metric_p: np.ndarray) -> float:
     """``1 - mean |human_p - metric_p|`` over the upper triangle (``pce.compute_one_minus_pce``)."""
     first, second = np.triu_indices(human_p.shape[0], 1)
@@ -141,5 +164,5 @@ def soft_pairwise_accuracy(
     if human.shape[0] < 2:
         raise InputError("soft pairwise accuracy needs at least two systems", side="human_scores")
     signs = sign_matrix(n_permutations, human.shape[1], seed)
-    human_p, metric_p = pairwise_p_values_many([human, metric], signs)
-    return spa_from_p_values(human_p, metric_p)
+    human_p = reference_p_values(human, signs, seed)
+    return spa_from_p_values(human_p, pairwise_p_values_from_signs(metric, signs))

@@ -208,16 +208,18 @@ class TieSearch:
     n_groups: int
 
 
-def _sequential_totals(start: float, olds: list[float], news: list[float]) -> list[float]:
-    """Running total updated pair by pair: subtract the group's old value, add its new one."""
-    out = []
-    append = out.append
-    total = start
-    for old, new in zip(olds, news, strict=True):
-        total -= old
-        total += new
-        append(total)
-    return out
+def _sequential_totals(start: float, olds: np.ndarray, news: np.ndarray) -> np.ndarray:
+    """Running total updated pair by pair: subtract the group's old value, then add its new one.
+
+    ``np.add.accumulate`` adds strictly left to right, so accumulating
+    ``[start, -old_1, new_1, -old_2, new_2, ...]`` rounds exactly as the oracle's loop
+    ``total -= old; total += new`` does.
+    """
+    steps = np.empty(2 * len(olds) + 1)
+    steps[0] = start
+    steps[1::2] = -olds
+    steps[2::2] = news
+    return np.add.accumulate(steps)[2::2]
 
 
 def tie_threshold_search(
@@ -273,7 +275,7 @@ def tie_threshold_search(
         r_parts.append(rows[valid])
         h_parts.append((human[:, first][valid], human[:, second][valid]))
         m_parts.append((metric[:, first][valid], metric[:, second][valid]))
-    if r_parts:
+    if len(r_parts) > 1:
         # blocks split by member rows; restore group-major order (stable on the enumeration order)
         row = np.concatenate(r_parts)
         order = np.argsort(row, kind="stable")
@@ -282,6 +284,9 @@ def tie_threshold_search(
         h2 = np.concatenate([p[1] for p in h_parts])[order]
         m1 = np.concatenate([p[0] for p in m_parts])[order]
         m2 = np.concatenate([p[1] for p in m_parts])[order]
+    elif r_parts:
+        row = r_parts[0]
+        (h1, h2), (m1, m2) = h_parts[0], m_parts[0]
     else:
         row = np.zeros(0, dtype=np.int64)
         h1 = h2 = m1 = m2 = np.zeros(0)
@@ -302,7 +307,8 @@ def tie_threshold_search(
         after = np.where(h_tie, 1, -1).astype(np.int64)
     n_pairs_row = np.bincount(row, minlength=n_groups)
     numer0 = np.bincount(row, weights=before, minlength=n_groups).astype(np.int64)
-    rows_used = [r for r in set(row.tolist())]  # the oracle sums its rows in set order
+    # the oracle sums its rows in the iteration order of a set filled in increasing row order
+    rows_used = list(set(np.unique(row).tolist()))
     start = sum((numer0[r] / n_pairs_row[r]).item() for r in rows_used)
     n_rows = len(rows_used)
 
@@ -319,7 +325,7 @@ def tie_threshold_search(
     denom = n_pairs_row[r_sorted]
     news = after_flip / denom
     olds = (after_flip - delta) / denom
-    totals = np.asarray(_sequential_totals(start, olds.tolist(), news.tolist())) / n_rows
+    totals = _sequential_totals(start, olds, news) / n_rows
 
     last_of_run = np.r_[d_sorted[1:] != d_sorted[:-1], True]
     thresholds = d_sorted[last_of_run]

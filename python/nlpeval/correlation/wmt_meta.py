@@ -98,7 +98,12 @@ def wmt_meta_evaluate(
     """acc_eq or SPA as a :class:`~nlpeval.correlation.MetaEvaluation` (see ``meta_evaluate``)."""
     from nlpeval.correlation.average import average_correlation
     from nlpeval.correlation.meta import MetaEvaluation
-    from nlpeval.correlation.spa import pairwise_p_values_many, sign_matrix, spa_from_p_values
+    from nlpeval.correlation.spa import (
+        pairwise_p_values_from_signs,
+        reference_p_values,
+        sign_matrix,
+        spa_from_p_values,
+    )
 
     _names, metric, human = aligned_matrices(metric_scores, human_scores)
     n_systems = metric.shape[0]
@@ -147,7 +152,8 @@ def wmt_meta_evaluate(
         raise InputError("no item has human scores for every system", side="human_scores")
     human, metric = human[:, complete], metric[:, complete]
     signs = sign_matrix(n_permutations, human.shape[1], seed)
-    human_p, metric_p = pairwise_p_values_many([human, metric], signs)
+    human_p = reference_p_values(human, signs, seed).copy()
+    metric_p = pairwise_p_values_from_signs(metric, signs)
     fields = {"level": "system", "method": "spa", "perm": n_permutations, "rs": seed}
     return MetaEvaluation(
         statistic=spa_from_p_values(human_p, metric_p),

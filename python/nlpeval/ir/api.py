@@ -15,7 +15,7 @@ from nlpeval.core.score import Score
 from nlpeval.core.signature import Signature
 from nlpeval.core.stats import Stats, StatsSchema
 from nlpeval.ir.compute import Evaluation
-from nlpeval.ir.inputs import Qrels, check_qrels, checked_run
+from nlpeval.ir.inputs import CheckedRun, Qrels, check_qrels, checked_run
 from nlpeval.ir.measures import DEFAULT_MEASURES, Measure, parse_measures
 from nlpeval.ir.ranking import Judged, Placed, place
 
@@ -44,14 +44,12 @@ def load_qrels(qrels: Any) -> Qrels:
     return check_qrels(qrels)
 
 
-def load_run(run: Any, qrels: Qrels | None = None) -> dict[str, tuple[dict[str, Any], np.ndarray]]:
+def load_run(run: Any) -> CheckedRun:
     """A checked run from a mapping or a TREC run file path."""
     if isinstance(run, (str, os.PathLike)):
         from nlpeval.ir.trecfiles import read_run
 
         run = read_run(os.fspath(run)).run
-    if isinstance(run, Mapping) and run and all(type(v) is tuple for v in run.values()):
-        return dict(run)
     return checked_run(run)
 
 

@@ -81,15 +81,21 @@ def check_run(run: Any, *, side: str = "run") -> Run:
     return {query: ranked for query, (ranked, _) in checked_run(run, side=side).items()}
 
 
-def checked_run(run: Any, *, side: str = "run") -> dict[str, tuple[dict[str, Any], np.ndarray]]:
+class CheckedRun(dict):  # type: ignore[type-arg]
+    """A run that :func:`checked_run` has checked: query -> (``{doc: score}``, scores as float64)."""
+
+
+def checked_run(run: Any, *, side: str = "run") -> CheckedRun:
     """Each query's ``{doc: score}`` and its scores as a float64 array (in the mapping's order).
 
     Document ids that are not ``str`` are only noticed where they are compared (a tie with a
     judged document): a score check per document is all a 5-million-line run can afford.
     """
+    if isinstance(run, CheckedRun):
+        return run
     if not isinstance(run, Mapping):
         raise InputError(f"{side}: expected a mapping of query id to ranked documents; got {type(run).__name__}")
-    out: dict[str, tuple[dict[str, Any], np.ndarray]] = {}
+    out = CheckedRun()
     for query, ranked in run.items():
         if not isinstance(query, str):
             raise InputError(f"{side}: query ids are str; got {type(query).__name__} {query!r}")

@@ -108,7 +108,7 @@ def place(
     judged = qrels if isinstance(qrels, Judged) and qrels.lowest == lowest else None
     if judged is None:
         judged = Judged(qrels.qrels if isinstance(qrels, Judged) else qrels, lowest)
-    checked = run if all(type(v) is tuple for v in run.values()) else checked_run(run)
+    checked = checked_run(run)
     queries = sorted(judged.qrels) if complete else sorted(q for q in checked if q in judged.qrels)
     empty: tuple[dict[str, Any], np.ndarray] = ({}, np.zeros(0))
     found_scores: list[np.ndarray] = []
@@ -141,16 +141,14 @@ def place(
     if len(tied):
         starts = np.concatenate(([0], np.cumsum(per_query)))
 
-        def hit_doc(hit: int) -> str:
-            row = int(rows[hit])
-            return judged.docs[queries[row]][int(found_index[row][hit - starts[row]])]
+        def hit_docs(row: int) -> list[str]:
+            docs = judged.docs[queries[row]]
+            return [docs[i] for i in found_index[row].tolist()]
 
         def pool_docs(row: int) -> list[str]:
-            if judged_only:
-                return [judged.docs[queries[row]][i] for i in found_index[row].tolist()]
-            return list(checked[queries[row]][0])
+            return hit_docs(row) if judged_only else list(checked[queries[row]][0])
 
-        _break_ties(ranks, tied, rows, first, after, orders, hit_doc, pool_docs)
+        _break_ties(ranks, tied, rows, first, after, orders, hit_docs, pool_docs, starts)
     keep = rels >= 1
     rows, ranks, rels = rows[keep], ranks[keep], rels[keep]
     order = np.lexsort((ranks, rows))
@@ -193,24 +191,29 @@ def _break_ties(
     first: np.ndarray,
     after: np.ndarray,
     orders: dict[int, np.ndarray],
-    hit_doc: Callable[[int], str],
+    hit_docs: Callable[[int], list[str]],
     pool_docs: Callable[[int], list[str]],
+    starts: np.ndarray,
 ) -> None:
     """Add to the rank of each tied hit the documents with its score and a greater id (trec_eval's order).
 
     The documents with a hit's score are those between its left and right insertion points in the
     query's sorted scores (``orders`` maps those positions back to the documents)."""
     tied_rows = rows[tied]
+    extra: list[int] = []
     for here in np.split(tied, np.flatnonzero(np.diff(tied_rows)) + 1):
         row = int(rows[here[0]])
-        order = orders[row]
+        order = orders[row].tolist()
         names = pool_docs(row)
-        for hit, lo, hi in zip(here.tolist(), first[here].tolist(), after[here].tolist(), strict=True):
-            doc = hit_doc(hit)
-            try:
-                ranks[hit] += sum(names[i] > doc for i in order[lo:hi].tolist())
-            except TypeError:
-                raise InputError("run: document ids are str; a tie compared a str with another type") from None
+        docs = hit_docs(row)
+        start = int(starts[row])
+        try:
+            for hit, lo, hi in zip(here.tolist(), first[here].tolist(), after[here].tolist(), strict=True):
+                doc = docs[hit - start]
+                extra.append(sum([names[i] > doc for i in order[lo:hi]]))
+        except TypeError:
+            raise InputError("run: document ids are str; a tie compared a str with another type") from None
+    ranks[tied] += np.array(extra, dtype=np.int64)
 
 
 def _scatter(rows: np.ndarray, values: np.ndarray, n_rows: int, fill: int) -> np.ndarray:

@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
-from nlpeval.core.progress import exact_chunk, map_chunks
+from nlpeval.core.progress import exact_chunk
 from nlpeval.core.score import ConfidenceInterval
 from nlpeval.core.stats import Stats, StatsSchema
-from nlpeval.significance.bootstrap import percentile_interval
+from nlpeval.significance.bootstrap import coin_blocks, index_blocks, map_blocks, percentile_interval
 
 if TYPE_CHECKING:
     from nlpeval.core.metric import CorpusMetric
@@ -43,6 +43,8 @@ class PairedTestResult:
         Seed of the generator.
     system_ci : ConfidenceInterval or None
         Bootstrap interval of the system's score (paired bootstrap only).
+    difference_ci : ConfidenceInterval or None
+        Bootstrap interval of ``system - baseline`` from the same resamples (paired bootstrap only).
     """
 
     test: Literal["bootstrap", "randomization"]
@@ -52,6 +54,7 @@ class PairedTestResult:
     n_resamples: int
     seed: int | None
     system_ci: ConfidenceInterval | None = None
+    difference_ci: ConfidenceInterval | None = None
 
     @property
     def difference(self) -> float:
@@ -113,11 +116,11 @@ def paired_bootstrap(
     (True, True)
     """
     _check_pair(baseline, system)
-    indices = np.random.default_rng(seed).choice(len(system), size=(n_resamples, len(system)), replace=True)
     schema = system.schema
     pair = partial(_resampled_pair, schema, baseline.rows, system.rows)
     chunk = exact_chunk(100, baseline.rows, system.rows)
-    baseline_totals, system_totals = map_chunks(pair, indices, desc="paired bootstrap", chunk=chunk)
+    blocks = index_blocks(len(system), n_resamples, seed)  # the draws of default_rng(seed).choice, bounded memory
+    baseline_totals, system_totals = map_blocks(pair, blocks, total=n_resamples, desc="paired bootstrap", chunk=chunk)
     baseline_scores = np.asarray(metric.corpus_values(baseline_totals))
     system_scores = np.asarray(metric.corpus_values(system_totals))
     observed = abs(float(metric.corpus_values(system.totals())) - float(metric.corpus_values(baseline.totals())))
@@ -130,6 +133,7 @@ def paired_bootstrap(
         n_resamples=n_resamples,
         seed=seed,
         system_ci=percentile_interval(system_scores, seed=seed),
+        difference_ci=percentile_interval(system_scores - baseline_scores, seed=seed),
     )
 
 
@@ -188,9 +192,10 @@ def approximate_randomization(
     """
     _check_pair(baseline, system)
     schema = system.schema
-    swap = np.random.default_rng(seed).integers(2, size=(n_trials, len(system)), dtype=bool)
     trials = partial(_swapped_totals, baseline=baseline.rows, system=system.rows)
-    first, second = map_chunks(trials, swap, desc="randomization", chunk=exact_chunk(1000, baseline.rows, system.rows))
+    swaps = coin_blocks(len(system), n_trials, seed)  # default_rng(seed).integers(2, ..., dtype=bool), bounded memory
+    chunk = exact_chunk(1000, baseline.rows, system.rows)
+    first, second = map_blocks(trials, swaps, total=n_trials, desc="randomization", chunk=chunk)
     shared = schema.combine(baseline.totals(), system.totals())
     for column, rule in enumerate(schema.merge):
         if rule != "sum":

@@ -319,6 +319,7 @@ def paired_poisson_from_totals(
         n_resamples=len(sys_boot),
         seed=seed,
         system_ci=percentile_interval(sys_boot, seed=seed),
+        difference_ci=percentile_interval(sys_boot - base_boot, seed=seed),
     )
 
 

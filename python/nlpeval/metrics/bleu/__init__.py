@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from nlpeval._lazy import lazy_attributes
 from nlpeval.core.metric import CorpusMetric
 from nlpeval.core.score import Score
+from nlpeval.core.validation import check_order
 
 if TYPE_CHECKING:
     from nlpeval.metrics.bleu.hf import HfBLEU, HfTokenIdBLEU
@@ -68,8 +69,7 @@ def _hf_smooth(smooth: str | bool, smooth_value: float | None) -> bool:
 
 def _nltk_weights(weights: Sequence[float] | None, max_order: int) -> tuple[float, ...]:
     if weights is None:
-        if not isinstance(max_order, int) or max_order < 1:
-            raise ValueError(f"max_order must be a positive int; got {max_order!r}")
+        check_order("max_order", max_order)
         return (1.0 / max_order,) * max_order
     weights = tuple(weights)
     if max_order not in (4, len(weights)):

@@ -36,6 +36,7 @@ from nlpeval import _native
 from nlpeval.core.metric import CorpusMetric
 from nlpeval.core.signature import Signature, nrefs_field
 from nlpeval.core.stats import Stats, StatsSchema
+from nlpeval.core.validation import check_order
 from nlpeval.metrics.bleu import _pymath
 from nlpeval.metrics.bleu.extract import bleu_schema, id_rows, token_rows
 
@@ -159,8 +160,7 @@ class HfBLEU(CorpusMetric):
             raise ValueError(
                 f"tokenize={self.tokenize!r} is not available in flavor='hf'; choose one of {', '.join(HF_TOKENIZERS)}"
             )
-        if not isinstance(self.max_order, int) or self.max_order < 1:
-            raise ValueError(f"max_order must be a positive int; got {self.max_order!r}")
+        check_order("max_order", self.max_order)
         if not isinstance(self.smooth, (bool, np.bool_)):
             raise ValueError(f"smooth must be True or False in flavor='hf' (add-one smoothing); got {self.smooth!r}")
 

@@ -58,6 +58,7 @@ import numpy as np
 from nlpeval.core.metric import CorpusMetric
 from nlpeval.core.signature import Signature, nrefs_field
 from nlpeval.core.stats import Stats, StatsSchema
+from nlpeval.core.validation import MAX_NGRAM_ORDER
 from nlpeval.metrics.bleu import _pymath
 
 #: NLTK's ``SmoothingFunction`` methods.
@@ -221,6 +222,8 @@ def _check_weights(weights: Any) -> tuple[float, ...]:
         raise ValueError(f"weights must be a sequence of numbers; got {weights!r}") from None
     if not values:
         raise ValueError("weights must not be empty")
+    if len(values) > MAX_NGRAM_ORDER:  # one weight per n-gram order
+        raise ValueError(f"weights must hold at most {MAX_NGRAM_ORDER} numbers (one per order); got {len(values)}")
     if not all(np.isfinite(values)):
         raise ValueError(f"weights must be finite; got {values!r}")
     return values

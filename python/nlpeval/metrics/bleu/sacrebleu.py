@@ -15,6 +15,7 @@ from nlpeval.core.metric import CorpusMetric
 from nlpeval.core.score import Score
 from nlpeval.core.signature import Signature, nrefs_field
 from nlpeval.core.stats import Stats, StatsSchema
+from nlpeval.core.validation import check_order
 from nlpeval.metrics.bleu.extract import bleu_schema, id_rows, text_rows
 from nlpeval.tokenizers import TokenizerSpec, resolve_tokenizer
 
@@ -245,8 +246,7 @@ class BLEU(CorpusMetric):
     def __post_init__(self) -> None:
         if self.smooth not in SMOOTH_DEFAULTS:
             raise ValueError(f"unknown smooth {self.smooth!r}; choose one of {', '.join(SMOOTH_DEFAULTS)}")
-        if not isinstance(self.max_order, int) or self.max_order < 1:
-            raise ValueError(f"max_order must be a positive int; got {self.max_order!r}")
+        check_order("max_order", self.max_order)
 
     @cached_property
     def _tokenizer(self) -> TokenizerSpec:

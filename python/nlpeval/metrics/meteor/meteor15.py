@@ -46,9 +46,10 @@ from nlpeval.core.metric import CorpusMetric
 from nlpeval.core.progress import map_chunks
 from nlpeval.core.signature import Signature, nrefs_field
 from nlpeval.core.stats import Stats, StatsSchema
-from nlpeval.core.validation import reference_counts, validate_text
+from nlpeval.core.validation import reference_counts, unicode_checked, validate_text
 from nlpeval.metrics.meteor import config
 from nlpeval.metrics.meteor.config import MAX_CANDIDATES, MODULES, TASK_ALIASES, TASKS, function_words
+from nlpeval.metrics.meteor.language import warn_unless_english
 from nlpeval.metrics.meteor.normalize import normalize_lines
 from nlpeval.metrics.meteor.paraphrase import find_paraphrases, load_paraphrases
 from nlpeval.metrics.meteor.tokens import split_intern
@@ -232,6 +233,11 @@ class METEOR(CorpusMetric):
 
     def segment_stats(self, hypotheses: Sequence[Any], references: Sequence[Any]) -> Stats:
         hyps, refs = validate_text(hypotheses, references)
+        warn_unless_english(refs)
+        with unicode_checked(hyps, refs):  # a lone surrogate is an InputError naming the segment
+            return self._validated_stats(hyps, refs)
+
+    def _validated_stats(self, hyps: list[str], refs: list[list[str]]) -> Stats:
         counts = reference_counts(refs)
         owner = np.repeat(np.arange(len(hyps)), counts)
         pair_hyps = [hyps[i] for i in owner.tolist()]

@@ -24,8 +24,9 @@ from nlpeval import _native
 from nlpeval.core.metric import CorpusMetric
 from nlpeval.core.signature import Signature, nrefs_field
 from nlpeval.core.stats import Stats, StatsSchema
-from nlpeval.core.validation import reference_counts, validate_text
+from nlpeval.core.validation import reference_counts, unicode_checked, validate_text
 from nlpeval.core.zero_division import safe_divide
+from nlpeval.metrics.meteor.language import warn_unless_english
 from nlpeval.metrics.meteor.tokens import split_intern
 from nlpeval.metrics.meteor.wordnet import WordNet
 
@@ -128,6 +129,11 @@ class NltkMETEOR(CorpusMetric):
 
     def segment_stats(self, hypotheses: Sequence[Any], references: Sequence[Any]) -> Stats:
         hyps, refs = validate_text(hypotheses, references)
+        warn_unless_english(refs)
+        with unicode_checked(hyps, refs):  # a lone surrogate is an InputError naming the segment
+            return self._validated_stats(hyps, refs)
+
+    def _validated_stats(self, hyps: list[str], refs: list[list[str]]) -> Stats:
         wordnet = self._wordnet()
         words = split_intern([*hyps, *(r for seg in refs for r in seg)], java=False, lowercase=True)
         n_hyp_tokens = int(words.lens[: len(hyps)].sum())

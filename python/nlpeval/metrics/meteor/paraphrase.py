@@ -86,9 +86,9 @@ def find_paraphrases(path: str | os.PathLike[str] | None = None) -> Path:
     found = _pycocoevalcap_table()
     if found is None:
         raise ParaphraseTableNotFoundError(
-            "METEOR's paraphrase module needs METEOR 1.5's paraphrase table (paraphrase-en.gz); pass "
-            f"paraphrases=PATH or set {PARAPHRASE_ENV} (the table ships with METEOR 1.5 and with the "
-            "pycocoevalcap package), or leave 'paraphrase' out of the modules"
+            "METEOR's paraphrase module needs METEOR 1.5's paraphrase table (paraphrase-en.gz): "
+            "pip install 'nlpeval[meteor]' (it brings pycocoevalcap, which ships the table), pass "
+            f"paraphrases=PATH or set {PARAPHRASE_ENV}, or leave 'paraphrase' out of the modules"
         )
     return found
 

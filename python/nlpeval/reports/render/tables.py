@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from nlpeval._tables import latex_escape, latex_table, markdown_table
+from nlpeval._tables import latex_escape, latex_table, markdown_table, one_line
 from nlpeval.reports.model import Estimate, Report
 
 Table = tuple[str, list[str], list[list[str]]]
@@ -180,6 +180,8 @@ def _classification_tables(model: Report) -> list[Table]:
 
 
 def _text_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    header = [one_line(h) for h in header]
+    rows = [[one_line(str(c)) for c in row] for row in rows]
     widths = [max(len(str(x)) for x in column) for column in zip(header, *rows, strict=True)]
     lines = [
         "  ".join(h.ljust(w) if i == 0 else h.rjust(w) for i, (h, w) in enumerate(zip(header, widths, strict=True)))
@@ -202,7 +204,7 @@ def _header(model: Report) -> list[str]:
     if p.command:
         lines.append(f"command: {p.command}")
     lines += [f"warning: {w}" for w in model.warnings]
-    return lines
+    return [one_line(line) for line in lines]  # a file name holding a newline must not start a line of its own
 
 
 def render_tables(model: Report, fmt: str) -> str:
@@ -216,18 +218,18 @@ def render_tables(model: Report, fmt: str) -> str:
     """
     parts: list[str] = []
     if fmt == "markdown":
-        parts.append(f"# {model.title}\n")
+        parts.append(f"# {one_line(model.title)}\n")
         parts.append("\n".join(f"- {line}" for line in _header(model)) + "\n")
         for title, header, rows in tables(model):
-            parts.append(f"## {title}\n\n" + "\n".join(markdown_table(header, rows)) + "\n")
+            parts.append(f"## {one_line(title)}\n\n" + "\n".join(markdown_table(header, rows)) + "\n")
     elif fmt == "latex":
         parts.append("% " + latex_escape(model.title) + "\n" + "\n".join("% " + line for line in _header(model)) + "\n")
         for title, header, rows in tables(model):
-            parts.append(f"% {title}\n" + "\n".join(latex_table(header, rows)) + "\n")
+            parts.append(f"% {one_line(title)}\n" + "\n".join(latex_table(header, rows)) + "\n")
     elif fmt == "text":
-        parts.append(model.title + "\n" + "\n".join(_header(model)) + "\n")
+        parts.append(one_line(model.title) + "\n" + "\n".join(_header(model)) + "\n")
         for title, header, rows in tables(model):
-            parts.append(f"--- {title}\n" + "\n".join(_text_table(header, rows)) + "\n")
+            parts.append(f"--- {one_line(title)}\n" + "\n".join(_text_table(header, rows)) + "\n")
     else:
         raise ValueError(f"unknown table format {fmt!r}")
     return "\n".join(parts)

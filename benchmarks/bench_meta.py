@@ -1,0 +1,206 @@
+"""WMT meta-evaluation side by side with google-research/mt-metrics-eval (same inputs, same seeds, one run).
+
+Cases (issue 24): SPA of 12 systems x 500 items with 1,000 permutations; acc_eq with its
+epsilon search on 12 systems x 500 items; PERM-BOTH between 6 metrics (all 15 pairs, k=1,000,
+block 100 as the WMT tasks) for segment-level Pearson, acc_eq (pairs test, WMT23-25) and SPA.
+Every row checks that both sides give identical results (values, epsilons, p-value matrices,
+clusters) before it reports the ratio.
+
+Usage: ``PYTHONPATH=python python benchmarks/bench_meta.py [--oracle PATH] [--only TEXT]``
+(``benchmarks/run.py`` also picks the cases up when the oracle is beside the repository).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+import time
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from harness import Case  # noqa: E402
+
+N_SYSTEMS, N_ITEMS, N_METRICS = 12, 500, 6
+
+
+def _golden_tools() -> Any:
+    path = HERE.parent / "tests" / "fixtures" / "meta" / "make_golden.py"
+    spec = importlib.util.spec_from_file_location("nlpeval_meta_make_golden", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def inputs(seed: int = 2024) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """MQM-like human scores (integer penalties, many ties) and 6 metrics of decreasing quality."""
+    rng = np.random.default_rng(seed)
+    quality = rng.normal(size=(N_SYSTEMS, 1)) * 2
+    human = -np.clip(np.round(rng.gamma(0.6, 4.0, (N_SYSTEMS, N_ITEMS)) - quality), 0, 25)
+    metrics = {}
+    for i in range(N_METRICS):
+        noise = rng.normal(scale=2.0 + 2.5 * i, size=human.shape)
+        metrics[f"metric{i}"] = np.round((human + noise) / 25 + 1, 4)
+    return human, metrics
+
+
+def _same(a: Any, b: Any) -> bool:
+    return bool(np.array_equal(np.asarray(a, dtype=float), np.asarray(b, dtype=float), equal_nan=True))
+
+
+def build(oracle_dir: Path) -> list[tuple[Case, Callable[[], None]]]:
+    """Cases, each with a check that both sides agree exactly."""
+    from nlpeval.correlation import meta_evaluate
+    from nlpeval.correlation.compare import compare_metrics
+    from nlpeval.correlation.spa import _signs
+
+    tools = _golden_tools()
+    oracle = tools.load_oracle(oracle_dir)
+    stats, data = oracle.stats, oracle.data
+    human, metrics = inputs()
+    gold = tools.gold_list(human)
+    flat = {name: m.ravel().tolist() for name, m in metrics.items()}
+    m0 = metrics["metric0"]
+    out: list[tuple[Case, Callable[[], None]]] = []
+
+    # --- SPA, one metric, 1,000 permutations (pce.py's seed 4)
+    def ref_spa() -> float:
+        return stats.PairwiseConfidenceError(gold, flat["metric0"], N_SYSTEMS)[0]
+
+    def ours_spa_cold() -> float:
+        _signs.cache_clear()  # no reuse of the permutations between calls
+        return meta_evaluate(m0, human, method="spa").statistic
+
+    def check_spa() -> None:
+        assert ref_spa() == ours_spa_cold()
+
+    out.append(
+        (
+            Case(
+                "meta: SPA 12 sys x 500 items x 1,000 perms (cold)",
+                "mt-metrics-eval",
+                ref_spa,
+                ours_spa_cold,
+                20.0,
+                repeat=1,
+            ),
+            check_spa,
+        )
+    )
+
+    # --- acc_eq with its epsilon search
+    def ref_acc() -> tuple[float, float]:
+        value, eps, _ = stats.KendallWithTiesOpt(gold, flat["metric0"], "acc23", N_SYSTEMS, "item", 1.0)
+        return value, eps
+
+    def ours_acc() -> tuple[float, float]:
+        res = meta_evaluate(m0, human, level="segment", method="acc_eq", group_by="item")
+        return res.statistic, res.epsilon
+
+    def check_acc() -> None:
+        assert ref_acc() == ours_acc()
+
+    out.append(
+        (
+            Case("meta: acc_eq eps search 12 sys x 500 items", "mt-metrics-eval", ref_acc, ours_acc, 20.0, repeat=1),
+            check_acc,
+        )
+    )
+
+    # --- PERM-BOTH between 6 metrics, all pairs
+    psd = stats.PermutationSigDiffParams(100, 0.02, 0.5)
+    corrs = {name: stats.Correlation(N_SYSTEMS, gold, values) for name, values in flat.items()}
+    for label, kwargs, oracle_call in (
+        (
+            "seg Pearson",
+            {"level": "segment", "method": "pearson", "group_by": None},
+            lambda: data.CompareMetrics(corrs, _pearson(), "none", 1000, psd, 0.05),
+        ),
+        (
+            "acc_eq pairs test",
+            {"level": "segment", "method": "acc_eq", "group_by": "item"},
+            lambda: data.CompareMetrics(
+                corrs, stats.KendallWithTiesOpt, "item", 1000, psd, 0.05, False, "pairs", sample_rate=1.0
+            ),
+        ),
+        (
+            "SPA",
+            {"level": "system", "method": "spa"},
+            lambda: data.CompareMetricsWithPairwiseConfidenceError(corrs, 1000, psd, 0.05),
+        ),
+    ):
+
+        def ref(call: Callable[[], Any] = oracle_call) -> Any:
+            np.random.seed(7)
+            return call()
+
+        def ours(kw: dict[str, Any] = kwargs) -> Any:
+            return compare_metrics(metrics, human, k=1000, block_size=100, seed=7, **kw)
+
+        def check(ref: Callable[[], Any] = ref, ours: Callable[[], Any] = ours) -> None:
+            ranks, matrix, _, _ = ref()
+            cmp = ours()
+            assert list(ranks) == list(cmp.metrics)
+            assert [v[1] for v in ranks.values()] == [cmp.ranks[m] for m in cmp.metrics]
+            assert _same(matrix, cmp.pvalues)
+            assert max(abs(v[0] - cmp.statistics[m]) for m, v in ranks.items()) <= 1e-12
+
+        name = f"meta: PERM-BOTH 6 metrics x 15 pairs, {label} (k=1,000)"
+        out.append((Case(name, "mt-metrics-eval", ref, ours, 20.0, repeat=1), check))
+    return out
+
+
+def _pearson() -> Any:
+    import scipy.stats
+
+    return scipy.stats.pearsonr
+
+
+def _oracle_dir(given: Path | None = None) -> Path | None:
+    if given is not None:
+        return given
+    return _golden_tools().find_oracle()
+
+
+def cases(data: Path) -> list[Case]:
+    """For ``benchmarks/run.py``: nothing when the oracle's checkout is absent."""
+    oracle = _oracle_dir()
+    return [case for case, _ in build(oracle)] if oracle is not None else []
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--oracle", type=Path, default=None)
+    parser.add_argument("--only", default=None)
+    args = parser.parse_args()
+    oracle = _oracle_dir(args.oracle)
+    if oracle is None:
+        print("mt-metrics-eval not found; pass --oracle PATH", file=sys.stderr)
+        return 2
+    warnings.simplefilter("ignore")
+    print("| case | mt-metrics-eval (s) | nlpeval (s) | ratio | identical |")
+    print("|:---|---:|---:|---:|:---|")
+    for case, check in build(oracle):
+        if args.only and args.only.lower() not in case.name.lower():
+            continue
+        start = time.perf_counter()
+        check()  # raises when the two sides differ
+        checked = time.perf_counter() - start
+        ref_s, ours_s = case.measure()
+        print(
+            f"| {case.name} | {ref_s:.3f} | {ours_s:.4f} | {ref_s / ours_s:.1f}x | yes ({checked:.0f} s to check) |",
+            flush=True,
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

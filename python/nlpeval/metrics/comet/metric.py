@@ -1,0 +1,195 @@
+"""The COMET metric object: unbabel-comet 2.2.7's regression scores from a local checkpoint.
+
+Each segment's statistics row holds its score and a count, so the system score (COMET's mean of the
+segment scores) is a sum over rows divided by the count, and every statistic of nlpeval applies. The
+object keeps the model and the pooled embeddings of the sources and references it has seen, so several
+systems scored against the same sources and references embed them once.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any, ClassVar
+
+import numpy as np
+
+from nlpeval.core.errors import InputError
+from nlpeval.core.metric import CorpusMetric
+from nlpeval.core.signature import Signature
+from nlpeval.core.stats import Stats, StatsSchema
+from nlpeval.core.validation import validate_segments
+from nlpeval.metrics.bertscore.tokenize import TruncationWarning
+from nlpeval.metrics.comet.checkpoint import CometCheckpoint
+from nlpeval.neural.deps import require, transformers_version
+from nlpeval.neural.local import weights_sha256
+
+SCHEMA = StatsSchema.of("score", "segments")
+
+
+@dataclass(frozen=True)
+class COMET(CorpusMetric):
+    """COMET (Rei et al., 2020; COMET-22) as unbabel-comet 2.2.7 ``predict``, from a local checkpoint.
+
+    See :func:`nlpeval.comet`. Call it as ``metric(hypotheses, references, sources=sources)``.
+
+    Examples
+    --------
+    >>> from nlpeval.neural.examples import tiny_comet
+    >>> metric = COMET(model=tiny_comet())
+    >>> s = metric(["Die Katze sitzt."], ["Die Katze saß."], sources=["The cat sat."])
+    >>> s.name, len(s.signature.split("|")) > 5
+    ('comet', True)
+    """
+
+    model: str | Path
+    batch_size: int = 16
+    device: str | None = None
+    dtype: str = "float32"
+    cache_sentences: int = 100_000
+    _embeddings: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False, hash=False)
+
+    name: ClassVar[str] = "comet"
+    flavor: ClassVar[str] = "unbabel-comet"
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.batch_size, int) or self.batch_size < 1:
+            raise ValueError(f"batch_size must be a positive int; got {self.batch_size!r}")
+        if self.dtype not in ("float32", "bfloat16", "float16"):
+            raise ValueError(f"dtype must be float32, bfloat16 or float16; got {self.dtype!r}")
+
+    @property
+    def schema(self) -> StatsSchema:
+        return SCHEMA
+
+    @cached_property
+    def checkpoint(self) -> CometCheckpoint:
+        """The located checkpoint (folder, weights, hparams, encoder)."""
+        return CometCheckpoint.locate(self.model)
+
+    @cached_property
+    def network(self) -> Any:
+        """The rebuilt torch model."""
+        from nlpeval.metrics.comet.model import build
+
+        torch = require("torch", "COMET")
+        model = build(self.checkpoint, dtype=self.dtype)
+        model.device_name = self.device or ("cuda" if torch.cuda.is_available() else "cpu")
+        model.to(model.device_name)
+        return model
+
+    def _encode(self, texts: list[str]) -> tuple[list[list[int]], list[int]]:
+        tokenizer, limit = self.network.tokenizer, self.network.max_length
+        encoded = tokenizer(texts, add_special_tokens=True, verbose=False)["input_ids"] if texts else []
+        cut = [i for i, ids in enumerate(encoded) if len(ids) > limit]
+        out = []
+        for ids in encoded:
+            if len(ids) > limit:  # the tokenizer's truncation: keep the last special token
+                ids = [*ids[: limit - 1], ids[-1]]
+            out.append(list(ids))
+        return out, cut
+
+    def _pooled(self, texts: list[str], keep: set[str]) -> dict[str, Any]:
+        from nlpeval.metrics.comet.model import pooled_embeddings
+
+        missing = [t for t in dict.fromkeys(texts) if t not in self._embeddings]
+        found = {t: self._embeddings[t] for t in texts if t in self._embeddings}
+        if missing:
+            ids, _ = self._encode(missing)
+            hparams = self.checkpoint.hparams
+            vectors = pooled_embeddings(
+                self.network,
+                ids,
+                batch_size=self.batch_size,
+                layer_norm=bool(hparams.get("layer_norm", True)),
+                transformation=str(hparams.get("layer_transformation", "softmax")),
+                device=self.network.device_name,
+            )
+            for text, vector in zip(missing, vectors, strict=True):
+                found[text] = vector
+                if text in keep and len(self._embeddings) < self.cache_sentences:
+                    self._embeddings[text] = vector
+        return found
+
+    def segment_stats(
+        self, hypotheses: Sequence[Any], references: Sequence[Any] | None = None, *, sources: Sequence[Any]
+    ) -> Stats:
+        """Rows of (segment score, 1)."""
+        torch = require("torch", "COMET")
+        hyps = validate_segments(hypotheses, "hypotheses")
+        srcs = validate_segments(sources, "sources")
+        if references is None:
+            raise InputError("this COMET model needs references (a reference-free model is not supported yet)")
+        refs = validate_segments(references, "references")
+        for side, values in (("sources", srcs), ("references", refs)):
+            if len(values) != len(hyps):
+                raise InputError(f"{len(hyps)} hypotheses but {len(values)} {side}", side=side)
+        if not hyps:
+            return Stats(SCHEMA, np.empty((0, SCHEMA.width)))
+        self._warn_truncated(hyps, refs, srcs)
+        vectors = self._pooled(srcs + refs + hyps, set(srcs) | set(refs))
+        from nlpeval.metrics.comet.model import estimate
+
+        scores = estimate(
+            self.network,
+            torch.stack([vectors[t] for t in srcs]),
+            torch.stack([vectors[t] for t in hyps]),
+            torch.stack([vectors[t] for t in refs]),
+        )
+        rows = np.empty((len(hyps), 2), dtype=np.float64)
+        rows[:, 0] = scores.numpy().astype(np.float64)
+        rows[:, 1] = 1.0
+        return Stats(SCHEMA, rows)
+
+    def _warn_truncated(self, hyps: list[str], refs: list[str], srcs: list[str]) -> None:
+        parts = []
+        for side, texts in (("hypotheses", hyps), ("references", refs), ("sources", srcs)):
+            _, cut = self._encode(texts)
+            if cut:
+                parts.append(f"{side} {', '.join(map(str, cut[:20]))}{', ...' if len(cut) > 20 else ''} ({len(cut)})")
+        if parts:
+            warnings.warn(
+                f"COMET: segments longer than {self.network.max_length} tokens were cut to that length: "
+                + "; ".join(parts),
+                TruncationWarning,
+                stacklevel=3,
+            )
+
+    def __call__(  # type: ignore[override]
+        self,
+        hypotheses: Sequence[Any],
+        references: Sequence[Any] | None = None,
+        *,
+        sources: Sequence[Any],
+        segments: bool = False,
+    ) -> Any:
+        return self.score_from_stats(self.segment_stats(hypotheses, references, sources=sources), segments=segments)
+
+    def corpus_values(self, totals: np.ndarray) -> np.ndarray:
+        totals = np.asarray(totals, dtype=np.float64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(totals[..., 1] > 0, totals[..., 0] / totals[..., 1], 0.0)
+
+    def segment_values(self, stats: Stats) -> np.ndarray:
+        return np.asarray(stats.rows[:, 0], dtype=np.float64)
+
+    def components(self, totals: np.ndarray) -> dict[str, Any]:
+        return {"n_segments": int(totals[1])}
+
+    def signature(self, totals: np.ndarray) -> Signature:
+        def build() -> Signature:
+            hparams = self.checkpoint.hparams
+            return Signature.build(
+                model=self.checkpoint.folder.name,
+                sha256=weights_sha256(self.checkpoint.weights)[:16],
+                encoder=str(hparams.get("pretrained_model", "")),
+                layers=f"{hparams.get('layer', 'mix')}-{hparams.get('layer_transformation', 'softmax')}",
+                dtype=self.dtype,
+                flavor=self.flavor,
+                transformers=transformers_version(),
+            )
+
+        return self._memo("signature", build)

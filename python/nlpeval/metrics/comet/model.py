@@ -1,0 +1,157 @@
+"""COMET's regression model rebuilt in plain torch around a stock transformers XLM-R encoder.
+
+As unbabel-comet 2.2.7 (``RegressionMetric``): every hidden state of the encoder (embeddings included)
+is mixed by a layer-wise attention (softmax or sparsemax of scalar weights, optionally each layer
+normalised over its unmasked tokens x dimensions with eps 1e-12, scaled by gamma), average-pooled over
+the non-padding tokens, and the features ``[h, r, h*r, |h-r|, h*s, |h-s|]`` go through the feed-forward
+estimator (Linear, activation, dropout (off), ..., Linear) to one score.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from typing import Any
+
+from nlpeval.metrics.comet.checkpoint import CometCheckpoint
+from nlpeval.neural.deps import quiet_transformers, require
+
+
+def sparsemax(weights: Any) -> Any:
+    """Sparsemax of a 1-D tensor (Martins and Astudillo, 2016): the Euclidean projection on the simplex.
+
+    Examples
+    --------
+    >>> import torch
+    >>> sparsemax(torch.tensor([0.5, 0.0, 1.0])).tolist()
+    [0.25, 0.0, 0.75]
+    """
+    torch = require("torch", "COMET")
+    ordered, _ = torch.sort(weights, descending=True)
+    cumulative = ordered.cumsum(dim=0) - 1
+    ranks = torch.arange(1, weights.numel() + 1, dtype=weights.dtype)
+    support = (ranks * ordered - cumulative) > 0
+    k = int(support.sum())
+    tau = cumulative[k - 1] / k
+    return torch.clamp(weights - tau, min=0)
+
+
+def build(checkpoint: CometCheckpoint, *, dtype: str = "float32") -> Any:
+    """The COMET regression model of ``checkpoint`` as a ``torch.nn.Module`` (eval mode)."""
+    torch = require("torch", "COMET")
+    transformers = require("transformers", "COMET")
+    nn = torch.nn
+    hparams = checkpoint.hparams
+    with quiet_transformers():
+        config = transformers.XLMRobertaConfig.from_pretrained(str(checkpoint.encoder), local_files_only=True)
+        tokenizer = transformers.AutoTokenizer.from_pretrained(str(checkpoint.encoder), local_files_only=True)
+
+    class Encoder(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.model = transformers.XLMRobertaModel(config, add_pooling_layer=False)
+
+    class LayerMix(nn.Module):
+        def __init__(self, count: int) -> None:
+            super().__init__()
+            self.scalar_parameters = nn.ParameterList([nn.Parameter(torch.zeros(1)) for _ in range(count)])
+            self.gamma = nn.Parameter(torch.ones(1))
+
+    class Estimator(nn.Module):
+        def __init__(self, dim: int) -> None:
+            super().__init__()
+            sizes = [dim * 6, *hparams.get("hidden_sizes", [3072, 1024])]
+            activation = getattr(nn, str(hparams.get("activations", "Tanh")).title())
+            modules: list[Any] = []
+            for a, b in itertools.pairwise(sizes):
+                modules += [nn.Linear(a, b), activation(), nn.Dropout(0.0)]
+            modules.append(nn.Linear(sizes[-1], 1))
+            if hparams.get("final_activation"):
+                modules.append(getattr(nn, str(hparams["final_activation"]).title())())
+            self.ff = nn.Sequential(*modules)
+
+    class Regression(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.encoder = Encoder()
+            self.layerwise_attention = LayerMix(config.num_hidden_layers + 1)
+            self.estimator = Estimator(config.hidden_size)
+
+    model = Regression()
+    state = {k: v for k, v in checkpoint.state_dict().items() if not k.startswith("layerwise_attention.dropout_")}
+    missing, unexpected = model.load_state_dict(state, strict=False)
+    unexpected = [k for k in unexpected if not k.endswith("position_ids")]
+    if missing or unexpected:
+        raise ValueError(
+            f"COMET checkpoint {checkpoint.weights} does not match its hparams.yaml: "
+            f"missing {missing[:5]}, unexpected {unexpected[:5]}"
+        )
+    model.eval()
+    model.to(getattr(torch, dtype))
+    model.tokenizer = tokenizer
+    model.max_length = config.max_position_embeddings - 4  # COMET: max_positions - 2, itself mpe - 2
+    return model
+
+
+def layer_weights(model: Any, transformation: str) -> Any:
+    """The normalised layer weights (sparsemax only when named, as COMET's ``LayerwiseAttention``)."""
+    torch = require("torch", "COMET")
+    weights = torch.cat(list(model.layerwise_attention.scalar_parameters))
+    return sparsemax(weights) if transformation == "sparsemax" else torch.softmax(weights, dim=0)
+
+
+def pooled_embeddings(
+    model: Any, ids: Sequence[Sequence[int]], *, batch_size: int, layer_norm: bool, transformation: str, device: str
+) -> list[Any]:
+    """The mixed, average-pooled float32 embedding of each id sequence (longest first, padded per batch)."""
+    torch = require("torch", "COMET")
+    pad = int(model.tokenizer.pad_token_id)
+    order = sorted(range(len(ids)), key=lambda i: -len(ids[i]))
+    out: list[Any] = [None] * len(ids)
+    with torch.inference_mode():
+        weights = layer_weights(model, transformation)
+        gamma = model.layerwise_attention.gamma
+        for start in range(0, len(order), batch_size):
+            chunk = order[start : start + batch_size]
+            width = len(ids[chunk[0]])
+            tokens = torch.full((len(chunk), width), pad, dtype=torch.long)
+            for row, i in enumerate(chunk):
+                tokens[row, : len(ids[i])] = torch.tensor(ids[i], dtype=torch.long)
+            mask = tokens.ne(pad).long()
+            for row, i in enumerate(chunk):  # a pad id inside a sequence still counts as a token
+                mask[row, : len(ids[i])] = 1
+            hidden = model.encoder.model(
+                input_ids=tokens.to(device), attention_mask=mask.to(device), output_hidden_states=True
+            ).hidden_states
+            mixed = gamma * sum(
+                w * (_layer_norm(h, mask.to(device)) if layer_norm else h)
+                for w, h in zip(torch.split(weights, 1), hidden, strict=True)
+            )
+            keep = tokens.to(device).eq(pad).unsqueeze(-1)
+            summed = mixed.float().masked_fill(keep, 0.0).type_as(mixed).sum(1)
+            pooled = (summed / mask.to(device).unsqueeze(-1).expand(mixed.size()).float().sum(1)).float().cpu()
+            for row, i in enumerate(chunk):
+                out[i] = pooled[row].clone()
+    return out
+
+
+def _layer_norm(tensor: Any, mask: Any) -> Any:
+    """COMET's masked layer normalisation over all tokens x dimensions of each sequence."""
+    torch = require("torch", "COMET")
+    mask = mask.float()
+    broadcast = mask.unsqueeze(-1)
+    batch, _, dim = tensor.size()
+    count = mask.sum(1) * dim
+    masked = tensor * broadcast
+    mean = (masked.view(batch, -1).sum(1) / count).view(batch, 1, 1)
+    variance = (((masked - mean) * broadcast) ** 2).view(batch, -1).sum(1) / count
+    return (tensor - mean) / torch.sqrt(variance + 1e-12).view(batch, 1, 1)
+
+
+def estimate(model: Any, src: Any, mt: Any, ref: Any) -> Any:
+    """Scores of stacked ``(n, dim)`` source, translation and reference embeddings."""
+    torch = require("torch", "COMET")
+    with torch.inference_mode():
+        features = torch.cat((mt, ref, mt * ref, torch.abs(mt - ref), mt * src, torch.abs(mt - src)), dim=1)
+        parameter = next(model.estimator.parameters())
+        return model.estimator.ff(features.to(parameter.device, parameter.dtype)).view(-1).float().cpu()
