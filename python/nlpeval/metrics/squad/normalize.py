@@ -80,8 +80,8 @@ def squad_tokens_joined(texts: list[str]) -> list[str] | None:
 
     Examples
     --------
-    >>> squad_tokens_joined(["The Cat!", "", "a b c"])
-    ['cat', '\x00', '\x00', 'b', 'c']
+    >>> [t.replace(chr(0), "|") for t in squad_tokens_joined(["The Cat!", "", "a b c"])]
+    ['cat', '|', '|', 'b', 'c']
     """
     if any(_JOIN in t for t in texts):
         return None
