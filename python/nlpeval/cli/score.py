@@ -6,6 +6,7 @@ import argparse
 import contextlib
 from typing import TYPE_CHECKING, Any
 
+from nlpeval.cli import argtypes
 from nlpeval.cli.errors import UsageError
 from nlpeval.cli.formats import FORMATS
 from nlpeval.cli.io import DEFAULT_CHUNK
@@ -36,12 +37,14 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--segments", action="store_true", help="also report per-segment scores")
     parser.add_argument(
         "--bootstrap",
-        type=int,
+        type=argtypes.resamples,
         default=0,
         metavar="N",
         help="add a 95%% bootstrap confidence interval from N resamples",
     )
-    parser.add_argument("--seed", type=int, default=12345, help="seed of bootstrap and paired tests (default 12345)")
+    parser.add_argument(
+        "--seed", type=argtypes.seed, default=12345, help="seed of bootstrap and paired tests (default 12345)"
+    )
     paired = parser.add_mutually_exclusive_group()
     paired.add_argument(
         "--paired-bs",
@@ -55,14 +58,14 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--paired-n",
-        type=int,
+        type=argtypes.count(2),
         default=0,
         metavar="N",
         help="resamples (bootstrap, default 1000) or trials (randomization, default 10000)",
     )
     parser.add_argument(
         "--chunk-size",
-        type=int,
+        type=argtypes.count(1),
         default=DEFAULT_CHUNK,
         metavar="LINES",
         help="lines read at a time; memory is bounded by this, not the file size",
