@@ -222,3 +222,22 @@ def test_a_lone_surrogate_in_meteor_input_names_the_segment(flavor: str) -> None
 def test_a_fractional_bootstrap_count_is_a_value_error() -> None:
     with pytest.raises(ValueError, match=r"^n_bootstrap must be a non-negative integer; got 2.5$"):
         nlpeval.bleu(["a b c d"], ["a b c d"], n_bootstrap=2.5)  # type: ignore[arg-type]
+
+
+def test_dask_giving_up_on_a_task_is_one_line_not_a_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
+    from distributed import KilledWorker
+
+    from nlpeval.cli import engine
+    from nlpeval.cli.errors import UsageError
+
+    class Future:
+        def result(self) -> None:
+            raise KilledWorker(task="score-partition-3", last_worker=None, allowed_failures=3)
+
+    class Client:
+        def compute(self, lazy: object) -> Future:
+            return Future()
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: False)
+    with pytest.raises(UsageError, match=r"^Dask gave up: the workers running task 'score-partition-3' died 4 times"):
+        engine._compute(Client(), None)
