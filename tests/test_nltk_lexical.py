@@ -196,3 +196,17 @@ def test_bad_input_names_the_segment():
         nlpeval.gleu(["a"], ["a"], flavor="sacrebleu")
     with pytest.raises(ValueError, match="alpha must be"):
         nlpeval.ribes(["a"], ["a"], alpha=-1)
+
+
+def test_ribes_single_pair_helpers_equal_nltk():
+    from nltk.translate.ribes_score import kendall_tau as nltk_tau
+    from nltk.translate.ribes_score import word_rank_alignment
+
+    from nlpeval.metrics.nltk_lexical.ribes import kendall_tau, sentence_value, word_order
+
+    hyp_tokens, ref_tokens = tie_data(31, 150)
+    for hyp, refs in zip(hyp_tokens, ref_tokens, strict=True):
+        for ref in refs:
+            assert word_order(ref, hyp) == word_rank_alignment(ref, hyp)
+            assert kendall_tau(word_order(ref, hyp)) == nltk_tau(word_rank_alignment(ref, hyp))
+        assert sentence_value(refs, hyp, 0.25, 0.1) == sentence_ribes(refs, hyp)

@@ -16,6 +16,7 @@ import os
 import sys
 from typing import Any
 
+from nlpeval.cli import argtypes
 from nlpeval.cli.errors import UsageError
 
 
@@ -45,7 +46,7 @@ def add_engine_options(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--partition-lines",
-        type=int,
+        type=argtypes.count(1),
         default=None,
         metavar="N",
         help="lines per partition of line and JSONL files (default 50000); CSV files are one partition "

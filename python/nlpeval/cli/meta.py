@@ -12,6 +12,7 @@ import argparse
 import os
 from typing import Any
 
+from nlpeval.cli import argtypes
 from nlpeval.cli.errors import UsageError
 
 FORMATS = ("text", "json", "csv", "markdown", "latex", "html")
@@ -73,10 +74,18 @@ def add_parser(subparsers: Any) -> None:
         help="the human file's item id of each line of the system files (default: the human file's items in "
         "order of first appearance)",
     )
-    parser.add_argument("--k", type=int, default=1000, metavar="N", help="resamples per permutation test (1000)")
-    parser.add_argument("--block-size", type=int, default=100, metavar="N", help="early-stopping block (100, WMT)")
-    parser.add_argument("--pval", type=float, default=0.05, help="significance level of the clusters (0.05)")
-    parser.add_argument("--seed", type=int, default=12345, help="seed of the permutation tests (default 12345)")
+    parser.add_argument(
+        "--k", type=argtypes.count(0), default=1000, metavar="N", help="resamples per permutation test (1000; 0: none)"
+    )
+    parser.add_argument(
+        "--block-size", type=argtypes.count(1), default=100, metavar="N", help="early-stopping block (100, WMT)"
+    )
+    parser.add_argument(
+        "--pval", type=argtypes.fraction, default=0.05, help="significance level of the clusters (0.05)"
+    )
+    parser.add_argument(
+        "--seed", type=argtypes.seed, default=12345, help="seed of the permutation tests (default 12345)"
+    )
     parser.add_argument("--delimiter", default=None, help="field separator of CSV/TSV files (default: sniffed)")
     parser.add_argument("--format", "-f", choices=FORMATS, default="text", help="output format")
     parser.add_argument("-o", "--output", metavar="FILE", help="write the result to FILE (atomically)")

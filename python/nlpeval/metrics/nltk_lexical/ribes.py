@@ -9,10 +9,11 @@ words / hypothesis words) times ``bp ** beta`` (``min(1, exp(1 - |ref| / |hyp|))
 keeps its best reference (0 for an empty hypothesis or no reference); the corpus RIBES is the mean
 of the segments, so rows of ``(ribes, 1)`` merge by sum.
 
-The alignment follows NLTK's search with hash tables of the context n-grams (counted once per
-length) instead of NLTK's repeated scans, and counts Kendall's concordant pairs by insertion into
-a sorted list instead of enumerating every pair. NLTK refuses sentences longer than 2,000 tokens
-(``MAX_ALIGNMENT_LEN``); nlpeval scores them.
+The corpus is aligned at once, window size by window size, with NumPy
+(:mod:`nlpeval.metrics.nltk_lexical.ribes_align`); :func:`word_order` and :func:`sentence_value`
+are the same steps for one pair in plain Python (hash tables of the context n-grams, Kendall's
+concordant pairs by insertion into a sorted list). NLTK refuses sentences longer than 2,000
+tokens (``MAX_ALIGNMENT_LEN``); nlpeval scores them.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from nlpeval.core.metric import CorpusMetric
 from nlpeval.core.score import Score
 from nlpeval.core.signature import Signature, nrefs_field
 from nlpeval.core.stats import Stats, StatsSchema
+from nlpeval.metrics.nltk_lexical.ribes_align import ribes_values
 from nlpeval.metrics.nltk_lexical.tokens import token_lists
 
 _SCHEMA = StatsSchema.of("ribes_sum", "segments", nrefs_min="min", nrefs_max="max")
@@ -171,7 +173,7 @@ class RIBES(CorpusMetric):
         """Float rows of ``ribes_sum`` (the segment's RIBES), ``segments`` (1), ``nrefs_min``, ``nrefs_max``."""
         hyps, refs = token_lists(hypotheses, references)
         rows = np.empty((len(hyps), 4), dtype=np.float64)
-        rows[:, 0] = [sentence_value(seg, hyp, self.alpha, self.beta) for hyp, seg in zip(hyps, refs, strict=True)]
+        rows[:, 0] = ribes_values(hyps, refs, float(self.alpha), float(self.beta))
         rows[:, 1] = 1.0
         counts = [len(seg) for seg in refs]
         rows[:, 2] = counts
