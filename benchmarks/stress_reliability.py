@@ -8,7 +8,8 @@ repeated, so rare races get their chance:
 * ``fork``: a parent that used BLEU/chrF/TER/ROUGE/METEOR forks two pool workers that must return the
   parent's numbers within 60 s (``tests/fork_workload.py``; start method drawn from fork/forkserver/spawn);
 * ``threads``: 8 threads x 250 calls of BLEU and chrF over 16 reference sets with a 3-entry cache;
-* ``sigint``: ``nlpeval report -o`` interrupted at a random moment (0.6-2.5 s): exit 130 and one line, or a clean finish;
+* ``sigint``: ``nlpeval report -o`` interrupted at a random moment (0.6-2.5 s): exit 130 and one line, or a
+  clean finish;
   the old output intact after an interrupt and no temporary file left;
 * ``sigkill``: ``nlpeval score -o`` killed at a random moment: old output intact, the next write cleans up;
 * ``dev-zero``: ``nlpeval score`` on ``/dev/zero`` with a 1 MiB line limit: exit 2 within 30 s.

@@ -56,9 +56,8 @@ def test_a_long_line_names_its_file_and_line_and_the_limit_can_be_raised(folder:
     refused = cli(folder, "score", "-r", "two.txt", "long.txt", "--max-line-bytes", "1000")
     assert "long.txt:2: line longer than 1,000 bytes" in one_line_error(refused)
     assert cli(folder, "score", "-r", "two.txt", "long.txt", "--max-line-bytes", "2000").returncode == 0
-    assert "--max-line-bytes must be at least 1" in one_line_error(
-        cli(folder, "score", "-r", "two.txt", "long.txt", "--max-line-bytes", "0")
-    )
+    refused = one_line_error(cli(folder, "score", "-r", "two.txt", "long.txt", "--max-line-bytes", "0"))
+    assert "--max-line-bytes" in refused and "at least 1" in refused
 
 
 def test_stdin_as_reference_is_read_once_and_shared_by_every_system(folder: Path) -> None:
