@@ -121,8 +121,8 @@ def _pilot_stats(options: argparse.Namespace) -> tuple[Any, Any, Any]:
     """Segment statistics of the two pilot systems, read and scored as ``nlpeval score`` does."""
     from nlpeval.cli.formats import metric_list
     from nlpeval.cli.main import build_parser
-    from nlpeval.cli.registry import resolve
     from nlpeval.cli.score import score_system
+    from nlpeval.metrics.registry import build
 
     names = metric_list(options.metric)
     if len(names) != 1:
@@ -133,7 +133,10 @@ def _pilot_stats(options: argparse.Namespace) -> tuple[Any, Any, Any]:
     score_options = build_parser(["score"]).parse_args(["score", "-m", names[0], "-r", *options.ref[:1], sys_path])
     score_options.ref = options.ref
     score_options.segments = True
-    metric = resolve(names[0]).build(names[0], score_options)
+    try:
+        metric = build(names[0])  # the metric's default options, as nlpeval score -m NAME
+    except ValueError as exc:
+        raise UsageError(f"-m: {exc}") from None
     stats = []
     for path in (base_path, sys_path):
         accumulators = score_system(path, options.ref, {names[0]: metric}, score_options)
@@ -183,7 +186,7 @@ def run(options: argparse.Namespace) -> int:
     try:
         solve = options.solve or _solve(model, options, n)
         if solve == "mde":
-            if n is None:
+            if n is None and model != "pilot":
                 raise UsageError("--n: the minimum detectable effect needs a test-set size")
             outcome: Any = minimum_detectable_effect(model, n=n, **parameters, **search, **common)
         elif solve == "n":
