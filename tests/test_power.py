@@ -529,6 +529,18 @@ def test_cli_pilot(capsys, tmp_path, wmt17):
         "pilot", metric=metric, baseline=base, system=system, n_trials=4, n_randomizations=40, rel_tol=0.3
     )
     assert search["kind"] == "mde" and search["points"] == [list(p) for p in expected_search.points]
+    code, out, err = _cli(capsys, "--pilot", str(files["a"]), str(files["b"]), "-r", str(files["ref"]), "--tokenize",
+                          "char", "--trials", "3", "--randomizations", "50", "-f", "json")  # fmt: skip
+    char = nlpeval.BLEU(tokenize="char")
+    by_char = nlpeval.power(
+        "pilot",
+        metric=char,
+        baseline=char.segment_stats(wmt17[names[0]][:200], wmt17["reference"][:200]),
+        system=char.segment_stats(wmt17[names[1]][:200], wmt17["reference"][:200]),
+        n_trials=3,
+        n_randomizations=50,
+    )
+    assert code == 0 and json.loads(out)["delta"] == by_char.delta != expected.delta
     short = tmp_path / "short.txt"
     short.write_text("".join(line + "\n" for line in wmt17[names[1]][:150]), encoding="utf-8")
     code, out, err = _cli(capsys, "--pilot", str(files["a"]), str(short), "-r", str(files["ref"]))
