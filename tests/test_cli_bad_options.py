@@ -28,7 +28,17 @@ BAD = [
     (["score", "--max-line-bytes", "0", "s"], "--max-line-bytes", "at least 1"),
     (["score", "--format", "yaml", "s"], "--format", "invalid choice"),
     (["score", "--tokenize", "foo", "s"], "--tokenize", "invalid choice"),
-    (["score", "--max-order", "four", "s"], "--max-order", "'four'"),
+    # score: metric options of the registry, checked where their declarations become flags
+    (["score", "--max-order", "four", "s"], "--max-order", "expected an integer, got 'four'"),
+    (["score", "--max-order", "0", "s"], "--max-order", "at least 1"),
+    (["score", "--chrf-char-order", "-1", "s"], "--chrf-char-order", "at least 0"),
+    (["score", "--chrf-beta", "inf", "s"], "--chrf-beta", "finite"),
+    (["score", "--smooth-value", "nan", "s"], "--smooth-value", "finite"),
+    (["score", "--smooth", "foo", "s"], "--smooth", "invalid choice"),
+    (["score", "--rouge-alpha", "-0.5", "s"], "--rouge-alpha", "at least 0"),
+    (["score", "--meteor-beam", "0", "s"], "--meteor-beam", "at least 1"),
+    (["score", "--ter-max-cells", "0", "s"], "--ter-max-cells", "at least 1"),
+    (["score", "--bleu-weights", "0.5,x", "s"], "--bleu-weights", "comma-separated numbers"),
     # report
     (["report", "--bootstrap", "-1", "s"], "--bootstrap", "at least 2"),
     (["report", "--bootstrap", "1", "s"], "--bootstrap", "at least 2"),
@@ -40,6 +50,7 @@ BAD = [
     (["report", "--preset", "sacrebleu", "s"], "--preset", "invalid choice"),
     (["report", "--buckets", "equal", "s"], "--buckets", "invalid choice"),
     (["report", "--task", "rank", "s"], "--task", "invalid choice"),
+    (["report", "--tokenize", "foo", "s"], "--tokenize", "invalid choice"),
     # classify
     (["classify", "--digits", "-1"], "--digits", "at least 0"),
     (["classify", "--digits", "x"], "--digits", "'x'"),

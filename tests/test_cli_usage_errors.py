@@ -9,10 +9,22 @@ from nlpeval.cli.main import main
 CASES = [
     (["score", "--tokenize", "foo", "sys.txt"], "argument --tokenize/-tok: invalid choice: 'foo'", "score"),
     (["score", "--format", "yaml", "sys.txt"], "argument --format/-f: invalid choice: 'yaml'", "score"),
-    (["score", "--seed", "x", "sys.txt"], "argument --seed: invalid int value: 'x'", "score"),
-    (["score", "--bootstrap", "many", "sys.txt"], "argument --bootstrap: invalid int value: 'many'", "score"),
+    (
+        ["score", "--seed", "x", "sys.txt"],
+        "argument --seed: expected an integer seed from 0 to 4294967295, got 'x'",
+        "score",
+    ),
+    (
+        ["score", "--bootstrap", "many", "sys.txt"],
+        "argument --bootstrap: expected 0 (none) or an integer of at least 2, got 'many'",
+        "score",
+    ),
     (["report", "--format", "yaml", "sys.txt"], "argument --format/-f: invalid choice: 'yaml'", "report"),
-    (["report", "--seed", "1.5", "sys.txt"], "argument --seed: invalid int value: '1.5'", "report"),
+    (
+        ["report", "--seed", "1.5", "sys.txt"],
+        "argument --seed: expected an integer seed from 0 to 4294967295, got '1.5'",
+        "report",
+    ),
     (["classify", "--format", "xml"], "argument --format/-f: invalid choice: 'xml'", "classify"),
     (["agree", "r.tsv", "--format", "yaml"], "argument --format/-f: invalid choice: 'yaml'", "agree"),
     (

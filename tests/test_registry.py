@@ -163,7 +163,9 @@ def test_every_entry_builds_at_its_defaults_and_says_its_direction():
         metric = registry.build(name)
         assert metric.accumulator() is not None
         assert entry.higher_is_better == (name not in expected_lower), name
-        assert entry.decomposes and not entry.needs_sources and not entry.needs_model
+        # CIDEr's idf and NIST's information weights come from the whole corpus
+        assert entry.decomposes == (name not in {"cider", "nist"}), name
+        assert not entry.needs_sources and not entry.needs_model
 
 
 def test_unknown_names_suggest_and_list_readably():
@@ -398,6 +400,7 @@ def _run(argv, capsys):
 
 
 def test_a_toy_metric_added_by_the_checklist_reaches_every_front_end(toy_metric, tmp_path, capsys):
+    """``nlpeval metrics``, ``nlpeval explain`` and ``nlpeval score -m`` (with the option's flag)."""
     assert _toy(2.0) == pytest.approx(0.4)
     assert "toy" in registry.names() and registry.get("toy").higher_is_better is False
 
@@ -423,6 +426,8 @@ def test_a_toy_metric_added_by_the_checklist_reaches_every_front_end(toy_metric,
     code, out, _ = _run(["score", "-m", "toy", "-r", str(ref), str(sys_a), str(sys_b)], capsys)
     assert code == 0 and "Toy" in out.splitlines()[0] and f"{_toy(1.0, refs=first_refs):.2f}" in out
 
+
+def test_a_toy_metric_added_by_the_checklist_reaches_the_report(toy_metric):
     model = nlpeval.report(
         {"A": HYPS, "B": [g[0] for g in REFS]}, REFS, metrics=("toy",), metric_options={"toy_weight": 2.0},
         n_bootstrap=10, n_randomization=10,
@@ -432,6 +437,8 @@ def test_a_toy_metric_added_by_the_checklist_reaches_every_front_end(toy_metric,
     (info,) = model.provenance.metrics
     assert (info.name, info.label, info.scale, info.higher_is_better) == ("toy", "Toy", 1.0, False)
 
+
+def test_a_toy_metric_added_by_the_checklist_reaches_the_torchmetrics_adapter(toy_metric):
     from nlpeval.integrations.torchmetrics import StatsMetric
 
     adapter = StatsMetric("toy")

@@ -103,7 +103,16 @@ def _compute(client: Any, lazy: Any) -> Any:
         with contextlib.redirect_stdout(sys.stderr):
             progress(future, multi=False)
         print(file=sys.stderr)
-    return future.result()
+    from distributed import KilledWorker
+
+    try:
+        return future.result()
+    except KilledWorker as exc:  # the same task killed its workers again and again: one line, exit 2
+        worker = getattr(exc.last_worker, "address", "an unknown worker")
+        raise UsageError(
+            f"Dask gave up: the workers running task {exc.task!r} died {exc.allowed_failures + 1} times "
+            f"(last {worker}); out of memory, or killed from outside? See the workers' logs"
+        ) from None
 
 
 def score_dask(options: argparse.Namespace, metrics: dict[str, Any]) -> tuple[list[Any], dict[str, Any]]:

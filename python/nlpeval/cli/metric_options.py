@@ -10,18 +10,25 @@ from nlpeval.metrics.registry import MetricEntry, Option, option_groups
 
 
 def _converter(option: Option) -> Callable[[str], Any]:
-    """The ``type=`` of a flag: the builtin for ints and floats (argparse's usual messages), else
-    :meth:`Option.parse` with its message."""
-    if option.type == "int":
-        return int
-    if option.type == "float":
-        return float
+    """The ``type=`` of a flag: :meth:`Option.parse`, then :meth:`Option.check` (choices, minimum) and, for
+    numbers, finiteness, so that every metric option is validated here, where its declaration becomes a
+    flag, while the command line is parsed: ``argument --max-order: must be at least 1, got 0`` (exit 2)."""
+    import math
 
     def convert(text: str) -> Any:
         try:
-            return option.parse(text)
+            value = option.parse(text)
+            if option.type in ("float", "number") and not math.isfinite(value):
+                raise ValueError(f"expected a finite number, got {text!r}")
+            if option.type == "floats" and not all(math.isfinite(v) for v in value):
+                raise ValueError(f"expected finite numbers, got {text!r}")
+            return option.check(value)
         except ValueError as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
+            message = str(exc)
+            if option.type in ("int", "float", "number") and message.startswith(("invalid literal", "could not")):
+                kind = "an integer" if option.type == "int" else "a number"
+                message = f"expected {kind}, got {text!r}"
+            raise argparse.ArgumentTypeError(message.removeprefix(f"{option.flag} ")) from None
 
     convert.__name__ = option.type
     return convert

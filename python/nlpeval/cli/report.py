@@ -68,7 +68,11 @@ def add_parser(subparsers: Any) -> None:
         "--top-ngrams", type=argtypes.count(1), default=50, metavar="K", help="salient n-grams per direction"
     )
     parser.add_argument("--preset", choices=("compare-mt",), default=None, help="only compare-mt's default analyses")
-    parser.add_argument("--tokenize", "-tok", default=None, help="BLEU tokenizer (as 'nlpeval score')")
+    from nlpeval.metrics.entries.bleu import TOKENIZERS  # the registry's choices, as 'nlpeval score' checks them
+
+    parser.add_argument(
+        "--tokenize", "-tok", default=None, choices=TOKENIZERS, help="BLEU tokenizer (as 'nlpeval score')"
+    )
     parser.add_argument("--lowercase", "-lc", action="store_true", help="case-insensitive metrics")
     parser.add_argument(
         "--metric-option",

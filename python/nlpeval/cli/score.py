@@ -181,8 +181,7 @@ def finish(accumulators: dict[str, Any], options: argparse.Namespace, ids: list[
     """Scores (name -> Score) of one system's accumulators (``ids`` key the Poisson bootstrap)."""
     results = {}
     for name, accumulator in accumulators.items():
-        if options.bootstrap > 0 or options.segments or getattr(accumulator, "keep_segments", False):
-            # rows kept for a paired test give per-segment values only with --segments
+        if options.bootstrap > 0 or options.segments:
             results[name] = accumulator.metric.score_from_stats(
                 accumulator.stats(),
                 segments=options.segments,
@@ -191,6 +190,8 @@ def finish(accumulators: dict[str, Any], options: argparse.Namespace, ids: list[
                 resampling=options.resampling,
                 ids=ids if options.resampling == "poisson" else None,
             )
+        elif options.paired_bs or options.paired_ar:  # rows kept for the test: no per-segment values unasked
+            results[name] = accumulator.metric.score_from_stats(accumulator.stats())
         else:
             results[name] = accumulator.compute()
     return results

@@ -28,7 +28,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
@@ -40,6 +40,9 @@ from nlpeval.core.zero_division import ZeroDivision, check_zero_division, safe_d
 from nlpeval.metrics.bleu import _pymath
 from nlpeval.metrics.ngram_table import NgramTable, ngram_table, unique_inverse
 from nlpeval.metrics.nltk_lexical.tokens import token_lists
+
+if TYPE_CHECKING:
+    from nlpeval.metrics.two_pass import CorpusPassAccumulator
 
 #: NLTK's length-penalty constant: a ratio of 1.5 ... scores 0.5.
 _BETA = math.log(0.5) / math.log(1.5) ** 2
@@ -227,6 +230,17 @@ class NIST(CorpusMetric):
         logs = _pymath.log(np.where(inside, ratio, 1.0))
         penalty = np.where(inside, _pymath.exp(_BETA * logs**2), np.clip(ratio, 0.0, 1.0))
         return total * penalty
+
+    def check_input(self, hypotheses: Sequence[Any], references: Sequence[Any]) -> tuple[list[Any], list[Any]]:
+        """Validate one batch (as :meth:`segment_stats` does), naming the offending segment."""
+        token_lists(hypotheses, references)
+        return list(hypotheses), list(references)
+
+    def accumulator(self, *, keep_segments: bool = False) -> CorpusPassAccumulator:  # type: ignore[override]
+        """A streaming accumulator that keeps the batches: NIST's weights need the whole corpus."""
+        from nlpeval.metrics.two_pass import CorpusPassAccumulator
+
+        return CorpusPassAccumulator(self, keep_segments=keep_segments)
 
     def corpus_values(self, totals: np.ndarray) -> np.ndarray:
         return self._value(totals, sentence=False)
