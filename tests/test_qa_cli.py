@@ -199,3 +199,20 @@ def test_score_command_runs_the_registered_qa_metrics(tmp_path: Path, capsys: py
     assert scores["squad_v2"]["exact_match"] == nlpeval.squad(preds, golds, version="2.0").components["exact_match"]
     em = nlpeval.exact_match(preds, golds, ignore_case=True, regexes_to_ignore=["^The answer: "])
     assert scores["exact_match"]["score"] == em.score == 1 / 3
+
+
+def test_report_leaderboard_with_squad_and_exact_match(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = squad_like(120, seed=9, unanswerable=0.0)
+    golds = [a[0].replace("\n", " ") for a in data["answers"]]
+    preds = [p.replace("\n", " ") for p in data["predictions"]]
+    ref = _write(tmp_path / "ref.txt", golds)
+    sys_a = _write(tmp_path / "A.txt", preds)
+    sys_b = _write(tmp_path / "B.txt", golds[:60] + preds[60:])
+    out = tmp_path / "report.json"
+    assert main(["report", "-r", ref, sys_a, sys_b, "-m", "squad,exact_match", "--format", "json", "-o", str(out)]) == 0
+    capsys.readouterr()
+    cells = {(c["system"], c["metric"]): c["estimate"] for c in json.loads(out.read_text())["leaderboard"]["cells"]}
+    assert cells[("A.txt", "squad")]["value"] == pytest.approx(nlpeval.squad(preds, golds).score, rel=1e-12)
+    em_b = nlpeval.exact_match(golds[:60] + preds[60:], golds).score
+    assert cells[("B.txt", "exact_match")]["value"] == pytest.approx(em_b, rel=1e-12)
+    assert cells[("B.txt", "squad")]["low"] < cells[("B.txt", "squad")]["value"] < cells[("B.txt", "squad")]["high"]
