@@ -496,3 +496,18 @@ def test_architecture_checklist_names_files_that_exist():
         assert path in checklist and (ROOT / path).exists(), path
     for field in registry.MetricEntry._fields + registry.Option._fields:
         assert f"`{field}`" in text, field
+
+
+def test_a_metric_that_does_not_decompose_is_not_scored_in_pieces(tmp_path, capsys):
+    (entry,) = [e for e in registry.entries() if not e.decomposes][:1] or [None]
+    assert entry is not None and entry.pattern is None
+    ref = tmp_path / "ref.txt"
+    ref.write_text("a b c d\nx y z\n", encoding="utf-8")
+    code, out, err = _run(
+        ["score", "-m", f"bleu,{entry.name}", "-r", str(ref), str(ref), "--save-partial", str(tmp_path / "p")], capsys
+    )
+    assert code == 2 and not out and not list(tmp_path.glob("p*"))
+    assert err.strip() == (
+        f"nlpeval score: error: {entry.name} does not decompose into mergeable statistics: it cannot be scored in "
+        "pieces (--engine dask, --save-partial); score it on one machine"
+    )
