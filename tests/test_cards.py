@@ -17,7 +17,7 @@ import nlpeval
 from nlpeval.cards import ANCHOR_PREFIX, UnknownMetricError, all_cards, card_id, explain
 from nlpeval.cards.options import COMMON, api_options, command_flags, metric_flag_groups, resolve_api
 from nlpeval.cli.main import main
-from nlpeval.cli.registry import METRICS, PATTERNS, resolve
+from nlpeval.metrics import registry
 
 CARDS = all_cards()
 
@@ -78,13 +78,17 @@ def test_every_public_metric_has_a_card():
 
 
 def test_every_registry_name_resolves_to_a_card():
-    for name in METRICS:
-        assert card_id(name) in CARDS, name
+    for entry in registry.entries():
+        if entry.pattern is None:
+            assert card_id(entry.name) == entry.card, entry.name
     for sample in PATTERN_SAMPLES:
-        resolve(sample)  # the -m registry accepts it
+        assert registry.get(sample).card == "rouge"  # the -m registry accepts it
         assert card_id(sample) == "rouge"
-    for pattern, _ in PATTERNS:
-        assert any(pattern in card.patterns for card in CARDS.values()), f"no card has the -m pattern {pattern}"
+    for entry in registry.entries():
+        if entry.pattern is not None:  # every -m pattern has samples, and its card's patterns accept them
+            samples = [sample for sample in PATTERN_SAMPLES if entry.matches(sample)]
+            assert samples, f"no sample of the -m pattern {entry.pattern}"
+            assert all(card_id(sample) == entry.card for sample in samples), entry.pattern
 
 
 def test_card_api_entries_exist_and_names_are_unique():
@@ -276,7 +280,7 @@ def test_cli_explain_unknown_is_exit_2(capsys):
     code, out, err = _run(["explain", "bleuu"], capsys)
     assert code == 2 and not out
     assert err.strip() == (
-        "nlpeval explain: error: unknown metric 'bleuu'; did you mean 'bleu' or 'bleu4'? "
+        "nlpeval explain: error: unknown metric 'bleuu'; did you mean 'bleu' or 'bleu4' or 'gleu'? "
         "(nlpeval metrics lists every name)"
     )
 
@@ -285,9 +289,7 @@ def test_cli_metrics_lists_every_metric_flavor_and_option(capsys):
     code, out, _ = _run(["metrics", "--format", "json"], capsys)
     listing = {entry["id"]: entry for entry in json.loads(out)}
     assert code == 0 and set(listing) == set(CARDS)
-    assert sorted(n for e in listing.values() for n in e["score_names"]) == sorted(
-        [*METRICS, *(p for p, _ in PATTERNS)]
-    )
+    assert sorted(n for e in listing.values() for n in e["score_names"]) == sorted(registry.names())
     assert listing["bleu"]["flavors"] == ["sacrebleu", "nltk", "hf"]
     assert listing["bleu"]["options"]["tokenize"] == repr(
         inspect.signature(nlpeval.bleu).parameters["tokenize"].default

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import random
+import warnings
 from collections import Counter, defaultdict
 
 import numpy as np
@@ -252,3 +253,35 @@ def test_bad_input_names_the_segment():
         nlpeval.cider(["a"], ["a"], flavor="spice")
     with pytest.raises(ValueError, match="sigma must be"):
         CIDEr(sigma=0)
+
+
+def test_cli_scores_cider_gleu_nist_ribes_in_one_pass_over_chunks(tmp_path, capsys, compare_mt):
+    import json
+
+    from nlpeval.cli.main import main as cli_main
+
+    n = 120
+    hyps = compare_mt["sum.sys1.eng"][:n]
+    refs = [[compare_mt["sum.ref.eng"][i], compare_mt["sum.sys2.eng"][i]] for i in range(n)]
+    paths = []
+    for name, lines in (("sys", hyps), ("r1", [r[0] for r in refs]), ("r2", [r[1] for r in refs])):
+        path = tmp_path / name
+        path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+        paths.append(str(path))
+    argv = ["score", "-m", "cider,gleu,nist,ribes", "-r", paths[1], "-r", paths[2], "--chunk-size", "7"]
+    code = cli_main([*argv, "--format", "json", "--segments", paths[0]])
+    assert code == 0
+    scores = json.loads(capsys.readouterr().out)["systems"][0]["scores"]
+    expected, expected_scores = coco_score(hyps, refs)
+    assert abs(scores["cider"]["score"] - expected) <= 1e-12  # idf over the whole file, not per chunk
+    assert np.allclose(scores["cider"]["segments"], expected_scores, rtol=0, atol=1e-12)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # sentence NIST of short segments (the --segments columns)
+        for name, function in (("gleu", nlpeval.gleu), ("nist", nlpeval.nist), ("ribes", nlpeval.ribes)):
+            assert abs(scores[name]["score"] - function(hyps, refs).score) <= 1e-12
+    bad = tmp_path / "bad"
+    out = tmp_path / "out.json"
+    bad.write_bytes(b"a dog\n\xff\n")
+    code = cli_main(["score", "-m", "cider", "-r", paths[1], "-o", str(out), str(bad)])
+    assert code == 2 and not out.exists()
+    assert f"{bad}:2:" in capsys.readouterr().err

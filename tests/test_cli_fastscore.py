@@ -154,17 +154,22 @@ def test_options_outside_the_fast_path_take_the_metric_objects(corpus: dict[str,
         ["-m", "bleu", "--bootstrap", "10"],
         ["-m", "bleu", "--bleu-flavor", "nltk"],
         ["-m", "bleu", "--smooth", "method1"],
-        ["-m", "bleu", "--max-order", "0"],
         ["-m", "bleu", "--max-order", "8"],
-        ["-m", "bleu", "--smooth", "floor", "--smooth-value", "inf"],
         ["-m", "chrf", "--chrf-char-order", "0"],
-        ["-m", "chrf", "--chrf-beta", "-1"],
-        ["-m", "chrf", "--chrf-beta", "nan"],
         ["-m", "chrf", "--chrf-beta", str(2**27)],
         ["-m", "bleu,ter"],
     ):
         options = parser.parse_args([*base, *extra])
         assert fastscore.fast_metrics(options.metrics.split(","), options) is None, extra
+    # values no metric takes never reach either path: the parser refuses them, naming the flag
+    for extra in (
+        ["-m", "bleu", "--max-order", "0"],
+        ["-m", "bleu", "--smooth", "floor", "--smooth-value", "inf"],
+        ["-m", "chrf", "--chrf-beta", "-1"],
+        ["-m", "chrf", "--chrf-beta", "nan"],
+    ):
+        with pytest.raises(SystemExit):
+            parser.parse_args([*base, *extra])
     options = parser.parse_args([*base, "-m", "chrf++,bleu", "-lc", "--tokenize", "intl"])
     assert set(fastscore.fast_metrics(["chrf++", "bleu"], options)) == {"chrf++", "bleu"}
 
@@ -211,8 +216,11 @@ def test_score_bleu_chrf_never_imports_numpy(corpus: dict[str, str]) -> None:
         f"args = ['score', '-r', {corpus['ref']!r}, '-m', METRICS, '-f', 'json', {corpus['sys']!r}]\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
         "    assert main(args) == 0\n"
-        "heavy = ('numpy', 'nlpeval.core.stats', 'nlpeval.core.metric', 'nlpeval.metrics', 'dataclasses')\n"
-        "print('loaded:', *sorted(m for m in heavy if m in sys.modules))\n"
+        "heavy = ('numpy', 'nlpeval.core.stats', 'nlpeval.core.metric', 'dataclasses')\n"
+        # the registry (nlpeval.metrics.registry and its entry modules) is read; no metric module is imported
+        "registry = ('nlpeval.metrics.registry', 'nlpeval.metrics.entries')\n"
+        "metric_code = [m for m in sys.modules if m.startswith('nlpeval.metrics.') and not m.startswith(registry)]\n"
+        "print('loaded:', *sorted(m for m in heavy if m in sys.modules), *sorted(metric_code))\n"
     )
     for metrics in ("'chrf,chrf++'", "'bleu,chrf'", "'bleu'"):
         assert _imports_after(code.replace("METRICS", metrics)) == ["loaded:"], metrics

@@ -190,7 +190,7 @@ def test_help_and_errors_still_see_every_command(capsys: pytest.CaptureFixture[s
     with pytest.raises(SystemExit) as exit_info:
         main(["scroe"])
     assert exit_info.value.code == 2
-    assert "invalid choice: 'scroe' (choose from 'score'" in capsys.readouterr().err
+    assert "unknown command 'scroe'; did you mean 'score'? commands: score, " in capsys.readouterr().err
     with pytest.raises(SystemExit) as exit_info:
         main(["score"])
     assert exit_info.value.code == 2 and "nlpeval score: error:" in capsys.readouterr().err

@@ -252,8 +252,11 @@ def test_per_query_values_feed_the_projects_paired_tests() -> None:
     _, run_b = _generate(10, n_queries=60)
     metric = RetrievalMeasure("ndcg@10", complete=True)
     stats_a, stats_b = metric.segment_stats(run_a, qrels), metric.segment_stats(run_b, qrels)
-    a = nlpeval.retrieval(qrels, run_a, "ndcg@10", complete=True)["ndcg@10"]
+    result_a = nlpeval.retrieval(qrels, run_a, "ndcg@10", complete=True)
+    a = result_a["ndcg@10"]
     assert metric.score_from_stats(stats_a).score == pytest.approx(a.score, abs=1e-15)
+    np.testing.assert_array_equal(result_a.stats("ndcg@10").rows, stats_a.rows)
+    assert result_a.metric("ndcg@10") == metric
     bootstrap = nlpeval.paired_bootstrap(metric, stats_a, stats_b, n_resamples=200, seed=3)
     # the bootstrap's resampled scores are means of per-query values: check one resample by hand
     indices = np.random.default_rng(3).choice(len(stats_b), size=(200, len(stats_b)), replace=True)
@@ -297,3 +300,22 @@ def test_card_example_numbers_are_trec_evals(capsys) -> None:
     for name in ("P_2", "recall_2", "recip_rank", "map", "ndcg_cut_3", "success_1"):
         mean = np.mean([reference[q][name] for q in ("q1", "q2")])
         assert f"{name:16s} {mean:.4f}" in card.example_output
+
+
+def test_unicode_ids_infinities_and_signed_zeros_tie_as_trec_eval() -> None:
+    """Document ids compare as UTF-8 bytes in trec_eval (strcmp) and as code points here: the same order."""
+    rng = np.random.default_rng(12)
+    alphabet = ["a", "Z", "é", "ß", "日本", "😀", "\u00a0", "a\u0301", "Ω", "1", "-"]
+    qrels, run = {}, {}
+    for q in range(40):
+        docs = list({"".join(rng.choice(alphabet, int(rng.integers(1, 4)))) for _ in range(30)})
+        values = rng.choice([0.0, -0.0, 1.0, float("inf"), -float("inf"), 2.5, 1e40, -1e40], len(docs))
+        run[f"ü{q}"] = {d: float(v) for d, v in zip(docs, values, strict=True)}
+        qrels[f"ü{q}"] = {d: int(rng.integers(0, 3)) for d in rng.choice(docs, 10, replace=False)}
+    measures = "P@3,P@10,recip_rank,map,ndcg,ndcg@5,Rprec,success@1"
+    trec = {"P.3,10", "recip_rank", "map", "ndcg", "ndcg_cut.5", "Rprec", "success.1"}
+    # +-1e40 become +-inf in single precision and tie with the infinities
+    _assert_equal(nlpeval.retrieval(qrels, run, measures), _reference(qrels, run, measures=trec), measures)
+    doubles = {q: {d: (v if abs(v) != 1e40 else v / 1e30) for d, v in r.items()} for q, r in run.items()}
+    result = nlpeval.retrieval(qrels, doubles, measures, flavor="trec_eval10")
+    _assert_equal(result, _reference(qrels, doubles, measures=trec), measures)

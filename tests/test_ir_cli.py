@@ -123,7 +123,7 @@ def test_run_from_stdin(tmp_path: Path, monkeypatch, capsys) -> None:
     stdin = io.TextIOWrapper(io.BytesIO(b"t1 Q0 d2 1 2.0 x\nt1 Q0 d1 2 1.0 x\n"))
     monkeypatch.setattr(sys, "stdin", stdin)
     assert main(["ir", "-q", str(tmp_path / "qrels"), "-", "-m", "P@1,map", "-f", "csv"]) == 0
-    assert capsys.readouterr().out.splitlines()[1].startswith("-,1.0,1.0,")
+    assert capsys.readouterr().out.splitlines()[1].startswith("<stdin>,1.0,1.0,")
     assert main(["ir", "-q", "-", "-", "-m", "map"]) == 2
     assert "only one input can be stdin" in capsys.readouterr().err
 

@@ -254,3 +254,25 @@ def test_acc_all_stderr_grouping_bug_is_pinned() -> None:
     assert se == pytest.approx(lm_metrics.mean_stderr([int(x) for x in per_question]), rel=1e-12)
     assert lm_metrics.acc_all_stderr(items) != pytest.approx(se, rel=0.1)  # lm-eval's: 3 groups instead of 120
     assert not math.isnan(se)
+
+
+def test_multiple_choice_ragged_equals_lm_eval_process_results(mc_task: tuple) -> None:
+    # ARC-like: 2 to 6 choices per question (lm-eval's Brier aggregation cannot take them; nlpeval omits it)
+    task, _ = mc_task
+    rng = random.Random(8)
+    nprng = np.random.default_rng(8)
+    docs, lls, uncond = [], [], []
+    for _ in range(300):
+        k = rng.randint(2, 6)
+        docs.append({"q": "Q?", "choices": rng.sample(CHOICE_WORDS, k), "label": rng.randrange(k)})
+        lls.append(np.round(nprng.normal(-8, 3, k), 1).tolist())
+        uncond.append(np.round(nprng.normal(-9, 3, k), 1).tolist())
+    results = [
+        task.process_results(d, [(x, False) for x in (*a, *u)]) for d, a, u in zip(docs, lls, uncond, strict=True)
+    ]
+    ours = nlpeval.multiple_choice(
+        lls, [d["label"] for d in docs], choices=[d["choices"] for d in docs], unconditional=uncond, allow_ragged=True
+    )
+    for name in ("acc", "acc_norm", "acc_bytes", "acc_mutual_info"):
+        assert ours.components[name] == pytest.approx(lm_metrics.mean([r[name] for r in results]), rel=1e-12), name
+    assert "brier_score" not in ours.components

@@ -29,6 +29,7 @@ from nlpeval.significance.paired import _p_value as project_p_value
 from nlpeval.significance.paired import approximate_randomization, paired_bootstrap
 from nlpeval.significance.power import PowerSettingError, mcnemar_table
 from nlpeval.significance.power.linear import SwapTable, bootstrap_p_value_of_sums, randomization_null
+from nlpeval.significance.power.models import PilotModel
 
 BLEU_GOLD = json.loads((nb.GOLDENS / "bleu.json").read_text(encoding="utf-8"))
 ACCURACY_GOLD = json.loads((nb.GOLDENS / "accuracy.json").read_text(encoding="utf-8"))
@@ -444,6 +445,8 @@ def test_bad_models_and_notebook_combinations():
     with pytest.raises(PowerSettingError, match=r"^p_zero"):
         nlpeval.power("mcnemar", n=10, p_zero=0.1, table=[[0.4, 0.2], [0.1, 0.3]])
     with pytest.raises(PowerSettingError, match=r"^model"):
+        nlpeval.minimum_detectable_effect("poisson", n=10)
+    with pytest.raises(PowerSettingError, match=r"^metric"):
         nlpeval.minimum_detectable_effect("pilot", n=10)
 
 
@@ -518,6 +521,26 @@ def test_cli_pilot(capsys, tmp_path, wmt17):
     expected = nlpeval.power("pilot", metric=metric, baseline=base, system=system, n_trials=3, n_randomizations=50)
     assert json.loads(out)["power"] == expected.power
     assert json.loads(out)["mean_observed_difference"] == expected.mean_observed_difference
+    code, out, err = _cli(capsys, "--pilot", str(files["a"]), str(files["b"]), "-r", str(files["ref"]), "--solve", "mde",
+                          "--trials", "4", "--randomizations", "40", "--rel-tol", "0.3", "-f", "json")  # fmt: skip
+    assert code == 0, err
+    search = json.loads(out)
+    expected_search = nlpeval.minimum_detectable_effect(
+        "pilot", metric=metric, baseline=base, system=system, n_trials=4, n_randomizations=40, rel_tol=0.3
+    )
+    assert search["kind"] == "mde" and search["points"] == [list(p) for p in expected_search.points]
+    code, out, err = _cli(capsys, "--pilot", str(files["a"]), str(files["b"]), "-r", str(files["ref"]), "--tokenize",
+                          "char", "--trials", "3", "--randomizations", "50", "-f", "json")  # fmt: skip
+    char = nlpeval.BLEU(tokenize="char")
+    by_char = nlpeval.power(
+        "pilot",
+        metric=char,
+        baseline=char.segment_stats(wmt17[names[0]][:200], wmt17["reference"][:200]),
+        system=char.segment_stats(wmt17[names[1]][:200], wmt17["reference"][:200]),
+        n_trials=3,
+        n_randomizations=50,
+    )
+    assert code == 0 and json.loads(out)["delta"] == by_char.delta != expected.delta
     short = tmp_path / "short.txt"
     short.write_text("".join(line + "\n" for line in wmt17[names[1]][:150]), encoding="utf-8")
     code, out, err = _cli(capsys, "--pilot", str(files["a"]), str(short), "-r", str(files["ref"]))
@@ -592,3 +615,36 @@ def test_required_sample_size_from_a_pilot(wmt17):
     )
     assert search.kind == "n" and search.result is not None and search.result.model == "pilot"
     _check_search(search, 0.25, integer=True)
+
+
+def test_minimum_detectable_effect_from_a_pilot(wmt17):
+    metric = nlpeval.BLEU()
+    refs = wmt17["reference"][:150]
+    names = [name for name in wmt17 if name != "reference"]
+    base = metric.segment_stats(wmt17[names[0]][:150], refs)
+    system = metric.segment_stats(wmt17[names[-1]][:150], refs)
+    pilot = nlpeval.power("pilot", metric=metric, baseline=base, system=system, n=600, n_trials=10, n_randomizations=60)
+    mde = nlpeval.minimum_detectable_effect(
+        "pilot", metric=metric, baseline=base, system=system, n=600, n_trials=10, n_randomizations=60, rel_tol=0.2
+    )
+    assert mde.kind == "mde" and mde.reachable == (pilot.power >= 0.8)
+    if mde.reachable:
+        _check_search(mde, 0.2, integer=False)
+        assert 0 < mde.value <= pilot.delta
+        assert mde.result.delta == mde.value and mde.result.settings[2][0] in ("mix", "delta")
+    # half of the system's segments: the effect the metric gives the mixed expected statistics
+    half = PilotModel.build(metric=metric, baseline=base, system=system, n=600)
+    totals = 0.5 * base.totals() + 0.5 * system.totals()
+    expected = float(metric.corpus_values(totals)) - float(metric.corpus_values(base.totals()))
+    assert half.with_mix(0.5).delta == pytest.approx(expected, abs=1e-12)
+
+
+def test_fast_draws_do_not_depend_on_the_block_size(monkeypatch):
+    from nlpeval.significance.power import linear
+
+    runs = []
+    for cells in (1 << 14, 1 << 9, 1 << 16):
+        monkeypatch.setattr(linear, "_BLOCK_CELLS", cells)
+        result = nlpeval.power("laplace", p_zero=0.2, b_zero=20.0, n=301, delta=1.0, n_trials=12, n_randomizations=300)
+        runs.append((result.observed_differences, result.significant))
+    assert runs[0] == runs[1] == runs[2]

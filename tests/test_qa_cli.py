@@ -170,3 +170,49 @@ def test_pass_at_k_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert csv_out["pass_at_k"]["score"] == nlpeval.pass_at_k([10, 6], [3, 4], 5).score
     assert main(["pass-at-k", "--correct", rows, "--correct-col", "c", "--n-col", "n", "-k", "7"]) == 2
     assert "p.csv:3: k=7 exceeds the 6 samples" in capsys.readouterr().err
+
+
+def test_score_command_runs_the_registered_qa_metrics(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    ref1 = _write(tmp_path / "r1.txt", ["Eiffel Tower", "1889", "x"])
+    ref2 = _write(tmp_path / "r2.txt", ["the tower", "in 1887", "y"])
+    hyp = _write(tmp_path / "h.txt", ["the eiffel tower!", "in 1889", "The answer: X"])
+    out = _json_out(
+        capsys,
+        [
+            "score",
+            "-m",
+            "squad,squad_v2,exact_match",
+            "-r",
+            ref1,
+            "-r",
+            ref2,
+            hyp,
+            "--em-ignore-case",
+            "--em-regex",
+            "^The answer: ",
+        ],
+    )
+    scores = out["systems"][0]["scores"]
+    preds = ["the eiffel tower!", "in 1889", "The answer: X"]
+    golds = [["Eiffel Tower", "the tower"], ["1889", "in 1887"], ["x", "y"]]
+    assert scores["squad"]["f1"] == nlpeval.squad(preds, golds).components["f1"]
+    assert scores["squad_v2"]["exact_match"] == nlpeval.squad(preds, golds, version="2.0").components["exact_match"]
+    em = nlpeval.exact_match(preds, golds, ignore_case=True, regexes_to_ignore=["^The answer: "])
+    assert scores["exact_match"]["score"] == em.score == 1 / 3
+
+
+def test_report_leaderboard_with_squad_and_exact_match(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = squad_like(120, seed=9, unanswerable=0.0)
+    golds = [a[0].replace("\n", " ") for a in data["answers"]]
+    preds = [p.replace("\n", " ") for p in data["predictions"]]
+    ref = _write(tmp_path / "ref.txt", golds)
+    sys_a = _write(tmp_path / "A.txt", preds)
+    sys_b = _write(tmp_path / "B.txt", golds[:60] + preds[60:])
+    out = tmp_path / "report.json"
+    assert main(["report", "-r", ref, sys_a, sys_b, "-m", "squad,exact_match", "--format", "json", "-o", str(out)]) == 0
+    capsys.readouterr()
+    cells = {(c["system"], c["metric"]): c["estimate"] for c in json.loads(out.read_text())["leaderboard"]["cells"]}
+    assert cells[("A.txt", "squad")]["value"] == pytest.approx(nlpeval.squad(preds, golds).score, rel=1e-12)
+    em_b = nlpeval.exact_match(golds[:60] + preds[60:], golds).score
+    assert cells[("B.txt", "exact_match")]["value"] == pytest.approx(em_b, rel=1e-12)
+    assert cells[("B.txt", "squad")]["low"] < cells[("B.txt", "squad")]["value"] < cells[("B.txt", "squad")]["high"]

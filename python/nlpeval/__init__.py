@@ -71,6 +71,12 @@ _LAZY = {
     "meteor": "nlpeval.metrics.meteor",
     "cider": "nlpeval.metrics.cider",
     "CIDEr": "nlpeval.metrics.cider",
+    "gleu": "nlpeval.metrics.nltk_lexical",
+    "GLEU": "nlpeval.metrics.nltk_lexical",
+    "nist": "nlpeval.metrics.nltk_lexical",
+    "NIST": "nlpeval.metrics.nltk_lexical",
+    "ribes": "nlpeval.metrics.nltk_lexical",
+    "RIBES": "nlpeval.metrics.nltk_lexical",
     "METEOR": "nlpeval.metrics.meteor",
     "NltkMETEOR": "nlpeval.metrics.meteor",
     "make_meteor": "nlpeval.metrics.meteor",
@@ -139,12 +145,13 @@ if TYPE_CHECKING:
     from nlpeval.metrics.bleu import BLEU, HfBLEU, NltkBLEU, TokenIdBLEU, bleu, make_bleu
     from nlpeval.metrics.bleu.pairwise import pairwise_bleu
     from nlpeval.metrics.chrf import CHRF, chrf
-    from nlpeval.metrics.comet import COMET, comet
     from nlpeval.metrics.chrf.pairwise import pairwise_chrf
     from nlpeval.metrics.cider import CIDEr, cider
+    from nlpeval.metrics.comet import COMET, comet
     from nlpeval.metrics.exact_match import ExactMatch, exact_match
     from nlpeval.metrics.meteor import METEOR, NltkMETEOR, make_meteor, meteor
     from nlpeval.metrics.metricx import MetricX, metricx
+    from nlpeval.metrics.nltk_lexical import GLEU, NIST, RIBES, gleu, nist, ribes
     from nlpeval.metrics.pass_at_k import PassAtK, pass_at_k
     from nlpeval.metrics.rouge import Rouge, RougeScore, make_rouge, rouge
     from nlpeval.metrics.squad import SQuAD, squad

@@ -3,10 +3,10 @@
 Everything else calls the kernels through here, so the native surface stays in
 one place and a missing or broken build fails with one clear message.
 
-The kernels that return NumPy arrays import NumPy from Python first when no code has yet: imported from
-inside a kernel, an interrupt (Ctrl-C) during that import would become a Rust panic instead of a
-``KeyboardInterrupt`` (``ARRAY_KERNELS``; the rest of the surface, used by the NumPy-free start-up path
-of ``nlpeval score``, never imports it).
+Every kernel but those in ``NUMPY_FREE`` imports NumPy from Python first when no code has yet: imported
+from inside a kernel (to build its result), an interrupt (Ctrl-C) during that import would become a Rust
+panic instead of a ``KeyboardInterrupt``. The ``NUMPY_FREE`` kernels serve the NumPy-free start-up path
+of ``nlpeval score``.
 """
 
 from __future__ import annotations
@@ -25,13 +25,15 @@ except ImportError as exc:  # pragma: no cover - only without a build
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-#: kernels that build NumPy arrays (their ``_core.pyi`` return types say so; a test keeps the two equal)
-ARRAY_KERNELS = frozenset(
+#: kernels that never build a NumPy array (the NumPy-free start-up path of ``nlpeval score`` uses them);
+#: every other function of the core imports NumPy from Python first (a test keeps this list honest)
+NUMPY_FREE = frozenset(
     {
-        "bleu_stats", "bleu_stats_tokens", "bleu_stats_flat", "flatten_id_lists", "flatten_reference_lists",
-        "trim_ids", "ter_stats", "bleu_pairwise_scores", "rouge_stats_text", "rouge_stats_ids", "edit_stats",
-        "chrf_stats", "chrf_pairwise_scores", "kendall_group_stats", "kendall_weighted_stats",
-        "meteor_split_intern", "meteor_align_rows", "meteor_rows_parts", "nltk_meteor_scores",
+        "tokenize", "receive_text", "rouge_tokenize", "porter_stem", "edit_align", "bleu_totals", "chrf_totals",
+        "bleu_totals_values", "chrf_totals_parts",
+        "meteor_normalize", "meteor_snowball_stems", "meteor_word_keys", "nltk_porter_stems",
+        "meteor_corpus_totals", "meteor_row_parts", "refcache_info", "native_threads", "refcache_clear",
+        "refcache_limits",
     }
 )  # fmt: skip
 
@@ -108,5 +110,12 @@ native_threads = _core.native_threads
 refcache_clear = _core.refcache_clear
 refcache_limits = _core.refcache_limits
 
+#: the kernels behind an ``import numpy`` done in Python first (see the module docs)
+ARRAY_KERNELS = frozenset(
+    name
+    for name, value in list(globals().items())
+    if callable(value) and not isinstance(value, type) and getattr(_core, name, None) is value
+    and name not in NUMPY_FREE
+)  # fmt: skip
 for _name in ARRAY_KERNELS:
     globals()[_name] = _numpy_first(globals()[_name])

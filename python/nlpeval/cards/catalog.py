@@ -11,6 +11,7 @@ from typing import Any
 
 from nlpeval.cards.card import Card, Flavor, Option, Reference
 from nlpeval.cards.options import COMMON, api_options, command_flags
+from nlpeval.metrics.registry import UnknownMetricError
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -18,8 +19,15 @@ else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
 
-class UnknownMetricError(ValueError):
-    """A name that is no metric, flavor or alias known to nlpeval (the message suggests close names)."""
+#: folders of cards read after the package's own ``data`` folder (cards of metrics registered from
+#: outside the package, e.g. in tests; call ``reload()`` after changing it)
+EXTRA_FOLDERS: list[Any] = []
+
+
+def reload() -> None:
+    """Forget the loaded cards, so that the next call reads the card folders again."""
+    all_cards.cache_clear()
+    _index.cache_clear()
 
 
 def _options(data: dict[str, Any], card_id: str) -> tuple[Option, ...]:
@@ -83,14 +91,14 @@ def all_cards() -> dict[str, Card]:
     >>> "bleu" in all_cards() and "rouge" in all_cards()
     True
     """
-    folder = resources.files("nlpeval.cards") / "data"
     cards: dict[str, Card] = {}
-    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
-        if entry.name.endswith(".toml"):
-            card = parse_card(entry.read_text(encoding="utf-8"))
-            if card.id in cards:
-                raise ValueError(f"two cards have the id {card.id!r}")
-            cards[card.id] = card
+    for folder in [resources.files("nlpeval.cards") / "data", *EXTRA_FOLDERS]:
+        for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+            if entry.name.endswith(".toml"):
+                card = parse_card(entry.read_text(encoding="utf-8"))
+                if card.id in cards:
+                    raise ValueError(f"two cards have the id {card.id!r}")
+                cards[card.id] = card
     return dict(sorted(cards.items(), key=lambda item: (item[1].extra["order"], item[0])))
 
 

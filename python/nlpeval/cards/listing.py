@@ -1,4 +1,4 @@
-"""Every metric, flavor and option nlpeval has (``nlpeval metrics``), read from the CLI registry and the cards."""
+"""Every metric, flavor and option nlpeval has (``nlpeval metrics``), read from the metric registry and the cards."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 from nlpeval._tables import markdown_table
 from nlpeval.cards.card import Card
-from nlpeval.cards.catalog import all_cards, card_id
+from nlpeval.cards.catalog import all_cards
 
 
 def metric_listing() -> list[dict[str, Any]]:
@@ -19,12 +19,11 @@ def metric_listing() -> list[dict[str, Any]]:
     >>> bleu["id"], bleu["score_names"], bleu["flavors"]
     ('bleu', ['bleu'], ['sacrebleu', 'nltk', 'hf'])
     """
-    from nlpeval.cli.registry import METRICS, PATTERNS
+    from nlpeval.metrics import registry
 
     entries = []
     for card in all_cards().values():
-        names = [name for name in METRICS if card_id(name) == card.id]
-        names += [pattern for pattern, _ in PATTERNS if pattern in card.patterns]
+        names = [entry.name for entry in registry.entries() if entry.card == card.id]
         entries.append(
             {
                 "id": card.id,

@@ -1,18 +1,19 @@
 """Options of a card read from the code: keyword parameters of the API and flags of the CLI.
 
 A card only *describes* options; their names and defaults come from the functions'
-signatures and the ``nlpeval`` argument parser, so the card cannot drift from the code.
+signatures and the metric registry's option declarations (``nlpeval score``'s flags), so the card
+cannot drift from the code. The flags of the other commands come from files the command line
+writes (:data:`COMMAND_FLAGS_FOLDER`) and a test keeps equal to the parsers.
 """
 
 from __future__ import annotations
 
-import argparse
 import inspect
+import json
 import math
-import re
 from collections.abc import Callable, Iterable
-from functools import lru_cache
-from importlib import import_module
+from functools import cache
+from importlib import import_module, resources
 from typing import Any
 
 #: options shared by every corpus metric, described once here
@@ -78,50 +79,51 @@ def api_options(paths: Iterable[str]) -> dict[str, tuple[str, str]]:
     return options
 
 
-@lru_cache(maxsize=1)
-def _command_parsers() -> dict[str, argparse.ArgumentParser]:
-    from nlpeval.cli.main import build_parser
+#: folder of the flags of the commands other than ``score``, one ``<command>.json`` each (written by
+#: ``python -m nlpeval.cli.cardflags`` from the argument parsers; ``tests/test_registry.py`` checks them)
+COMMAND_FLAGS_FOLDER = "cli"
 
-    parser = build_parser()
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            return dict(action.choices)
-    raise RuntimeError("the nlpeval parser has no sub-commands")  # pragma: no cover
+
+@cache
+def _stored_flags(command: str) -> dict[str, tuple[str, str]]:
+    """Long flag -> (default, help) of a command other than ``score``, as the command line wrote them.
+
+    The library does not import the command line: ``nlpeval.cli.cardflags`` writes the flags the
+    cards name into the cards' data folder, one file per command.
+    """
+    path = resources.files("nlpeval.cards") / "data" / COMMAND_FLAGS_FOLDER / f"{command}.json"
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise KeyError(
+            f"nlpeval has no command {command!r}, or its flags are not written for the cards yet: "
+            "run python -m nlpeval.cli.cardflags"
+        ) from None
+    return {flag: (default, help_text) for flag, (default, help_text) in json.loads(text).items()}
 
 
 def command_flags(command: str) -> dict[str, tuple[str, str]]:
     """Long flag -> (default, help) of an ``nlpeval`` sub-command.
+
+    ``score``'s metric flags are the registry's options (:mod:`nlpeval.metrics.registry`);
+    other commands' flags come from the files in :data:`COMMAND_FLAGS_FOLDER`.
 
     Examples
     --------
     >>> command_flags("score")["--max-order"][0], command_flags("score")["--tokenize"][0]
     ('4', '13a')
     """
-    parsers = _command_parsers()
-    if command not in parsers:
-        raise KeyError(f"nlpeval has no command {command!r}")
-    flags = {}
-    for action in parsers[command]._actions:
-        longs = [s for s in action.option_strings if s.startswith("--")]
-        if not longs or isinstance(action, argparse._HelpAction):
-            continue
-        help_text = " ".join((action.help or "").replace("%%", "%").split())
-        if isinstance(action, argparse._StoreTrueAction):
-            shown = "off"
-        elif action.default is not None:
-            shown = str(action.default)
-        else:  # None stands for a default the command chooses; its help says which
-            stated = re.search(r"\(default:? ([^)]+)\)", help_text)
-            shown = stated.group(1) if stated else "none"
-        flags[longs[0]] = (shown, help_text)
-    return flags
+    if command == "score":
+        from nlpeval.metrics import registry
+
+        return {o.flag: (o.shown_default, " ".join(o.help.split())) for o in registry.options().values()}
+    return dict(_stored_flags(command))
 
 
 def metric_flag_groups(command: str = "score") -> dict[str, list[str]]:
-    """Title -> long flags of the metric option groups of a command (groups whose title names a metric)."""
-    parser = _command_parsers()[command]
-    groups = {}
-    for group in parser._action_groups:
-        if group.title and "options" in group.title and group.title not in ("options", "optional arguments"):
-            groups[group.title] = [s for a in group._group_actions for s in a.option_strings if s.startswith("--")]
-    return groups
+    """Title -> long flags of the metric option groups of ``nlpeval score`` (one per family of the registry)."""
+    if command != "score":
+        raise KeyError(f"only 'nlpeval score' has metric option groups, not {command!r}")
+    from nlpeval.metrics import registry
+
+    return {title: [o.flag for o in options] for title, options in registry.option_groups()}

@@ -8,6 +8,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from nlpeval.cli import argtypes
 from nlpeval.cli.errors import UsageError
 from nlpeval.cli.tabular import TABLE_FORMATS
 
@@ -32,9 +33,9 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument("--weights", choices=("none", "linear", "quadratic"), default="none", help="Cohen's weights")
     parser.add_argument(
-        "--bootstrap", type=int, default=0, metavar="N", help="95%% bootstrap interval from N resamples"
+        "--bootstrap", type=argtypes.resamples, default=0, metavar="N", help="95%% bootstrap interval from N resamples"
     )
-    parser.add_argument("--seed", type=int, default=12345, help="bootstrap seed (default 12345)")
+    parser.add_argument("--seed", type=argtypes.seed, default=12345, help="bootstrap seed (default 12345)")
     parser.add_argument(
         "--delimiter", default=None, help="field separator (default: tab for .tsv or tabbed files, else comma)"
     )

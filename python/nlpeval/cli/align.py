@@ -10,32 +10,13 @@ from nlpeval.cli.main import UsageError
 ALIGN_FORMATS = ("text", "json")
 
 
-def add_normalization_options(group: Any, *, lowercase: bool = True) -> None:
-    """The WER/CER normalisation flags (shared with ``nlpeval score``)."""
-    if lowercase:
-        group.add_argument("--lowercase", "-lc", action="store_true", help="lowercase both sides first")
-    group.add_argument(
-        "--remove-punctuation", action="store_true", help="delete Unicode punctuation (categories P*) first"
-    )
-    group.add_argument("--nfkc", action="store_true", help="apply Unicode NFKC normalisation first")
-    group.add_argument(
-        "--whitespace",
-        choices=("jiwer", "collapse", "remove"),
-        default="jiwer",
-        help="jiwer (default): jiwer's handling; collapse: any whitespace separates words; "
-        "remove: ignore whitespace (CER only)",
-    )
-    group.add_argument(
-        "--split-unspaced",
-        action="store_true",
-        help="WER: each Han/Kana/Thai/Lao/Khmer/Myanmar/Tibetan character is a word",
-    )
-    group.add_argument(
-        "--wer-max-cells",
-        type=int,
-        metavar="N",
-        help="refuse a pair whose token counts multiply to more than N (default 10 billion; bounds the alignment time)",
-    )
+def add_normalization_options(group: Any) -> None:
+    """The WER/CER normalisation flags: the options of the registry's ``wer`` entry (as ``nlpeval score``'s)."""
+    from nlpeval.cli.metric_options import add_option
+    from nlpeval.metrics.registry import get
+
+    for option in get("wer").options:
+        add_option(group, option)
 
 
 def normalization_kwargs(options: argparse.Namespace) -> dict[str, Any]:

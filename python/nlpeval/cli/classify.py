@@ -7,6 +7,7 @@ import math
 import os
 from typing import Any
 
+from nlpeval.cli import argtypes
 from nlpeval.cli.formats import FORMATS
 from nlpeval.cli.main import UsageError
 
@@ -33,7 +34,7 @@ def add_parser(subparsers: Any) -> None:
         choices=("nan", "0", "1", "warn"),
         help="value of undefined 0/0 ratios (default nan, shown as n/a)",
     )
-    parser.add_argument("--digits", type=int, default=4, help="decimals in text-like formats")
+    parser.add_argument("--digits", type=argtypes.count(0), default=4, help="decimals in text-like formats")
     parser.add_argument("--format", "-f", choices=FORMATS, default="text", help="output format")
     parser.add_argument("--plot", metavar="DIR", help="also draw the confusion matrix (and PR and ROC curves) into DIR")
     parser.add_argument("--plot-format", choices=("png", "svg", "pdf"), default="png", help="image format of --plot")

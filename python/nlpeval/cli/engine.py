@@ -16,6 +16,7 @@ import os
 import sys
 from typing import Any
 
+from nlpeval.cli import argtypes
 from nlpeval.cli.errors import UsageError
 
 
@@ -45,7 +46,7 @@ def add_engine_options(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--partition-lines",
-        type=int,
+        type=argtypes.count(1),
         default=None,
         metavar="N",
         help="lines per partition of line and JSONL files (default 50000); CSV files are one partition "
@@ -102,7 +103,16 @@ def _compute(client: Any, lazy: Any) -> Any:
         with contextlib.redirect_stdout(sys.stderr):
             progress(future, multi=False)
         print(file=sys.stderr)
-    return future.result()
+    from distributed import KilledWorker
+
+    try:
+        return future.result()
+    except KilledWorker as exc:  # the same task killed its workers again and again: one line, exit 2
+        worker = getattr(exc.last_worker, "address", "an unknown worker")
+        raise UsageError(
+            f"Dask gave up: the workers running task {exc.task!r} died {exc.allowed_failures + 1} times "
+            f"(last {worker}); out of memory, or killed from outside? See the workers' logs"
+        ) from None
 
 
 def score_dask(options: argparse.Namespace, metrics: dict[str, Any]) -> tuple[list[Any], dict[str, Any]]:

@@ -53,7 +53,7 @@ def fast_meteor(name: str, options: argparse.Namespace) -> FastMETEOR | None:
 
 
 def _numbers(text: str | None) -> tuple[float, ...] | None:
-    """``--meteor-params`` / ``--meteor-weights`` as ``cli.factories`` reads them."""
+    """``--meteor-params`` / ``--meteor-weights`` as the registry's METEOR entry reads them."""
     return None if text is None else tuple(float(x) for x in text.replace(",", " ").split())
 
 

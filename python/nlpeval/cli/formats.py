@@ -116,7 +116,13 @@ def _rows(table: ScoreTable) -> tuple[list[str], list[list[str]]]:
     rows = [
         [
             one_line(s.name) + (" (baseline)" if table.paired is not None and i == 0 else ""),
-            *(table.display(m, s.scores[m], s.p_values.get(m), s.tests.get(m)) for m in table.metrics),
+            # the paired test only where there is one: subclasses (nlpeval ir's table) may take three arguments
+            *(
+                table.display(m, s.scores[m], s.p_values.get(m), s.tests[m])
+                if m in s.tests
+                else table.display(m, s.scores[m], s.p_values.get(m))
+                for m in table.metrics
+            ),
         ]
         for i, s in enumerate(table.systems)
     ]

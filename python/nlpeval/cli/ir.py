@@ -144,7 +144,7 @@ def run(options: argparse.Namespace) -> int:
     names = [m.name for m in measures]
     systems = [
         SystemScores(
-            path,
+            _name(path),
             {name: result[name] for name in names},
             {name: p_values[path, name] for name in names if (path, name) in p_values},
         )

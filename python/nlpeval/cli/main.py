@@ -14,6 +14,7 @@ from collections.abc import Collection, Iterator, Sequence
 from importlib import import_module
 from typing import Any, NoReturn
 
+from nlpeval.cli import argtypes
 from nlpeval.cli.errors import UsageError
 from nlpeval.core.progress import progress_enabled
 
@@ -42,6 +43,43 @@ COMMANDS = {
 }
 
 
+class OneLineErrors(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line naming the flag, then where to read more.
+
+    ``nlpeval score: error: argument --format/-f: invalid choice: 'yaml' (choose from ...); see nlpeval score
+    --help`` instead of the whole usage first; a mistyped command gets "did you mean". Exit code 2. The
+    sub-commands' parsers are of this class too (argparse makes them with the parent's class).
+
+    Examples
+    --------
+    >>> import contextlib, io
+    >>> err = io.StringIO()
+    >>> with contextlib.redirect_stderr(err), contextlib.suppress(SystemExit):
+    ...     build_parser(["score"]).parse_args(["score", "--format", "yaml", "sys.txt"])
+    >>> print(err.getvalue().strip())  # doctest: +ELLIPSIS
+    nlpeval score: error: argument --format/-f: invalid choice: 'yaml' (choose from ...); see nlpeval score --help
+    """
+
+    def parse_args(self, args: Any = None, namespace: Any = None) -> Any:  # type: ignore[override]
+        parsed, extra = self.parse_known_args(args, namespace)
+        if extra:  # named by the command's parser, not the top level's
+            command = getattr(parsed, "command", None)
+            prog = f"{self.prog} {command}" if command else self.prog
+            self.exit(2, f"{prog}: error: unrecognized arguments: {' '.join(extra)}; see {prog} --help\n")
+        return parsed
+
+    def error(self, message: str) -> NoReturn:
+        import difflib
+        import re
+
+        wrong = re.match(r"argument COMMAND: invalid choice: '([^']*)'", message)
+        if wrong:
+            close = difflib.get_close_matches(wrong.group(1), list(COMMANDS), n=1, cutoff=0.6)
+            hint = f"did you mean '{close[0]}'? " if close else ""
+            message = f"unknown command '{wrong.group(1)}'; {hint}commands: {', '.join(COMMANDS)}"
+        self.exit(2, f"{self.prog}: error: {message}; see {self.prog} --help\n")
+
+
 def build_parser(commands: Collection[str] | None = None) -> argparse.ArgumentParser:
     """The argument parser with every sub-command, or only those in ``commands``.
 
@@ -52,7 +90,7 @@ def build_parser(commands: Collection[str] | None = None) -> argparse.ArgumentPa
     """
     from nlpeval._version import __version__
 
-    parser = argparse.ArgumentParser(
+    parser = OneLineErrors(
         prog="nlpeval",
         description="Evaluate NLP systems with metrics that match the reference tools exactly.",
     )
@@ -68,7 +106,7 @@ def build_parser(commands: Collection[str] | None = None) -> argparse.ArgumentPa
         command.add_argument("--force", action="store_true", help="with -o: replace an output file that is read-only")
         command.add_argument(
             "--max-line-bytes",
-            type=int,
+            type=argtypes.count(1),
             default=64 * 2**20,
             metavar="N",
             help="refuse input lines longer than N bytes (default 64 MiB; bounds memory on input without newlines)",

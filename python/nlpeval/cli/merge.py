@@ -49,7 +49,7 @@ def run(options: argparse.Namespace) -> int:
     from nlpeval.cli.engine import save_partials
     from nlpeval.cli.formats import ScoreTable, SystemScores, render
     from nlpeval.cli.io import emit
-    from nlpeval.cli.registry import resolve
+    from nlpeval.metrics.registry import UnknownMetricError, get
 
     merged = merge_files(options.partials)
     empty = [name for name, partial in merged.items() if partial.n_segments == 0]
@@ -59,9 +59,9 @@ def run(options: argparse.Namespace) -> int:
     labels, scales = {}, {}
     for name in merged:
         try:
-            entry = resolve(name)
-            labels[name], scales[name] = (entry.label if name == entry.label.lower() else name), entry.scale
-        except UsageError:
+            entry = get(name)
+            labels[name], scales[name] = entry.display(name), entry.scale
+        except UnknownMetricError:
             labels[name], scales[name] = name, 1.0
     table = ScoreTable(list(merged), labels, scales, [SystemScores(options.name, scores)])
     if options.save:

@@ -9,6 +9,7 @@ import math
 from typing import Any
 
 from nlpeval._tables import latex_table, markdown_table
+from nlpeval.cli import argtypes
 from nlpeval.cli.formats import FORMATS, to_json
 from nlpeval.cli.main import UsageError
 
@@ -29,10 +30,12 @@ def add_parser(subparsers: Any) -> None:
     source.add_argument("--model", metavar="DIR", help="local causal language model directory")
     parser.add_argument("--text", metavar="FILE", help="texts to score with --model, one per line")
     parser.add_argument("--base", choices=tuple(_BASES), default="e", help="logarithm base of --logprobs")
-    parser.add_argument("--batch-size", type=int, default=8, help="windows per forward pass (--model)")
+    parser.add_argument("--batch-size", type=argtypes.count(1), default=8, help="windows per forward pass (--model)")
     parser.add_argument("--device", help="torch device for --model, e.g. cpu or cuda")
-    parser.add_argument("--max-length", type=int, help="window length (default: the model's context)")
-    parser.add_argument("--stride", type=int, help="tokens between window starts (default: half the window)")
+    parser.add_argument("--max-length", type=argtypes.count(2), help="window length (default: the model's context)")
+    parser.add_argument(
+        "--stride", type=argtypes.count(1), help="tokens between window starts (default: half the window)"
+    )
     parser.add_argument("--segments", action="store_true", help="also report each sequence's perplexity")
     parser.add_argument("--format", "-f", choices=FORMATS, default="text", help="output format")
     parser.add_argument("-o", "--output", metavar="FILE", help="write the result to FILE (atomically)")

@@ -84,6 +84,9 @@ def add_parser(subparsers: Any) -> None:
     run_group.add_argument("--rel-tol", type=float, default=0.02, help="relative precision of a search (0.02)")
     parser.add_argument("--format", "-f", choices=TABLE_FORMATS, default="text", help="output format")
     parser.add_argument("-o", "--output", metavar="FILE", help="write the result to FILE (atomically)")
+    from nlpeval.cli.metric_options import add_metric_options
+
+    add_metric_options(parser)  # the pilot metric's options, as nlpeval score takes them
     parser.set_defaults(run=run)
 
 
@@ -121,8 +124,9 @@ def _pilot_stats(options: argparse.Namespace) -> tuple[Any, Any, Any]:
     """Segment statistics of the two pilot systems, read and scored as ``nlpeval score`` does."""
     from nlpeval.cli.formats import metric_list
     from nlpeval.cli.main import build_parser
-    from nlpeval.cli.registry import resolve
+    from nlpeval.cli.metric_options import entry_options
     from nlpeval.cli.score import score_system
+    from nlpeval.metrics.registry import get
 
     names = metric_list(options.metric)
     if len(names) != 1:
@@ -133,7 +137,11 @@ def _pilot_stats(options: argparse.Namespace) -> tuple[Any, Any, Any]:
     score_options = build_parser(["score"]).parse_args(["score", "-m", names[0], "-r", *options.ref[:1], sys_path])
     score_options.ref = options.ref
     score_options.segments = True
-    metric = resolve(names[0]).build(names[0], score_options)
+    try:
+        entry = get(names[0])
+        metric = entry.build(names[0], entry_options(entry, options))  # as nlpeval score -m NAME builds it
+    except ValueError as exc:
+        raise UsageError(f"-m: {exc}") from None
     stats = []
     for path in (base_path, sys_path):
         accumulators = score_system(path, options.ref, {names[0]: metric}, score_options)
@@ -183,7 +191,7 @@ def run(options: argparse.Namespace) -> int:
     try:
         solve = options.solve or _solve(model, options, n)
         if solve == "mde":
-            if n is None:
+            if n is None and model != "pilot":
                 raise UsageError("--n: the minimum detectable effect needs a test-set size")
             outcome: Any = minimum_detectable_effect(model, n=n, **parameters, **search, **common)
         elif solve == "n":

@@ -11,6 +11,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from nlpeval.cli import argtypes
 from nlpeval.cli.errors import UsageError
 
 FORMATS = ("html", "markdown", "text", "json", "latex")
@@ -49,15 +50,29 @@ def add_parser(subparsers: Any) -> None:
         help="--buckets quantile: N equal-frequency buckets per feature (default 4; fewer when values tie)",
     )
     parser.add_argument("--freq-corpus", metavar="FILE", help="word frequencies from FILE (default: the reference)")
-    parser.add_argument("--seed", type=int, default=12345, help="seed of every resampling (default 12345)")
-    parser.add_argument("--bootstrap", type=int, default=1000, metavar="N", help="bootstrap resamples (default 1000)")
+    parser.add_argument("--seed", type=argtypes.seed, default=12345, help="seed of every resampling (default 12345)")
     parser.add_argument(
-        "--randomization", type=int, default=1000, metavar="N", help="approximate randomization trials (default 1000)"
+        "--bootstrap", type=argtypes.resamples, default=1000, metavar="N", help="bootstrap resamples (default 1000)"
     )
-    parser.add_argument("--max-examples", type=int, default=None, metavar="N", help="at most N segments of examples")
-    parser.add_argument("--top-ngrams", type=int, default=50, metavar="K", help="salient n-grams per direction")
+    parser.add_argument(
+        "--randomization",
+        type=argtypes.count(0),
+        default=1000,
+        metavar="N",
+        help="approximate randomization trials (default 1000)",
+    )
+    parser.add_argument(
+        "--max-examples", type=argtypes.count(0), default=None, metavar="N", help="at most N segments of examples"
+    )
+    parser.add_argument(
+        "--top-ngrams", type=argtypes.count(1), default=50, metavar="K", help="salient n-grams per direction"
+    )
     parser.add_argument("--preset", choices=("compare-mt",), default=None, help="only compare-mt's default analyses")
-    parser.add_argument("--tokenize", "-tok", default=None, help="BLEU tokenizer (as 'nlpeval score')")
+    from nlpeval.metrics.entries.bleu import TOKENIZERS  # the registry's choices, as 'nlpeval score' checks them
+
+    parser.add_argument(
+        "--tokenize", "-tok", default=None, choices=TOKENIZERS, help="BLEU tokenizer (as 'nlpeval score')"
+    )
     parser.add_argument("--lowercase", "-lc", action="store_true", help="case-insensitive metrics")
     parser.add_argument(
         "--metric-option",

@@ -6,22 +6,13 @@ import argparse
 import contextlib
 from typing import TYPE_CHECKING, Any
 
+from nlpeval.cli import argtypes
 from nlpeval.cli.errors import UsageError
 from nlpeval.cli.formats import FORMATS
 from nlpeval.cli.io import DEFAULT_CHUNK
 
 if TYPE_CHECKING:
     from nlpeval.cli.datafiles import SystemInput
-
-TOKENIZER_CHOICES = ("13a", "intl", "zh", "char", "none", "ja-mecab", "ko-mecab", "spm", "flores101", "flores200")
-
-
-def _int_or_float(text: str) -> float:
-    """An option value that stays an int when written as one (``2``, not ``2.0``, in signatures)."""
-    try:
-        return int(text)
-    except ValueError:
-        return float(text)
 
 
 def add_parser(subparsers: Any) -> None:
@@ -46,12 +37,14 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--segments", action="store_true", help="also report per-segment scores")
     parser.add_argument(
         "--bootstrap",
-        type=int,
+        type=argtypes.resamples,
         default=0,
         metavar="N",
         help="add a 95%% bootstrap confidence interval from N resamples",
     )
-    parser.add_argument("--seed", type=int, default=12345, help="seed of bootstrap and paired tests (default 12345)")
+    parser.add_argument(
+        "--seed", type=argtypes.seed, default=12345, help="seed of bootstrap and paired tests (default 12345)"
+    )
     paired = parser.add_mutually_exclusive_group()
     paired.add_argument(
         "--paired-bs",
@@ -65,14 +58,14 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--paired-n",
-        type=int,
+        type=argtypes.count(2),
         default=0,
         metavar="N",
         help="resamples (bootstrap, default 1000) or trials (randomization, default 10000)",
     )
     parser.add_argument(
         "--chunk-size",
-        type=int,
+        type=argtypes.count(1),
         default=DEFAULT_CHUNK,
         metavar="LINES",
         help="lines read at a time; memory is bounded by this, not the file size",
@@ -81,130 +74,13 @@ def add_parser(subparsers: Any) -> None:
     from nlpeval.cli.dataoptions import add_data_options
 
     add_data_options(parser)
-    bleu = parser.add_argument_group("BLEU options")
-    bleu.add_argument("--tokenize", "-tok", choices=TOKENIZER_CHOICES, default=None, help="tokenizer (default 13a)")
-    bleu.add_argument("--lowercase", "-lc", action="store_true", help="case-insensitive scoring")
-    bleu.add_argument(
-        "--smooth",
-        default="exp",
-        choices=("exp", "floor", "add-k", "none", *(f"method{i}" for i in range(8))),
-        help="sacrebleu: exp (default), floor, add-k, none; nltk: method0 (default) to method7; "
-        "hf: add-k (add-one) or none (default)",
-    )
-    bleu.add_argument("--smooth-value", type=float, default=None)
-    bleu.add_argument("--max-order", type=int, default=4)
-    bleu.add_argument("--effective-order", action="store_true")
-    bleu.add_argument(
-        "--bleu-flavor",
-        default="sacrebleu",
-        choices=("sacrebleu", "nltk", "hf"),
-        help="sacrebleu (default), nltk (NLTK corpus_bleu, whitespace tokens) or hf (HF evaluate / Google NMT)",
-    )
-    bleu.add_argument(
-        "--bleu-weights",
-        type=_weights,
-        default=None,
-        metavar="W1,W2,...",
-        help="n-gram weights for --bleu-flavor nltk, e.g. 0.5,0.5",
-    )
-    bleu.add_argument("--auto-reweigh", action="store_true", help="NLTK's auto_reweigh (--bleu-flavor nltk)")
-    bleu.add_argument("--spm-model", metavar="PATH", help="local SentencePiece model for spm/flores tokenizers")
-    rouge = parser.add_argument_group("ROUGE options (rouge1..9, rougeL, rougeLsum, rougeW-1.2, rougeS4, rougeSU4)")
-    rouge.add_argument("--stemmer", action="store_true", help="Porter stemming (ROUGE-1.5.5 -m for rouge155)")
-    rouge.add_argument(
-        "--rouge-flavor",
-        default="default",
-        choices=("default", "rouge-score", "rouge155"),
-        help="default (rouge-score's numbers, Unicode-aware tokens), rouge-score, or rouge155 (Perl ROUGE-1.5.5)",
-    )
-    rouge.add_argument(
-        "--rouge-multi-ref",
-        default=None,
-        choices=("max", "average", "best"),
-        help="combine references: max F (rouge-score), average (-f A) or best (-f B)",
-    )
-    rouge.add_argument("--rouge-alpha", type=float, default=0.5, help="F = PR/((1-a)P + aR) (ROUGE-1.5.5 -p)")
-    rouge.add_argument("--rouge-aggregate", default="macro", choices=("macro", "micro"), help="corpus average")
-    rouge.add_argument("--remove-stopwords", action="store_true", help="rouge155: drop its stopwords (-s)")
-    rouge.add_argument("--word-limit", type=int, default=None, metavar="N", help="rouge155: first N words (-l)")
-    rouge.add_argument("--byte-limit", type=int, default=None, metavar="N", help="rouge155: first N bytes (-b)")
-    rouge.add_argument(
-        "--rouge-data-dir",
-        default=None,
-        metavar="DIR",
-        help="rouge155: ROUGE-1.5.5's data directory (-e; default $NLPEVAL_ROUGE_DATA)",
-    )
-    rouge.add_argument(
-        "--sentence-splitter",
-        default="newline",
-        choices=("newline", "simple", "nltk"),
-        help="sentences for rougeLsum (one line is one segment, so 'newline' makes Lsum equal L)",
-    )
-    from nlpeval.cli.align import add_normalization_options
+    from nlpeval.cli.metric_options import add_metric_options
 
-    add_normalization_options(
-        parser.add_argument_group("WER/CER/MER/WIL/WIP options (--lowercase applies too)"), lowercase=False
-    )
-    chrf = parser.add_argument_group("chrF options (--lowercase applies too)")
-    chrf.add_argument("--chrf-char-order", type=int, default=6, metavar="N", help="character n-gram order (default 6)")
-    chrf.add_argument(
-        "--chrf-word-order",
-        type=int,
-        default=None,
-        metavar="N",
-        help="word n-gram order (default 0 for chrf, 2 for chrf++)",
-    )
-    chrf.add_argument("--chrf-beta", type=_int_or_float, default=2, metavar="BETA", help="recall weight (default 2)")
-    chrf.add_argument("--chrf-whitespace", action="store_true", help="keep whitespace in character n-grams")
-    chrf.add_argument("--chrf-eps-smoothing", action="store_true", help="chrF++.py epsilon smoothing")
-    ter = parser.add_argument_group("TER options (the Tercom tokenizer; TER lowercases unless --ter-case-sensitive)")
-    ter.add_argument("--ter-normalized", action="store_true", help="split punctuation, decode XML entities")
-    ter.add_argument("--ter-no-punct", action="store_true", help="remove punctuation")
-    ter.add_argument(
-        "--ter-asian-support", action="store_true", help="extend --ter-normalized/--ter-no-punct to CJK text"
-    )
-    ter.add_argument("--ter-case-sensitive", action="store_true", help="do not lowercase")
-    ter.add_argument(
-        "--ter-max-cells",
-        type=int,
-        metavar="N",
-        help="refuse a pair whose word counts multiply to more than N (default 10 billion; bounds the shift search)",
-    )
-    meteor = parser.add_argument_group("METEOR options (--lowercase is METEOR 1.5's -lower)")
-    meteor.add_argument("--meteor-flavor", default="meteor1.5", choices=("meteor1.5", "nltk"))
-    meteor.add_argument(
-        "--meteor-modules",
-        metavar="MODS",
-        help="meteor1.5 matchers in order, e.g. exact,stem (default exact,stem,synonym,paraphrase)",
-    )
-    meteor.add_argument("--meteor-norm", action="store_true", help="meteor1.5: tokenize and lowercase (-norm)")
-    meteor.add_argument("--meteor-no-punct", action="store_true", help="meteor1.5: drop punctuation (-noPunct)")
-    meteor.add_argument(
-        "--meteor-task", default="default", choices=("default", "rank", "adq", "hter", "li", "tune"), help="(-t)"
-    )
-    meteor.add_argument("--meteor-params", metavar="'A B G D'", help="alpha beta gamma delta (-p; nltk: A B G)")
-    meteor.add_argument("--meteor-weights", metavar="'W1 W2 ..'", help="module weights, one per module (-w)")
-    meteor.add_argument("--meteor-beam", type=int, default=40, metavar="N", help="alignment beam size (-x)")
-    meteor.add_argument(
-        "--meteor-max-candidates",
-        type=int,
-        metavar="N",
-        help="meteor1.5: refuse a pair with more candidate matches than N (default 100 million; bounds the search)",
-    )
-    meteor.add_argument("--wordnet", metavar="PATH", help="WordNet 3.0 dict folder or wordnet.zip")
-    meteor.add_argument("--meteor-paraphrases", metavar="PATH", help="METEOR 1.5 paraphrase table (paraphrase-en.gz)")
+    add_metric_options(parser)  # every metric's options, declared in nlpeval.metrics.entries
     from nlpeval.cli.engine import add_engine_options
 
     add_engine_options(parser)
     parser.set_defaults(run=run)
-
-
-def _weights(text: str) -> tuple[float, ...]:
-    """``--bleu-weights``: comma-separated numbers."""
-    try:
-        return tuple(float(part) for part in text.split(","))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected comma-separated numbers, e.g. 0.5,0.5; got {text!r}") from None
 
 
 def _progress(total_hint: str) -> Any:
@@ -305,8 +181,7 @@ def finish(accumulators: dict[str, Any], options: argparse.Namespace, ids: list[
     """Scores (name -> Score) of one system's accumulators (``ids`` key the Poisson bootstrap)."""
     results = {}
     for name, accumulator in accumulators.items():
-        if options.bootstrap > 0 or options.segments or getattr(accumulator, "keep_segments", False):
-            # rows kept for a paired test give per-segment values only with --segments
+        if options.bootstrap > 0 or options.segments:
             results[name] = accumulator.metric.score_from_stats(
                 accumulator.stats(),
                 segments=options.segments,
@@ -315,6 +190,8 @@ def finish(accumulators: dict[str, Any], options: argparse.Namespace, ids: list[
                 resampling=options.resampling,
                 ids=ids if options.resampling == "poisson" else None,
             )
+        elif options.paired_bs or options.paired_ar:  # rows kept for the test: no per-segment values unasked
+            results[name] = accumulator.metric.score_from_stats(accumulator.stats())
         else:
             results[name] = accumulator.compute()
     return results
@@ -379,7 +256,8 @@ def mark_paired_signatures(systems: list[Any], options: argparse.Namespace) -> N
 def run(options: argparse.Namespace) -> int:
     from nlpeval.cli.formats import ScoreTable, SystemScores, metric_list, render
     from nlpeval.cli.io import emit
-    from nlpeval.cli.registry import resolve
+    from nlpeval.cli.metric_options import entry_options
+    from nlpeval.metrics.registry import get
 
     if options.chunk_size < 1:
         raise UsageError("--chunk-size must be at least 1")
@@ -391,17 +269,23 @@ def run(options: argparse.Namespace) -> int:
     names = metric_list(options.metrics)
     if not names:
         raise UsageError("no metric given to -m")
-    entries = {name: resolve(name) for name in names}
+    entries = {name: get(name) for name in names}
+    from nlpeval.cli import engine
+
+    whole = [name for name, entry in entries.items() if not entry.decomposes]
+    if whole and (options.save_partial or engine.wants_dask(options)):
+        raise UsageError(
+            f"{whole[0]} does not decompose into mergeable statistics: it cannot be scored in pieces "
+            "(--engine dask, --save-partial); score it on one machine"
+        )
     from nlpeval.cli.fastscore import fast_metrics
 
     # corpus BLEU/chrF of line files: native totals and no NumPy (see cli/fastscore.py)
     metrics = fast_metrics(names, options)
     if metrics is None:
-        metrics = {name: entry.build(name, options) for name, entry in entries.items()}
+        metrics = {name: entry.build(name, entry_options(entry, options)) for name, entry in entries.items()}
     if (options.paired_bs or options.paired_ar) and len(options.systems) < 2 and options.system_col is None:
         raise UsageError("paired tests need at least two systems; the first is the baseline")
-    from nlpeval.cli import engine
-
     if not options.ref and not options.ref_col:
         raise UsageError("no references: give -r/--ref REF (line files) or --ref-col COL (data files)")
     provenance = None
@@ -443,7 +327,7 @@ def run(options: argparse.Namespace) -> int:
             engine.save_partials(options.save_partial, engine.local_partials(accumulated, labels))
     table = ScoreTable(
         metrics=names,
-        labels={name: entry.label if name == entry.label.lower() else name for name, entry in entries.items()},
+        labels={name: entry.display(name) for name, entry in entries.items()},
         scales={name: entry.scale for name, entry in entries.items()},
         systems=systems,
         paired=paired_info(options),

@@ -408,8 +408,9 @@ def compare_metrics(
                         block_size=block_size,
                         early_min=early_min,
                         early_max=early_max,
-                        epsilon1=epsilon,
-                        epsilon2=epsilon,
+                        # with every pair searched (no draws), each metric's epsilon is the one found above
+                        epsilon1=epsilon if epsilon is not None or sample_rate < 1 else epsilons[order[j]],
+                        epsilon2=epsilon if epsilon is not None or sample_rate < 1 else epsilons[order[i]],
                         sample_rate=sample_rate,
                         replace_nans_with_zeros=replace_nans_with_zeros,
                         random_state=rs,

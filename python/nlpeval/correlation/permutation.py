@@ -104,6 +104,31 @@ class PermutationResult:
     draws: np.ndarray
 
 
+_COIN_IS_UNIFORM: bool | None = None
+
+
+def coin_flips(rs: np.random.RandomState, shape: tuple[int, int], columns: np.ndarray | None = None) -> np.ndarray:
+    """``rs.binomial(1, 0.5, shape)`` as int64, drawn faster when that is the same thing.
+
+    Legacy ``binomial(1, 0.5)`` inverts one uniform double per draw (1 when it is above
+    0.5), so ``random_sample(shape) > 0.5`` gives the same values and leaves ``rs`` in the
+    same state; checked once per process, else ``binomial`` itself is used. ``columns``
+    keeps only those columns (all are drawn, so the state advances as the oracle's).
+    """
+    global _COIN_IS_UNIFORM
+    if _COIN_IS_UNIFORM is None:
+        a, b = np.random.RandomState(12345), np.random.RandomState(12345)
+        same = np.array_equal(a.binomial(1, 0.5, 20_000), (b.random_sample(20_000) > 0.5).astype(np.int64))
+        _COIN_IS_UNIFORM = bool(same and a.random_sample() == b.random_sample())
+    if _COIN_IS_UNIFORM:
+        uniform = rs.random_sample(shape)
+        if columns is not None:
+            return (uniform[:, columns] > 0.5).astype(np.int64)
+        return (uniform > 0.5).astype(np.int64)
+    flips = rs.binomial(1, 0.5, shape)
+    return flips if columns is None else flips[:, columns]
+
+
 def _rs(random_state: np.random.RandomState | int | None) -> np.random.RandomState:
     if isinstance(random_state, np.random.RandomState):
         return random_state
@@ -226,17 +251,30 @@ class _Engine:
             for g, (b, e) in enumerate(self.bounds):
                 gold, block = self.gold[b:e], scores[:, b:e]
                 if fn == "pearson":
-                    import scipy.stats
-
                     if e - b < 2 or _constant(gold):
                         vals[:, g] = np.nan
                         continue
-                    r = scipy.stats.pearsonr(np.broadcast_to(gold, block.shape), block, axis=1).statistic
-                    vals[:, g] = np.where(_constant(block), np.nan, r)
+                    vals[:, g] = np.where(_constant(block), np.nan, self._pearson_rows(g, gold, block))
                 else:
                     for d, row in enumerate(block):
                         vals[d, g] = self._single(gold, row)
             return _average(vals, st.replace_nans_with_zeros)
+
+    def _pearson_rows(self, g: int, gold: np.ndarray, block: np.ndarray) -> np.ndarray:
+        """``scipy.stats.pearsonr(gold, row)`` of every row, operation for operation, gold's half computed once."""
+        cache = self.__dict__.setdefault("_gold_parts", {})
+        if g not in cache:
+            x = gold[None, :]
+            xm = x - np.mean(x, axis=-1, keepdims=True)
+            xmax = np.max(np.abs(xm), axis=-1, keepdims=True)
+            cache[g] = xm / (xmax * np.linalg.vector_norm(xm / xmax, axis=-1, keepdims=True))
+        ym = block - np.mean(block, axis=-1, keepdims=True)
+        ymax = np.max(np.abs(ym), axis=-1, keepdims=True)
+        normym = ymax * np.linalg.vector_norm(ym / ymax, axis=-1, keepdims=True)
+        r = np.clip(np.vecdot(cache[g], ym / normym, axis=-1), -1.0, 1.0)
+        if block.shape[1] == 2:  # scipy returns exactly -1 or 1 for two points
+            r = np.round(r)
+        return r
 
     def _single(self, gold: np.ndarray, row: np.ndarray) -> float:
         import scipy.stats
@@ -307,6 +345,7 @@ def _draw_loop(
     one_at_a_time: bool = False,
     early_only_when_large: bool = False,
     chunk_cells: int | None = None,
+    columns: np.ndarray | None = None,
 ) -> PermutationResult:
     """Resample in chunks that never cross a block boundary; stop early as the oracle does."""
     draws: list[np.ndarray] = []
@@ -316,7 +355,7 @@ def _draw_loop(
         to_boundary = block_size - (done % block_size)
         rows = min(chunk_cap, to_boundary, k - done)
         state = rs.get_state() if early_only_when_large else None
-        weights = rs.binomial(1, 0.5, (rows, n_cells))
+        weights = coin_flips(rs, (rows, n_cells), columns)
         c1, c2 = pair(weights)
         large = (c2 - c1) >= delta
         index = done + 1 + np.arange(rows)
@@ -331,7 +370,7 @@ def _draw_loop(
                     break
             if stop_at is not None and stop_at + 1 < rows:
                 rs.set_state(state)  # consume exactly the draws the oracle consumed
-                rs.binomial(1, 0.5, (stop_at + 1, n_cells))
+                coin_flips(rs, (stop_at + 1, n_cells))
         if stop_at is not None:
             rows = stop_at + 1
             c1, c2, large = c1[:rows], c2[:rows], large[:rows]
@@ -517,6 +556,25 @@ def pairwise_permutation_sig_diff(
     n_groups = len(lens)
     sizes = lens.astype(np.float64)
 
+    totals = np.bincount(pair_group, minlength=n_groups).astype(np.float64)
+    fast = variant in ("acc23", "23")
+    if fast:
+        # acc23's numerator counts concordant and both-tied pairs; tau23's is 2 x that - pairs
+        good1 = ((cat1 == CON) | (cat1 == TIE_BOTH)).astype(np.int64)
+        good2 = ((cat2 == CON) | (cat2 == TIE_BOTH)).astype(np.int64)
+        base1 = np.bincount(pair_group, weights=good1, minlength=n_groups)
+        base2 = np.bincount(pair_group, weights=good2, minlength=n_groups)
+        gain = (good1 - good2).astype(np.float64)  # hybrid 1 minus metric 2 where a pair takes metric 1's side
+        pair_counts = np.bincount(pair_group, minlength=n_groups)
+        nonempty = pair_counts > 0
+        group_starts = (np.r_[0, np.cumsum(pair_counts)][:-1])[nonempty]
+
+    def from_good(good: np.ndarray) -> np.ndarray:
+        numerator = good if variant == "acc23" else 2 * good - totals
+        with np.errstate(invalid="ignore", divide="ignore"):
+            vals = np.where(sizes >= 2, numerator / totals, np.nan)
+        return _average(vals, replace_nans_with_zeros)
+
     def corr(cats: np.ndarray) -> np.ndarray:
         rows = len(cats)
         index = (np.arange(rows)[:, None] * n_groups + pair_group[None, :]) * 5 + cats
@@ -527,12 +585,21 @@ def pairwise_permutation_sig_diff(
     delta = float(corr(cat2[None, :])[0] - corr(cat1[None, :])[0])
 
     def pair(weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        take_first = weights[:, pair_slot] == 1
+        # weights holds only the upper cells of the draws (``columns=pair_slot``)
+        if fast:
+            take = weights.astype(np.float64)
+            moved = np.zeros((len(weights), n_groups))
+            if len(gain):
+                moved[:, nonempty] = np.add.reduceat(take * gain, group_starts, axis=1)
+            return from_good(base2 + moved), from_good(base1 - moved)
+        take_first = weights == 1
         hybrid1 = np.where(take_first, cat1[None, :], cat2[None, :])
         hybrid2 = np.where(take_first, cat2[None, :], cat1[None, :])
         return corr(hybrid1), corr(hybrid2)
 
-    return _draw_loop(slot_base, k, block_size, early_min, early_max, rs, delta, pair, early_only_when_large=True)
+    return _draw_loop(
+        slot_base, k, block_size, early_min, early_max, rs, delta, pair, early_only_when_large=True, columns=pair_slot
+    )
 
 
 __all__ = [

@@ -34,19 +34,32 @@ from nlpeval.distributed.partial import Partial, bare_metric, require_corpus_met
 __all__ = ["binned_curve", "confusion_matrix", "mbr", "paired", "partials", "regression", "score"]
 
 
+def _metric(metric: Any) -> CorpusMetric:
+    """A configured metric, or the registry's metric of a ``score -m`` name at its defaults."""
+    if isinstance(metric, str):
+        from nlpeval.metrics import registry
+
+        return registry.build(metric)
+    return require_corpus_metric(metric)
+
+
 def _named(metrics: Any) -> tuple[dict[str, CorpusMetric], bool]:
-    """name -> metric, and whether a single metric was given."""
+    """name -> metric, and whether a single metric was given (names are built by the registry)."""
     if isinstance(metrics, Mapping):
-        return {str(k): require_corpus_metric(m) for k, m in metrics.items()}, False
+        return {str(k): _metric(m) for k, m in metrics.items()}, False
     if isinstance(metrics, (list, tuple)):
         named: dict[str, CorpusMetric] = {}
         for metric in metrics:
-            metric = require_corpus_metric(metric)
-            if metric.name in named:
-                raise ValueError(f"two metrics are named {metric.name!r}: pass a dict name -> metric")
-            named[metric.name] = metric
+            name = metric if isinstance(metric, str) else None
+            metric = _metric(metric)
+            name = name or metric.name
+            if name in named:
+                raise ValueError(f"two metrics are named {name!r}: pass a dict name -> metric")
+            named[name] = metric
         return named, False
-    metric = require_corpus_metric(metrics)
+    if isinstance(metrics, str):
+        return {metrics: _metric(metrics)}, True
+    metric = _metric(metrics)
     return {metric.name: metric}, True
 
 
@@ -78,8 +91,10 @@ def partials(
         A DataFrame with named columns; a Bag of ``(hypothesis, references)`` or
         ``(id, hypothesis, references)`` tuples or of dicts with named keys; or two
         Bags (hypotheses, references) partitioned alike.
-    metrics : CorpusMetric, list or dict of them
-        The configured metric(s); all are computed from one read of the data.
+    metrics : CorpusMetric or str, list or dict of them
+        The configured metric(s), or names of ``nlpeval score -m`` (``"chrf++"``, ``"rougeL"``:
+        :mod:`nlpeval.metrics.registry` builds them with default options); all are computed
+        from one read of the data.
     hyp, ref, id, by : str
         Column (or dict key) names. ``ref`` holds one reference or a list per row, or
         name several columns (one reference each); ``None`` for perplexity. Note that

@@ -1,4 +1,4 @@
-"""Metrics named as on the command line (``bleu``, ``chrf``, ``rougeL``…), shared by the integrations."""
+"""Metrics named as on the command line (``bleu``, ``chrf``, ``rougeL``…: the registry), shared by the integrations."""
 
 from __future__ import annotations
 
@@ -15,15 +15,9 @@ def default_metric(name: str) -> CorpusMetric:
     >>> default_metric("bleu").name, default_metric("chrf++").word_order
     ('bleu', 2)
     """
-    from nlpeval.cli.errors import UsageError
-    from nlpeval.cli.main import build_parser
-    from nlpeval.cli.registry import resolve
+    from nlpeval.metrics import registry
 
-    options = build_parser().parse_args(["score", "-", "-r", "-"])
-    try:
-        return resolve(name).build(name, options)
-    except UsageError as exc:
-        raise ValueError(str(exc)) from None
+    return registry.build(name)
 
 
 def resolve_metrics(

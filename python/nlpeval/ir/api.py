@@ -78,7 +78,7 @@ class RetrievalMeasure(CorpusMetric):
 
     def __post_init__(self) -> None:
         _check_options(self.relevance_level, self.flavor)
-        Measure.parse(self.measure)
+        object.__setattr__(self, "measure", Measure.parse(self.measure).name)  # one spelling per measure
 
     @property  # type: ignore[override]
     def name(self) -> str:  # the measure's canonical name names its scores
@@ -162,12 +162,39 @@ class RetrievalResult(Mapping[str, Score]):
     """
 
     def __init__(
-        self, scores: dict[str, Score], queries: Sequence[str], skipped: Sequence[str], unranked: Sequence[str]
+        self,
+        scores: dict[str, Score],
+        queries: Sequence[str],
+        skipped: Sequence[str],
+        unranked: Sequence[str],
+        settings: Mapping[str, Any] | None = None,
     ) -> None:
         self._scores = scores
         self.queries = tuple(queries)
         self.skipped = tuple(skipped)
         self.unranked = tuple(unranked)
+        self._settings = dict(settings or {})
+
+    def metric(self, name: str) -> RetrievalMeasure:
+        """The :class:`RetrievalMeasure` (a corpus metric) of one measure, with this result's settings."""
+        return RetrievalMeasure(self[name].name, **self._settings)
+
+    def stats(self, name: str) -> Stats:
+        """One measure's statistics rows ``(value, 1)`` per query, in :attr:`queries` order: with another
+        run's over the same queries (e.g. both with ``complete=True``), they feed
+        :func:`nlpeval.paired_bootstrap` and :func:`nlpeval.approximate_randomization`.
+
+        Examples
+        --------
+        >>> import nlpeval
+        >>> qrels = {f"q{i}": {"a": 1} for i in range(6)}
+        >>> a = nlpeval.retrieval(qrels, {q: ["a", "b"] for q in qrels}, "mrr", complete=True)
+        >>> b = nlpeval.retrieval(qrels, {q: ["b", "a"] for q in qrels}, "mrr", complete=True)
+        >>> test = nlpeval.paired_bootstrap(a.metric("mrr"), a.stats("mrr"), b.stats("mrr"), n_resamples=100)
+        >>> test.baseline, test.system
+        (1.0, 0.5)
+        """
+        return stats_of(np.asarray(self[name].segments, dtype=np.float64))
 
     def __getitem__(self, name: str) -> Score:
         if name in self._scores:
@@ -274,4 +301,5 @@ def retrieval(
         scores[measure.name] = Score(measure.name, score.score, score.signature, score.components, values, score.ci)
     skipped = sorted(q for q in checked if q not in judgements)
     unranked = sorted(q for q in judgements if q not in checked)
-    return RetrievalResult(scores, placed.queries, skipped, unranked)
+    settings = {"relevance_level": int(relevance_level), "complete": complete, "judged_only": judged_only}
+    return RetrievalResult(scores, placed.queries, skipped, unranked, {**settings, "flavor": flavor})

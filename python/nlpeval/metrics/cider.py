@@ -36,7 +36,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
@@ -46,6 +46,9 @@ from nlpeval.core.signature import Signature, nrefs_field
 from nlpeval.core.stats import Stats, StatsSchema
 from nlpeval.core.validation import check_unicode, reference_counts, validate_text
 from nlpeval.metrics.ngram_table import ngram_table, sorted_unique
+
+if TYPE_CHECKING:
+    from nlpeval.metrics.two_pass import CorpusPassAccumulator
 
 #: CIDEr flavors: pycocoevalcap's CIDEr-D and the original CIDEr.
 CIDER_FLAVORS = ("cider-d", "cider")
@@ -241,6 +244,18 @@ class CIDEr(CorpusMetric):
         rows[:, 2] = counts
         rows[:, 3] = counts
         return Stats(_SCHEMA, rows)
+
+    def check_input(self, hypotheses: Sequence[Any], references: Sequence[Any]) -> tuple[list[str], list[list[str]]]:
+        """Validate one batch (as :meth:`segment_stats` does), naming the offending segment."""
+        hyps, refs = validate_text(hypotheses, references)
+        check_unicode(hyps, refs)
+        return hyps, refs
+
+    def accumulator(self, *, keep_segments: bool = False) -> CorpusPassAccumulator:  # type: ignore[override]
+        """A streaming accumulator that keeps the batches: CIDEr's idf needs the whole corpus."""
+        from nlpeval.metrics.two_pass import CorpusPassAccumulator
+
+        return CorpusPassAccumulator(self, keep_segments=keep_segments)
 
     def corpus_values(self, totals: np.ndarray) -> np.ndarray:
         totals = np.asarray(totals, dtype=np.float64)

@@ -35,6 +35,9 @@ class NgramTable:
         Number of tokens of each sequence.
     n_grams : int
         Number of distinct n-grams overall (ids are ``0..n_grams-1``).
+    prefix : numpy.ndarray
+        Global id of each entry's n-gram without its last token (-1 for unigrams and for
+        prefixes of orders below ``min_order``).
     min_order, max_order : int
         The orders listed.
 
@@ -55,6 +58,7 @@ class NgramTable:
     n_grams: int
     min_order: int
     max_order: int
+    prefix: np.ndarray
 
     @property
     def n_sequences(self) -> int:
@@ -100,7 +104,7 @@ def sorted_unique(values: np.ndarray) -> np.ndarray:
     return ordered[keep]
 
 
-def _unique_inverse(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def unique_inverse(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``np.unique(values, return_inverse=True)`` by one stable sort."""
     order = np.argsort(values, kind="stable")
     ordered = values[order]
@@ -136,15 +140,17 @@ def ngram_table(sequences: Sequence[Sequence[object]], *, max_order: int, min_or
     np.cumsum(lengths[:-1], out=starts[1:])
     owner = np.repeat(np.arange(n_seq, dtype=np.int64), lengths)
     remaining = lengths[owner] - (np.arange(ids.shape[0], dtype=np.int64) - starts[owner])  # tokens from here on
-    occ_seq, occ_gram, occ_order = [], [], []
+    occ_seq, occ_gram, occ_order, occ_prefix = [], [], [], []
     offset = 0
+    previous_offset = -1  # global offset of order k-1 (-1: not listed)
     local = ids  # ids of the k-grams starting at each position (valid where remaining >= k)
+    prefix_local = ids
     width = max(vocabulary, 1)
     for k in range(1, max_order + 1):
         if k > 1:
             valid = remaining >= k
             keys = np.where(valid, local * width + np.roll(ids, -(k - 1)), -1)
-            uniq, local = _unique_inverse(keys)
+            uniq, local = unique_inverse(keys)
             if uniq.shape[0] and uniq[0] == -1:  # the invalid positions' key
                 local = local - 1
                 n_local = uniq.shape[0] - 1
@@ -158,13 +164,20 @@ def ngram_table(sequences: Sequence[Sequence[object]], *, max_order: int, min_or
             occ_seq.append(owner[positions])
             occ_gram.append(local[positions] + offset)
             occ_order.append(np.full(positions.shape[0], k, dtype=np.int64))
+            if k > 1 and previous_offset >= 0:
+                occ_prefix.append(prefix_local[positions] + previous_offset)
+            else:
+                occ_prefix.append(np.full(positions.shape[0], -1, dtype=np.int64))
+            previous_offset = offset
             offset += n_local
+        prefix_local = local
     if occ_seq:
         seq = np.concatenate(occ_seq)
         gram = np.concatenate(occ_gram)
         order = np.concatenate(occ_order)
+        prefix = np.concatenate(occ_prefix)
     else:
-        seq = gram = order = np.empty(0, dtype=np.int64)
+        seq = gram = order = prefix = np.empty(0, dtype=np.int64)
     n_grams = max(offset, 1)
     first, counts = _first_and_counts(seq * n_grams + gram)
     # entries in Counter order: by sequence, then by first occurrence (order by order)
@@ -179,7 +192,8 @@ def ngram_table(sequences: Sequence[Sequence[object]], *, max_order: int, min_or
         n_grams=offset,
         min_order=min_order,
         max_order=max_order,
+        prefix=prefix[first],
     )
 
 
-__all__ = ["NgramTable", "ngram_table", "token_ids"]
+__all__ = ["NgramTable", "ngram_table", "sorted_unique", "token_ids", "unique_inverse"]

@@ -178,7 +178,7 @@ def report(
     from nlpeval.reports.analyses.buckets import count_table, metric_table, sentence_metric_tables
     from nlpeval.reports.analyses.sanity import length_section
     from nlpeval.reports.analyses.sentences import sentence_section
-    from nlpeval.reports.metrics import LOWER_IS_BETTER, build_metrics
+    from nlpeval.reports.metrics import build_metrics, higher_is_better
 
     step = progress or (lambda _name: None)
     systems = list(hypotheses_by_system)
@@ -229,7 +229,7 @@ def report(
                     raise InputError(
                         f"system {s!r}: {exc.message}", segment=exc.segment, side=exc.side, reference=exc.reference
                     ) from None
-    higher = {name: name not in LOWER_IS_BETTER for name in built}
+    higher = {name: higher_is_better(name) for name in built}
     metric_objects = {name: entry[0] for name, entry in built.items()}
 
     # ------------------------------------------------------------------ leaderboard

@@ -1,35 +1,40 @@
-"""Build report metrics from ``nlpeval score -m`` names, with ``score``'s defaults and option overrides."""
+"""Build report metrics from ``nlpeval score -m`` names, with the registry's defaults and option overrides."""
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Any
 
 from nlpeval.core.metric import CorpusMetric
 
-#: metrics where a lower value is better
-LOWER_IS_BETTER = frozenset({"ter", "wer", "cer", "mer", "wil"})
-
-
-@lru_cache(maxsize=1)
-def _score_parser() -> argparse.ArgumentParser:
-    from nlpeval.cli import score
-
-    parser = argparse.ArgumentParser(prog="nlpeval")
-    score.add_parser(parser.add_subparsers(dest="command"))
-    return parser
-
 
 def default_options(**overrides: Any) -> argparse.Namespace:
-    """The options of ``nlpeval score`` at their defaults, with ``overrides`` (e.g. ``tokenize="intl"``)."""
-    options = _score_parser().parse_args(["score", "-r", "-", "-"])
-    for key, value in overrides.items():
-        if not hasattr(options, key):
-            raise ValueError(f"unknown metric option {key!r}")
-        setattr(options, key, value)
-    return options
+    """Every metric option of the registry at its default, with ``overrides`` (e.g. ``tokenize="intl"``).
+
+    Examples
+    --------
+    >>> options = default_options(tokenize="intl")
+    >>> options.tokenize, options.chrf_char_order
+    ('intl', 6)
+    """
+    from nlpeval.metrics import registry
+
+    registry.check_options(overrides)
+    return argparse.Namespace(**(registry.option_defaults() | overrides))
+
+
+def higher_is_better(name: str) -> bool:
+    """Whether a higher score of the ``-m`` name ``name`` is better (the registry's direction).
+
+    Examples
+    --------
+    >>> higher_is_better("bleu"), higher_is_better("ter")
+    (True, False)
+    """
+    from nlpeval.metrics import registry
+
+    return registry.get(name).higher_is_better
 
 
 def build_metrics(
@@ -37,27 +42,26 @@ def build_metrics(
 ) -> dict[str, tuple[CorpusMetric, str, float]]:
     """``name -> (metric, label, scale)`` for ``-m`` names (any metric of ``nlpeval score``).
 
+    ``options`` maps option names of the registry to values (an ``argparse.Namespace`` of
+    them too); options of other metrics are ignored, names of no metric option refused.
+
     Examples
     --------
     >>> metric, label, scale = build_metrics(("chrf",))["chrf"]
     >>> label, scale
     ('chrF', 100.0)
     """
-    from nlpeval.cli.errors import UsageError
-    from nlpeval.cli.registry import resolve
+    from nlpeval.metrics import registry
 
     if options is None:
-        namespace = default_options()
+        values: dict[str, Any] = {}
     elif isinstance(options, argparse.Namespace):
-        namespace = options
+        values = vars(options)
     else:
-        namespace = default_options(**dict(options))
+        values = dict(options)
+        registry.check_options(values)
     built = {}
     for name in names:
-        try:
-            entry = resolve(name)
-        except UsageError as exc:
-            raise ValueError(str(exc)) from None
-        label = entry.label if name == entry.label.lower() else name
-        built[name] = (entry.build(name, namespace), label, entry.scale)
+        entry = registry.get(name)
+        built[name] = (entry.build(name, values), entry.display(name), entry.scale)
     return built

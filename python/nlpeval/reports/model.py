@@ -181,26 +181,28 @@ def _add_inits() -> None:
 def _compiled(source: str) -> types.CodeType:
     """``compile(source)`` of the records' ``__init__`` functions, kept marshalled in nlpeval's cache folder
     (:func:`nlpeval.core.cache.cache_folder`) under the hash of the source and the Python version: a fresh
-    process loads the code instead of compiling it. A missing, unreadable or corrupt file is compiled again."""
+    process loads the code instead of compiling it. A missing, corrupt or untrusted file (see
+    :func:`nlpeval.core.cache.read_private`) is compiled again."""
     import hashlib
     import marshal
     import sys
 
-    from nlpeval.core.cache import cache_folder, write_cache_file
+    from nlpeval.core.cache import cache_folder, read_private, write_private
 
     folder = cache_folder()
     key = hashlib.sha256(repr((sys.version, sys.implementation.cache_tag, source)).encode()).hexdigest()[:32]
     path = None if folder is None else folder / "report-model" / f"{key}.marshal"
-    if path is not None:
+    data = None if path is None else read_private(path)
+    if data is not None:
         try:
-            code = marshal.loads(path.read_bytes())
-            if isinstance(code, types.CodeType):
+            code = marshal.loads(data)
+            if isinstance(code, types.CodeType) and code.co_filename == f"<{__name__} records>":
                 return code
-        except Exception:  # missing, unreadable or corrupt: compile
+        except Exception:  # corrupt: compile
             pass
     code = compile(source, f"<{__name__} records>", "exec")
     if path is not None:
-        write_cache_file(path, marshal.dumps(code))
+        write_private(path, marshal.dumps(code))
     return code
 
 

@@ -9,6 +9,8 @@ from typing import Any
 
 from nlpeval.core.errors import InputError
 
+_STR = frozenset({str})
+
 
 @dataclass(frozen=True)
 class Questions:
@@ -53,6 +55,8 @@ def _from_records(predictions: list[Any], answers: list[Any]) -> tuple[dict[Any,
 
 
 def _check_answers(value: Any, index: int) -> list[str]:
+    if type(value) is list and _STR.issuperset(map(type, value)):
+        return value
     if isinstance(value, str):
         return [value]
     try:

@@ -8,9 +8,9 @@ rows by probability and are computed from the kept rows, not from totals.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import chain, count
 from typing import Any, ClassVar, Literal
 
 import numpy as np
@@ -21,7 +21,7 @@ from nlpeval.core.score import Score
 from nlpeval.core.signature import Signature
 from nlpeval.core.stats import Stats, StatsSchema
 from nlpeval.metrics.squad.inputs import Questions, collect
-from nlpeval.metrics.squad.normalize import mlqa_normalizer, squad_normalize
+from nlpeval.metrics.squad.normalize import mlqa_normalizer, squad_normalize, squad_tokens_joined
 from nlpeval.metrics.squad.thresholds import best_threshold
 
 FIELDS = (
@@ -42,16 +42,78 @@ _SCHEMA = StatsSchema.of(*FIELDS)
 _COL = {name: i for i, name in enumerate(FIELDS)}
 
 
-def _pair_f1(pred: tuple[str, ...], gold: tuple[str, ...], pred_count: Counter, gold_count: Counter, v2: bool) -> float:
-    """F1 of one prediction-gold pair, with the official scripts' arithmetic."""
-    if v2 and (not gold or not pred):
-        return float(gold == pred)
-    num_same = sum((pred_count & gold_count).values())
-    if num_same == 0:
-        return 0.0
-    precision = 1.0 * num_same / len(pred)
-    recall = 1.0 * num_same / len(gold)
-    return (2 * precision * recall) / (precision + recall)
+def _pairs(
+    questions: Questions, index: dict[str, int], nonempty: np.ndarray, v2: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(question, prediction text, gold text) of every prediction-gold pair, grouped by question. v2.0 drops
+    gold answers that normalise to nothing (none left: the gold is "", text 0)."""
+    sizes = np.fromiter(map(len, questions.answers), dtype=np.int64, count=len(questions.answers))
+    if not v2 and not sizes.all():
+        i = int(np.flatnonzero(sizes == 0)[0])
+        raise InputError("no gold answer (SQuAD v1.1 needs one; use version='2.0')", segment=i, side="answers")
+    gold = np.fromiter(
+        map(index.__getitem__, chain.from_iterable(questions.answers)), dtype=np.int64, count=int(sizes.sum())
+    )
+    question = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
+    if v2:
+        keep = nonempty[gold]
+        gold, question = gold[keep], question[keep]
+        unanswered = np.setdiff1d(np.arange(len(sizes), dtype=np.int64), question, assume_unique=False)
+        if unanswered.size:
+            question = np.concatenate([question, unanswered])
+            gold = np.concatenate([gold, np.zeros(unanswered.size, dtype=np.int64)])
+            order = np.argsort(question, kind="stable")
+            question, gold = question[order], gold[order]
+    pred_text = np.fromiter(map(index.__getitem__, questions.predictions), dtype=np.int64, count=len(sizes))
+    return question, pred_text[question], gold
+
+
+def _gather(flat: np.ndarray, offsets: np.ndarray, lengths: np.ndarray, texts: np.ndarray) -> np.ndarray:
+    """The tokens of ``texts`` (indices into the per-text ``offsets``/``lengths`` of ``flat``), concatenated."""
+    sizes = lengths[texts]
+    total = int(sizes.sum())
+    if not total:
+        return np.empty(0, dtype=flat.dtype)
+    starts = np.cumsum(sizes) - sizes
+    return flat[np.repeat(offsets[texts] - starts, sizes) + np.arange(total)]
+
+
+def _pair_scores(
+    flat: np.ndarray, lengths: np.ndarray, pred: np.ndarray, gold: np.ndarray, v2: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """Exact match and F1 of each pair, with the official scripts' arithmetic, over NumPy arrays. Exact:
+    the same tokens in the same order. The common-token count of a pair is the sum over its tokens of the
+    smaller of the two counts."""
+    offsets = np.cumsum(lengths) - lengths
+    len_p, len_g = lengths[pred], lengths[gold]
+    exact = (len_p == len_g).astype(np.float64)
+    same_size = np.flatnonzero((len_p == len_g) & (len_p > 0))
+    if same_size.size:
+        equal = _gather(flat, offsets, lengths, pred[same_size]) == _gather(flat, offsets, lengths, gold[same_size])
+        sizes = len_p[same_size]
+        exact[same_size] = np.logical_and.reduceat(equal, np.cumsum(sizes) - sizes)
+    len_p, len_g = len_p.astype(np.float64), len_g.astype(np.float64)
+    # pairs whose overlap must be counted: both sides have tokens and they differ
+    open_ = np.flatnonzero((len_p > 0) & (len_g > 0) & (exact == 0))
+    num_same = np.where(exact > 0, len_p, 0.0)
+    if open_.size:
+        width = int(flat.max(initial=0)) + 1
+        keys = []
+        for side in (pred, gold):
+            tokens = _gather(flat, offsets, lengths, side[open_])
+            owner = np.repeat(np.arange(open_.size, dtype=np.int64), lengths[side[open_]])
+            keys.append(np.unique(owner * width + tokens, return_counts=True))
+        (keys_p, count_p), (keys_g, count_g) = keys
+        _, at_p, at_g = np.intersect1d(keys_p, keys_g, assume_unique=True, return_indices=True)
+        common = np.minimum(count_p[at_p], count_g[at_g]).astype(np.float64)
+        num_same[open_] = np.bincount(keys_p[at_p] // width, weights=common, minlength=open_.size)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        precision = 1.0 * num_same / len_p
+        recall = 1.0 * num_same / len_g
+        f1 = np.where(num_same > 0, (2 * precision * recall) / (precision + recall), 0.0)
+    if v2:  # an empty side: 1 if both are empty, else 0
+        f1 = np.where((len_p == 0) | (len_g == 0), exact, f1)
+    return exact, f1
 
 
 @dataclass(frozen=True)
@@ -107,6 +169,22 @@ class SQuAD(CorpusMetric):
     def _normalize(self) -> Callable[[str], str]:
         return squad_normalize if self.lang is None else mlqa_normalizer(self.lang)
 
+    def _token_table(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        """Token ids of every text, concatenated, and each text's token count (ids by ``setdefault``
+        with a running counter: unique, not contiguous, mapped in C)."""
+        vocabulary: dict[str, int] = {}
+        joined = squad_tokens_joined(texts) if self.lang is None else None
+        if joined is None:
+            normalize = self._normalize
+            words = [normalize(t).split() for t in texts]
+            lengths = np.fromiter(map(len, words), dtype=np.int64, count=len(words))
+            ids = map(vocabulary.setdefault, chain.from_iterable(words), count())
+            return np.fromiter(ids, dtype=np.int64, count=int(lengths.sum())), lengths
+        ids = np.fromiter(map(vocabulary.setdefault, joined, count()), dtype=np.int64, count=len(joined))
+        separator = ids == vocabulary.get("\x00", -1)
+        bounds = np.concatenate(([-1], np.flatnonzero(separator), [len(ids)]))
+        return ids[~separator], np.diff(bounds) - 1
+
     def segment_stats(self, hypotheses: Any, references: Any, no_answer_probs: Any = None) -> Stats:
         """One row per question from predictions (``hypotheses``) and gold ``references``."""
         return self.question_stats(collect(hypotheses, references, no_answer_probs))
@@ -114,38 +192,19 @@ class SQuAD(CorpusMetric):
     def question_stats(self, questions: Questions) -> Stats:
         """Rows of checked :class:`~nlpeval.metrics.squad.inputs.Questions`."""
         v2 = self.version == "2.0"
-        normalize = self._normalize
-        tokens: dict[str, tuple[tuple[str, ...], Counter]] = {}
-
-        def parsed(text: str) -> tuple[tuple[str, ...], Counter]:
-            hit = tokens.get(text)
-            if hit is None:
-                words = tuple(normalize(text).split())
-                hit = tokens[text] = (words, Counter(words))
-            return hit
-
+        # every distinct text normalised once (SQuAD's normalisation: in one pass over the joined batch)
+        texts = list(dict.fromkeys(chain([""], questions.predictions, chain.from_iterable(questions.answers))))
+        index = dict(zip(texts, range(len(texts)), strict=True))
+        flat, lengths = self._token_table(texts)
+        pair_question, pred_text, gold_text = _pairs(questions, index, lengths > 0, v2)
+        exact, f1 = _pair_scores(flat, lengths, pred_text, gold_text, v2)
+        starts = np.flatnonzero(np.r_[True, pair_question[1:] != pair_question[:-1]])
         n = len(questions.ids)
         rows = np.zeros((n, _SCHEMA.width), dtype=np.float64)
-        for i, (pred, golds) in enumerate(zip(questions.predictions, questions.answers, strict=False)):
-            if v2:
-                parsed_golds = [g for g in map(parsed, golds) if g[0]] or [parsed("")]
-            elif not golds:
-                raise InputError("no gold answer (SQuAD v1.1 needs one; use version='2.0')", segment=i, side="answers")
-            else:
-                parsed_golds = [parsed(g) for g in golds]
-            p_words, p_count = parsed(pred)
-            exact = 0.0
-            f1 = 0.0
-            for g_words, g_count in parsed_golds:
-                if g_words == p_words:
-                    exact = 1.0
-                value = _pair_f1(p_words, g_words, p_count, g_count, v2)
-                if value > f1:
-                    f1 = value
-            rows[i, 2] = exact
-            rows[i, 3] = f1
-            rows[i, 4] = 1.0 if golds else 0.0
-            rows[i, 10] = 1.0 if pred else 0.0
+        rows[:, 2] = np.maximum.reduceat(exact, starts)
+        rows[:, 3] = np.maximum.reduceat(f1, starts)
+        rows[:, 4] = np.fromiter(map(bool, questions.answers), dtype=bool, count=n)
+        rows[:, 10] = np.fromiter(map(bool, questions.predictions), dtype=bool, count=n)
         if questions.no_answer_probs is not None:
             rows[:, 9] = questions.no_answer_probs
         has = rows[:, 4]

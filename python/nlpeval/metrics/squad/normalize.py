@@ -22,6 +22,7 @@ from collections.abc import Callable
 from nlpeval.core.errors import InputError
 
 _SQUAD_PUNCT = str.maketrans("", "", string.punctuation)
+_SQUAD_PUNCT_BYTES = string.punctuation.encode("ascii")
 _SQUAD_ARTICLES = re.compile(r"\b(a|an|the)\b")
 
 #: MLQA's article patterns per language (``None``: the language has none)
@@ -47,6 +48,46 @@ def squad_normalize(text: str) -> str:
     'eiffeltower paris'
     """
     return " ".join(_SQUAD_ARTICLES.sub(" ", text.lower().translate(_SQUAD_PUNCT)).split())
+
+
+#: joins a batch for one pass of the SQuAD normalisation: not a word character (so ``\b`` sees a boundary
+#: as at a string's end), not whitespace, not cased nor case-ignorable (``str.lower``'s final-sigma rule
+#: stops at it), not punctuation, and never produced by ``str.lower``
+_JOIN = "\x00"
+
+
+def squad_tokens_batch(texts: list[str]) -> list[list[str]]:
+    """``squad_normalize(t).split()`` for every text, normalised in one pass over the joined batch.
+
+    Examples
+    --------
+    >>> squad_tokens_batch(["The Cat!", "", "ΟΔΟΣ a"])
+    [['cat'], [], ['οδος']]
+    """
+    if any(_JOIN in t for t in texts):
+        return [squad_normalize(t).split() for t in texts]
+    # string.punctuation is ASCII and no UTF-8 multi-byte sequence holds an ASCII byte: deleting the bytes
+    # deletes the characters (bytes.translate is a plain C loop; str.translate of non-ASCII text is not)
+    lowered = _JOIN.join(texts).lower().encode("utf-8", "surrogatepass")
+    stripped = lowered.translate(None, _SQUAD_PUNCT_BYTES).decode("utf-8", "surrogatepass")
+    joined = _SQUAD_ARTICLES.sub(" ", stripped)
+    return [piece.split() for piece in joined.split(_JOIN)]
+
+
+def squad_tokens_joined(texts: list[str]) -> list[str] | None:
+    """Every text's tokens in one list, texts separated by a ``"\\x00"`` token (no list per text); None if
+    a text holds that character (then use :func:`squad_tokens_batch`).
+
+    Examples
+    --------
+    >>> [t.replace(chr(0), "|") for t in squad_tokens_joined(["The Cat!", "", "a b c"])]
+    ['cat', '|', '|', 'b', 'c']
+    """
+    if any(_JOIN in t for t in texts):
+        return None
+    lowered = _JOIN.join(texts).lower().encode("utf-8", "surrogatepass")
+    stripped = lowered.translate(None, _SQUAD_PUNCT_BYTES).decode("utf-8", "surrogatepass")
+    return _SQUAD_ARTICLES.sub(" ", stripped).replace(_JOIN, " \x00 ").split()
 
 
 @functools.cache
@@ -96,4 +137,4 @@ def mlqa_normalizer(lang: str) -> Callable[[str], str]:
     return normalize
 
 
-__all__ = ["MLQA_LANGUAGES", "mlqa_normalizer", "squad_normalize"]
+__all__ = ["MLQA_LANGUAGES", "mlqa_normalizer", "squad_normalize", "squad_tokens_batch", "squad_tokens_joined"]

@@ -13,6 +13,7 @@ compiled as without a cache, and the page is the same byte for byte.
 from __future__ import annotations
 
 import hashlib
+import io
 import sys
 import types
 from pathlib import Path
@@ -21,7 +22,7 @@ from typing import Any
 import jinja2
 from jinja2.bccache import Bucket
 
-from nlpeval.core.cache import cache_folder, write_cache_file
+from nlpeval.core.cache import cache_folder, read_private, write_private
 
 __all__ = ["TemplateCache", "template_cache"]
 
@@ -46,9 +47,12 @@ class TemplateCache(jinja2.BytecodeCache):
         return self.folder / f"{bucket.key}.cache"
 
     def load_bytecode(self, bucket: Bucket) -> None:
+        data = read_private(self._file(bucket))  # None: missing, corrupt, or not ours alone (never executed)
+        if data is None:
+            bucket.reset()
+            return
         try:
-            with open(self._file(bucket), "rb") as handle:
-                bucket.load_bytecode(handle)  # resets itself on a wrong header, checksum or cut-short code
+            bucket.load_bytecode(io.BytesIO(data))  # resets itself on a wrong header, checksum or cut-short code
         except Exception:  # missing, unreadable or corrupt (a bad pickle raises anything): compile
             bucket.reset()
             return
@@ -57,7 +61,7 @@ class TemplateCache(jinja2.BytecodeCache):
 
     def dump_bytecode(self, bucket: Bucket) -> None:
         # a read-only or full disk means no cache, and the same page
-        write_cache_file(self._file(bucket), bucket.bytecode_to_string())
+        write_private(self._file(bucket), bucket.bytecode_to_string())
 
     def clear(self) -> None:
         for path in self.folder.glob("*.cache"):

@@ -334,13 +334,16 @@ def _search_result(kind: str, value: float | None, points: list, target: float, 
 
 
 def minimum_detectable_effect(
-    model: Literal["laplace", "mcnemar"] = "laplace",
+    model: Model = "laplace",
     *,
     n: int | None = None,
     p_zero: float | None = None,
     b_zero: float | None = None,
     baseline_accuracy: float | None = None,
     agreement: float | None = None,
+    metric: CorpusMetric | None = None,
+    baseline: Stats | None = None,
+    system: Stats | None = None,
     target_power: float = 0.8,
     rel_tol: float = 0.02,
     test: Test | None = None,
@@ -355,13 +358,18 @@ def minimum_detectable_effect(
     Power is simulated (as :func:`power`, with the same seed at every effect, so the curve is smooth)
     while the effect is doubled or halved to bracket the target, then bisected until the bracket is
     within ``rel_tol`` of the effect; the upper end is returned. For ``"mcnemar"`` the effect is the
-    accuracy difference at the given agreement rate, at most ``1 - agreement``.
+    accuracy difference at the given agreement rate, at most ``1 - agreement``. For ``"pilot"`` smaller
+    effects of the pilot's kind are simulated by giving the system's output on a share ``mix`` of the
+    segments and the baseline's elsewhere; the effect at a share is the metric's difference on the mixed
+    expected statistics, so the search ends at the pilot's own difference (``mix = 1``: unreachable beyond).
 
     Parameters
     ----------
-    model : {"laplace", "mcnemar"}
-        As :func:`power` (pilot data fix their own effect: use :func:`required_sample_size`).
-    n, p_zero, b_zero, baseline_accuracy, agreement, test, alpha, n_trials, n_randomizations, seed, notebook
+    model : {"laplace", "mcnemar", "pilot"}
+        As :func:`power`.
+    n, p_zero, b_zero, baseline_accuracy, agreement, metric, baseline, system
+        As :func:`power` (no ``delta``: it is searched).
+    test, alpha, n_trials, n_randomizations, seed, notebook
         As :func:`power`.
     target_power : float
         The power to reach (0.8 by convention).
@@ -402,10 +410,15 @@ def minimum_detectable_effect(
 
         def build(x: float) -> Any:
             return McNemarModel.build(n=size, baseline=base, delta=x, agreement=agree)
+    elif model == "pilot":
+        pilot = _model("pilot", {"metric": metric, "baseline": baseline, "system": system, "n": n})
+        assert isinstance(pilot, PilotModel)
+        start, upper = 0.5, 1.0
+
+        def build(x: float) -> Any:
+            return pilot.with_mix(x)
     else:
-        raise PowerSettingError(
-            "model", f"must be 'laplace' or 'mcnemar' for a minimum detectable effect; got {model!r}"
-        )
+        raise PowerSettingError("model", f"must be 'laplace', 'mcnemar' or 'pilot'; got {model!r}")
     chosen, level, trials, randomizations = _run_settings(
         model, test, alpha, n_trials, n_randomizations, seed, notebook
     )
@@ -415,6 +428,10 @@ def minimum_detectable_effect(
 
     value, points = _search(evaluate, start, 0.0, upper, target, False, tolerance)
     signature = (points[-1][1].signature).with_fields(search="mde", target=target, tol=tolerance)
+    if model == "pilot":  # report effects, not shares of the system's segments
+        found = next((result for x, result in points if x == value), None)
+        points = [(result.delta, result) for _, result in points]
+        value = None if found is None else found.delta
     return _search_result("mde", value, points, target, signature)
 
 

@@ -224,12 +224,15 @@ class McNemarModel:
 @dataclass(frozen=True)
 class PilotModel:
     """Segment statistics of two systems on the same pilot segments; test sets of ``n`` segments
-    are drawn from the pilot pairs with replacement, and the pilot's corpus difference is the truth."""
+    are drawn from the pilot pairs with replacement, and the pilot's corpus difference is the truth.
+    With ``mix < 1`` (the minimum-detectable-effect search) each drawn segment keeps the system's
+    statistics with probability ``mix`` and the baseline's otherwise."""
 
     metric: CorpusMetric
     baseline: Stats
     system: Stats
     n: int
+    mix: float = 1.0
 
     @classmethod
     def build(cls, *, metric: Any, baseline: Any, system: Any, n: Any) -> PilotModel:
@@ -262,12 +265,27 @@ class PilotModel:
 
     @property
     def delta(self) -> float:
-        """The pilot's corpus difference, system minus baseline (the simulation's true effect)."""
-        system = float(self.metric.corpus_values(self.system.totals()))
-        return system - float(self.metric.corpus_values(self.baseline.totals()))
+        """The simulation's true effect, system minus baseline: the pilot's corpus difference, or with
+        ``mix < 1`` the difference the metric gives the expected totals of the mixed system."""
+        base_totals = self.baseline.totals()
+        system_totals = self.system.totals()
+        if self.mix != 1.0:
+            mixed = np.array(system_totals, dtype=np.float64)
+            for column, rule in enumerate(self.baseline.schema.merge):
+                if rule == "sum":
+                    mixed[column] = self.mix * system_totals[column] + (1 - self.mix) * base_totals[column]
+            system_totals = mixed
+        system = float(self.metric.corpus_values(system_totals))
+        return system - float(self.metric.corpus_values(base_totals))
 
     def with_size(self, n: int) -> PilotModel:
-        return PilotModel(self.metric, self.baseline, self.system, n)
+        return PilotModel(self.metric, self.baseline, self.system, n, self.mix)
+
+    def with_mix(self, mix: float) -> PilotModel:
+        """The same pilot whose simulated system keeps the system's output on a share ``mix`` of the
+        segments and the baseline's on the rest (a smaller effect of the same kind)."""
+        return PilotModel(self.metric, self.baseline, self.system, self.n, mix)
 
     def settings(self) -> tuple[tuple[str, Any], ...]:
-        return (("pilot_segments", len(self.baseline)), ("n", self.n), ("delta", self.delta))
+        mix = () if self.mix == 1.0 else (("mix", self.mix),)
+        return (("pilot_segments", len(self.baseline)), ("n", self.n), *mix, ("delta", self.delta))

@@ -152,6 +152,7 @@ def pilot_simulation(
     """Test sets of ``model.n`` segment pairs drawn from the pilot with replacement, each tested with the
     project's own :func:`~nlpeval.significance.paired.approximate_randomization` or
     :func:`~nlpeval.significance.paired.paired_bootstrap` (seeded from the same generator)."""
+    from nlpeval.core.stats import Stats
     from nlpeval.significance.paired import approximate_randomization, paired_bootstrap
 
     rng = np.random.default_rng(seed)
@@ -161,6 +162,9 @@ def pilot_simulation(
         rows = rng.integers(pilot, size=model.n)
         test_seed = int(rng.integers(2**63))
         baseline, system = model.baseline.take(rows), model.system.take(rows)
+        if model.mix != 1.0:  # the system's output on a share `mix` of the segments, the baseline's elsewhere
+            keep = rng.random(model.n) < model.mix
+            system = Stats(system.schema, np.where(keep[:, None], system.rows, baseline.rows))
         with progress_enabled(False):
             if test == "randomization":
                 result = approximate_randomization(
