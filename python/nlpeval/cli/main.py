@@ -15,7 +15,6 @@ from collections.abc import Collection, Iterator, Sequence
 from importlib import import_module
 from typing import Any, NoReturn
 
-from nlpeval.cli import argtypes
 from nlpeval.cli.errors import UsageError
 from nlpeval.core.progress import progress_enabled
 
@@ -107,7 +106,7 @@ def build_parser(commands: Collection[str] | None = None) -> argparse.ArgumentPa
         command.add_argument("--force", action="store_true", help="with -o: replace an output file that is read-only")
         command.add_argument(
             "--max-line-bytes",
-            type=argtypes.count(1),
+            type=import_module("nlpeval.cli.argtypes").count(1),  # imported only when a command is built
             default=64 * 2**20,
             metavar="N",
             help="refuse input lines longer than N bytes (default 64 MiB; bounds memory on input without newlines)",

@@ -75,12 +75,14 @@ def ribes_values(
     q_hyp = seg_of_pair[q_pair]
     q_start = starts[q_hyp] + q_pos  # index of the word in ``ids``
     q_value = np.full(q_pair.shape[0], -1, dtype=np.int64)
-    q_open = np.ones(q_pair.shape[0], dtype=bool)
 
     gram = ids  # ids of the m-grams starting at each index (valid where remaining >= m)
     width = max(vocabulary, 1)
     m = 1
-    while True:
+    # the words still to place: original index, pair, position, hypothesis and index in ``ids``
+    live = np.arange(q_pair.shape[0], dtype=np.int64)
+    l_pair, l_pos, l_hyp, l_start = q_pair, q_pos, q_hyp, q_start
+    while live.shape[0]:
         scale = int(gram.max()) + 1 if gram.shape[0] else 1
         index = np.flatnonzero(remaining >= m)
         keys, key_counts, first = _counts_and_first(owner[index] * scale + gram[index], offset[index])
@@ -91,41 +93,41 @@ def ribes_values(
             return np.where(found, key_counts[at], 0), np.where(found, first[at], -1)  # noqa: B023
 
         if m == 1:
-            in_ref, ref_first = lookup(ref_seq[q_pair], q_start)
-            in_hyp, _ = lookup(q_hyp, q_start)
-            q_open &= in_ref > 0
-            unique = q_open & (in_ref == 1) & (in_hyp == 1)
-            q_value[unique] = ref_first[unique]
-            q_open &= ~unique
+            in_ref, ref_first = lookup(ref_seq[l_pair], l_start)
+            in_hyp, _ = lookup(l_hyp, l_start)
+            unique = (in_ref == 1) & (in_hyp == 1)
+            q_value[live[unique]] = ref_first[unique]
+            still = (in_ref > 0) & ~unique
         else:
             window = m - 1
-            limit = np.minimum(np.maximum(q_pos, hyp_len[q_pair] - q_pos + 1), ref_len[q_pair])
-            q_open &= window < limit
+            l_hyp_len = hyp_len[l_pair]
+            still = window < np.minimum(np.maximum(l_pos, l_hyp_len - l_pos + 1), ref_len[l_pair])
             for side in ("right", "left"):  # NLTK tries the right context first
                 if side == "right":
-                    sel = np.flatnonzero(q_open & (q_pos + window < hyp_len[q_pair]))
-                    start = q_start[sel]
+                    sel = np.flatnonzero(still & (l_pos + window < l_hyp_len))
+                    start = l_start[sel]
                 else:
-                    sel = np.flatnonzero(q_open & (window <= q_pos))
-                    start = q_start[sel] - window
+                    sel = np.flatnonzero(still & (window <= l_pos))
+                    start = l_start[sel] - window
                 if not sel.shape[0]:
                     continue
-                in_ref, ref_first = lookup(ref_seq[q_pair[sel]], start)
-                in_hyp, _ = lookup(q_hyp[sel], start)
+                in_ref, ref_first = lookup(ref_seq[l_pair[sel]], start)
+                in_hyp, _ = lookup(l_hyp[sel], start)
                 ok = (in_ref == 1) & (in_hyp == 1)
-                q_value[sel[ok]] = ref_first[ok] + (window if side == "left" else 0)
-                q_open[sel[ok]] = False
-        if not q_open.any():
+                q_value[live[sel[ok]]] = ref_first[ok] + (window if side == "left" else 0)
+                still[sel[ok]] = False
+        live, l_pair, l_pos, l_hyp, l_start = live[still], l_pair[still], l_pos[still], l_hyp[still], l_start[still]
+        if not live.shape[0]:
             break
         # keep only the sequences an open word still needs (its hypothesis and reference)
         needed = np.zeros(n_seq, dtype=bool)
-        needed[q_hyp[q_open]] = True
-        needed[ref_seq[q_pair[q_open]]] = True
+        needed[l_hyp] = True
+        needed[ref_seq[l_pair]] = True
         keep = needed[owner]
         if keep.sum() * 2 < keep.shape[0]:
             new_index = np.cumsum(keep) - 1
             ids, gram, owner, offset, remaining = ids[keep], gram[keep], owner[keep], offset[keep], remaining[keep]
-            q_start = np.where(q_open, new_index[q_start], 0)
+            l_start = new_index[l_start]
         # the (m+1)-grams: exact ids from (m-gram id, next token)
         m += 1
         keys_next = np.where(remaining >= m, gram * width + np.roll(ids, -(m - 1)), -1)
