@@ -8,9 +8,8 @@ repeated, so rare races get their chance:
 * ``fork``: a parent that used BLEU/chrF/TER/ROUGE/METEOR forks two pool workers that must return the
   parent's numbers within 60 s (``tests/fork_workload.py``; start method drawn from fork/forkserver/spawn);
 * ``threads``: 8 threads x 250 calls of BLEU and chrF over 16 reference sets with a 3-entry cache;
-* ``sigint``: ``nlpeval report -o`` interrupted at a random moment (0.6-2.5 s): exit 130 and one line, or a
-  clean finish;
-  the old output intact after an interrupt and no temporary file left;
+* ``sigint``: ``nlpeval report -o`` interrupted at a random moment (0-2 s after the core loads): exit 130 and one
+  line, or a clean finish; the old output intact after an interrupt and no temporary file left;
 * ``sigkill``: ``nlpeval score -o`` killed at a random moment: old output intact, the next write cleans up;
 * ``dev-zero``: ``nlpeval score`` on ``/dev/zero`` with a 1 MiB line limit: exit 2 within 30 s.
 
@@ -38,6 +37,7 @@ TESTS = ROOT / "tests"
 sys.path.insert(0, str(TESTS))
 
 from realdata import data_dir, read_lines  # noqa: E402
+from test_output_safety import wait_until_native_core_loaded  # noqa: E402
 
 ENV = {**os.environ, "PYTHONPATH": str(ROOT / "python") + os.pathsep + os.environ.get("PYTHONPATH", "")}
 
@@ -109,9 +109,8 @@ def scenario_sigint(rng: random.Random, folder: Path) -> str | None:
     process = subprocess.Popen(
         [sys.executable, "-m", "nlpeval", *args], cwd=folder, env=ENV, stderr=subprocess.PIPE, text=True
     )
-    # from 0.6 s: earlier, the interpreter itself is still starting (its site module, other packages'
-    # .pth files), where an interrupt is CPython's own fatal start-up error, not nlpeval's to handle
-    time.sleep(rng.uniform(0.6, 2.5))
+    wait_until_native_core_loaded(process.pid)  # past CPython's own start-up (see the test)
+    time.sleep(rng.uniform(0.0, 2.0))
     process.send_signal(signal.SIGINT)
     try:
         _, err = process.communicate(timeout=60)

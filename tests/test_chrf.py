@@ -377,8 +377,10 @@ def test_cli_chrf_options(tmp_path: Path, capsys) -> None:
 
 def test_cli_rejects_bad_chrf_options(tmp_path: Path, capsys) -> None:
     (tmp_path / "a.txt").write_text("a b\n", encoding="utf-8")
-    code = cli_main(
-        ["score", "-r", str(tmp_path / "a.txt"), "-m", "chrf", "--chrf-char-order", "-1", str(tmp_path / "a.txt")]
-    )
-    assert code == 2
-    assert "char_order" in capsys.readouterr().err
+    # refused while the command line is parsed, naming the flag (exit 2)
+    with pytest.raises(SystemExit) as exit_info:
+        cli_main(
+            ["score", "-r", str(tmp_path / "a.txt"), "-m", "chrf", "--chrf-char-order", "-1", str(tmp_path / "a.txt")]
+        )
+    assert exit_info.value.code == 2
+    assert "argument --chrf-char-order: must be at least 0, got -1" in capsys.readouterr().err

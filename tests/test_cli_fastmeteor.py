@@ -118,12 +118,14 @@ def test_options_outside_the_fast_path_take_the_metric_object(corpus: dict[str, 
         ["--meteor-params", "1 2 3"],
         ["--meteor-params", "a b c d"],
         ["--meteor-weights", "1 2"],
-        ["--meteor-beam", "0"],
-        ["--meteor-max-candidates", "-1"],
         ["--meteor-no-punct"],
     ):
         options = parser.parse_args([*base, *extra])
         assert fastscore.fast_metrics(["meteor"], options) is None, extra
+    # values no metric takes never reach either path: the parser refuses them, naming the flag
+    for extra in (["--meteor-beam", "0"], ["--meteor-max-candidates", "-1"]):
+        with pytest.raises(SystemExit):
+            parser.parse_args([*base, *extra])
     options = parser.parse_args([*base, "--meteor-norm", "-lc", "--meteor-task", "li"])
     assert set(fastscore.fast_metrics(["meteor", "chrf"], options)) == {"meteor", "chrf"}
 

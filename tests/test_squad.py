@@ -256,3 +256,18 @@ def test_statistics_contract(data: dict) -> None:
 def test_bad_input(call, message: str) -> None:
     with pytest.raises(InputError, match=message):
         call()
+
+
+def test_partials_merge_to_the_one_shot_score(data: dict) -> None:
+    # the distributed path (and so nlpeval.dask): per-partition statistics, serialised, merged, scored
+    from nlpeval.distributed.partial import Partial
+    from nlpeval.distributed.serialize import partial_from_bytes, partial_to_bytes
+
+    metric = SQuAD(version="2.0", target="exact_match")
+    parts = [
+        Partial.of(metric, data["predictions"][i : i + 700], data["answers"][i : i + 700]) for i in range(0, N, 700)
+    ]
+    merged = Partial.merge_all([partial_from_bytes(partial_to_bytes(p)) for p in parts])
+    whole = nlpeval.squad(data["predictions"], data["answers"], version="2.0", target="exact_match")
+    assert merged.score().score == pytest.approx(whole.score, rel=1e-12)
+    assert merged.score().components["no_ans_f1"] == pytest.approx(whole.components["no_ans_f1"], rel=1e-12)

@@ -106,6 +106,8 @@ _LAZY = {
     "BERTScore": "nlpeval.metrics.bertscore",
     "comet": "nlpeval.metrics.comet",
     "COMET": "nlpeval.metrics.comet",
+    "metricx": "nlpeval.metrics.metricx",
+    "MetricX": "nlpeval.metrics.metricx",
     "power": "nlpeval.significance.power",
     "minimum_detectable_effect": "nlpeval.significance.power",
     "required_sample_size": "nlpeval.significance.power",
@@ -148,6 +150,7 @@ if TYPE_CHECKING:
     from nlpeval.metrics.comet import COMET, comet
     from nlpeval.metrics.exact_match import ExactMatch, exact_match
     from nlpeval.metrics.meteor import METEOR, NltkMETEOR, make_meteor, meteor
+    from nlpeval.metrics.metricx import MetricX, metricx
     from nlpeval.metrics.nltk_lexical import GLEU, NIST, RIBES, gleu, nist, ribes
     from nlpeval.metrics.pass_at_k import PassAtK, pass_at_k
     from nlpeval.metrics.rouge import Rouge, RougeScore, make_rouge, rouge

@@ -3,15 +3,18 @@
 Everything else calls the kernels through here, so the native surface stays in
 one place and a missing or broken build fails with one clear message.
 
-Every kernel but those in ``NUMPY_FREE`` imports NumPy from Python first when no code has yet: imported
-from inside a kernel (to build its result), an interrupt (Ctrl-C) during that import would become a Rust
-panic instead of a ``KeyboardInterrupt``. The ``NUMPY_FREE`` kernels serve the NumPy-free start-up path
-of ``nlpeval score``.
+Ctrl-C must stay a ``KeyboardInterrupt``. The first array a kernel builds makes the core look up NumPy's
+C API (importing NumPy, and running its version check in Python); interrupted there, the look-up panics
+inside the kernel. So before the first call of any kernel but those in ``NUMPY_FREE``, this module imports
+NumPy itself and has the core build one tiny array with SIGINT held back: an interrupt then arrives just
+after, as a ``KeyboardInterrupt`` (``_ready_array_api``). The ``NUMPY_FREE`` kernels serve the NumPy-free
+start-up path of ``nlpeval score``.
 """
 
 from __future__ import annotations
 
-import sys
+import signal
+import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -38,12 +41,30 @@ NUMPY_FREE = frozenset(
 )  # fmt: skip
 
 
+_array_api_ready = False
+
+
+def _ready_array_api() -> None:
+    """Import NumPy and have the core look up its C API once, with SIGINT held back (see the module docs)."""
+    global _array_api_ready
+    import numpy  # noqa: F401 - an interrupt here is an ordinary KeyboardInterrupt
+
+    hold = hasattr(signal, "pthread_sigmask") and threading.current_thread() is threading.main_thread()
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if hold else None
+    try:
+        _core.ter_stats(["a"], [["a"]])  # builds one small array: the core's NumPy look-up is done
+    finally:
+        if held is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)  # a held SIGINT is delivered now
+    _array_api_ready = True
+
+
 def _numpy_first(kernel: F) -> F:
-    """``kernel`` behind an ``import numpy`` done in Python the first time (see the module docs)."""
+    """``kernel`` behind :func:`_ready_array_api` the first time (see the module docs)."""
 
     def call(*args: Any, **kwargs: Any) -> Any:
-        if "numpy" not in sys.modules:
-            import numpy  # noqa: F401
+        if not _array_api_ready:
+            _ready_array_api()
         return kernel(*args, **kwargs)
 
     call.__name__ = call.__qualname__ = kernel.__name__

@@ -9,12 +9,12 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import signal
 import sys
 from collections.abc import Collection, Iterator, Sequence
 from importlib import import_module
 from typing import Any, NoReturn
 
-from nlpeval.cli import argtypes
 from nlpeval.cli.errors import UsageError
 from nlpeval.core.progress import progress_enabled
 
@@ -106,7 +106,7 @@ def build_parser(commands: Collection[str] | None = None) -> argparse.ArgumentPa
         command.add_argument("--force", action="store_true", help="with -o: replace an output file that is read-only")
         command.add_argument(
             "--max-line-bytes",
-            type=argtypes.count(1),
+            type=import_module("nlpeval.cli.argtypes").count(1),  # imported only when a command is built
             default=64 * 2**20,
             metavar="N",
             help="refuse input lines longer than N bytes (default 64 MiB; bounds memory on input without newlines)",
@@ -168,6 +168,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"nlpeval {args.command}: error: out of memory: {exc or 'the computation is too large'}", file=sys.stderr)
         return 2
     except (UsageError, ValueError, OSError, ImportError) as exc:
+        if _sigint_received or _caused_by_interrupt(exc):  # NumPy turns Ctrl-C in its import into ImportError
+            print(f"nlpeval {args.command}: interrupted", file=sys.stderr)
+            return INTERRUPTED
         # InputError is a ValueError; every expected failure ends here as one line.
         message = str(exc) or type(exc).__name__
         print(f"nlpeval {args.command}: error: {message}", file=sys.stderr)
@@ -183,6 +186,28 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 #: exit code after Ctrl-C (128 + SIGINT), as shells report it
 INTERRUPTED = 130
+
+
+#: set by the process's SIGINT handler (:func:`run`): an error raised while Ctrl-C unwinds is the interrupt
+_sigint_received = False
+
+
+def _on_sigint(signum: int, frame: object) -> None:
+    global _sigint_received
+    _sigint_received = True
+    signal.default_int_handler(signum, frame)  # raises KeyboardInterrupt
+
+
+def _caused_by_interrupt(exc: BaseException) -> bool:
+    """Whether a ``KeyboardInterrupt`` stands in the causes or contexts of ``exc``."""
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, KeyboardInterrupt):
+            return True
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return False
 
 
 @contextlib.contextmanager
@@ -216,6 +241,8 @@ def run() -> NoReturn:
     (the interpreter then reports it as usual), it exits the usual way.
     """
     argv = sys.argv[1:]
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not ignored (a background job)
+        signal.signal(signal.SIGINT, _on_sigint)
     try:
         code = main(argv)
     except KeyboardInterrupt:  # before the command started (parsing, imports)

@@ -64,9 +64,10 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--lower-is-better",
-        default=",".join(sorted(LOWER_IS_BETTER)),
+        default=None,
         metavar="NAMES",
-        help="metrics negated before meta-evaluation (default: cer,mer,ter,wer,wil)",
+        help="metrics negated before meta-evaluation (default: those the metric registry marks lower-is-better, "
+        "e.g. ter, wer; with --scores: cer,mer,ter,wer,wil)",
     )
     parser.add_argument(
         "--item-ids",
@@ -103,13 +104,6 @@ def system_name(path: str) -> str:
     return stem if ext and stem else base
 
 
-def _score_options(metrics: list[str]) -> argparse.Namespace:
-    """``nlpeval score``'s options at their defaults (the metric factories read them)."""
-    from nlpeval.cli.main import build_parser
-
-    return build_parser(["score"]).parse_args(["score", "-m", ",".join(metrics), "-r", "-", "-"])
-
-
 def score_systems(
     paths: list[str], refs: list[str], metrics: list[str]
 ) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, float]], int]:
@@ -117,11 +111,13 @@ def score_systems(
     import numpy as np
 
     from nlpeval.cli.io import read_all
-    from nlpeval.cli.registry import resolve
     from nlpeval.core.errors import InputError
+    from nlpeval.metrics.registry import UnknownMetricError, build
 
-    options = _score_options(metrics)
-    built = {name: resolve(name).build(name, options) for name in metrics}
+    try:
+        built = {name: build(name) for name in metrics}
+    except UnknownMetricError as exc:
+        raise UsageError(str(exc)) from None
     ref_lines = [read_all(path) for path in refs]
     n = len(ref_lines[0])
     for path, lines in zip(refs, ref_lines, strict=True):
@@ -224,12 +220,14 @@ def run(options: argparse.Namespace) -> int:
     if options.k < 0 or options.block_size < 1:
         raise UsageError("--k must be >= 0 and --block-size >= 1")
     human = _human(options.human, options.delimiter)
-    lower = set(_split(options.lower_is_better))
+    lower = set(_split(options.lower_is_better)) if options.lower_is_better is not None else None
     if options.scores:
         if options.systems:
             raise UsageError("give SYS files or --scores, not both")
         table, items = read_metric_scores(options.scores, options.delimiter)
         metric_names = list(table)
+        if lower is None:
+            lower = set(LOWER_IS_BETTER)
         segment_maps = table
         corpus = None
         source = options.scores
@@ -240,6 +238,10 @@ def run(options: argparse.Namespace) -> int:
             raise UsageError("give the reference file(s) with -r")
         metric_names = _split(options.metrics)
         seg_arrays, corpus, n_lines = score_systems(options.systems, options.refs, metric_names)
+        if lower is None:
+            from nlpeval.metrics.registry import get
+
+            lower = {name.lower() for name in metric_names if not get(name).higher_is_better}
         if options.src:
             src = read_all(options.src)
             if len(src) != n_lines:
@@ -260,6 +262,7 @@ def run(options: argparse.Namespace) -> int:
             for m, per_sys in seg_arrays.items()
         }
         source = None
+    assert lower is not None
     # align: the human file's systems x the items; each metric must cover every judged cell
     systems = list(human.systems)
     position = {item: j for j, item in enumerate(items)}

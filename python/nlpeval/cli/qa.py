@@ -11,14 +11,17 @@ import csv
 import io
 from typing import Any
 
+from nlpeval.cli import argtypes
 from nlpeval.cli.errors import UsageError
 from nlpeval.cli.formats import FORMATS, to_json
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--segments", action="store_true", help="also report each question's value")
-    parser.add_argument("--n-bootstrap", type=int, default=0, metavar="N", help="bootstrap resamples for a 95%% CI")
-    parser.add_argument("--seed", type=int, default=12345, help="seed of the bootstrap")
+    parser.add_argument(
+        "--n-bootstrap", type=argtypes.resamples, default=0, metavar="N", help="bootstrap resamples for a 95%% CI"
+    )
+    parser.add_argument("--seed", type=argtypes.seed, default=12345, help="seed of the bootstrap")
     parser.add_argument("--format", "-f", choices=FORMATS, default="text", help="output format")
     parser.add_argument("-o", "--output", metavar="FILE", help="write the result to FILE (atomically)")
 
@@ -101,7 +104,7 @@ def add_parser(subparsers: Any) -> None:
     )
     pk.add_argument("--correct", required=True, metavar="FILE", help="passing samples per problem")
     pk.add_argument("--n", metavar="N|FILE", help="samples per problem: a number or a file")
-    pk.add_argument("-k", type=int, action="append", required=True, help="k (repeat for several)")
+    pk.add_argument("-k", type=argtypes.count(1), action="append", required=True, help="k (repeat for several)")
     pk.add_argument("--correct-col", metavar="COL", help="data files: pass-count column")
     pk.add_argument("--n-col", metavar="COL", help="data files: sample-count column (of --correct)")
     _common(pk)

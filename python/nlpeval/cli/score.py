@@ -270,6 +270,14 @@ def run(options: argparse.Namespace) -> int:
     if not names:
         raise UsageError("no metric given to -m")
     entries = {name: get(name) for name in names}
+    from nlpeval.cli import engine
+
+    whole = [name for name, entry in entries.items() if not entry.decomposes]
+    if whole and (options.save_partial or engine.wants_dask(options)):
+        raise UsageError(
+            f"{whole[0]} does not decompose into mergeable statistics: it cannot be scored in pieces "
+            "(--engine dask, --save-partial); score it on one machine"
+        )
     from nlpeval.cli.fastscore import fast_metrics
 
     # corpus BLEU/chrF of line files: native totals and no NumPy (see cli/fastscore.py)
@@ -278,8 +286,6 @@ def run(options: argparse.Namespace) -> int:
         metrics = {name: entry.build(name, entry_options(entry, options)) for name, entry in entries.items()}
     if (options.paired_bs or options.paired_ar) and len(options.systems) < 2 and options.system_col is None:
         raise UsageError("paired tests need at least two systems; the first is the baseline")
-    from nlpeval.cli import engine
-
     if not options.ref and not options.ref_col:
         raise UsageError("no references: give -r/--ref REF (line files) or --ref-col COL (data files)")
     provenance = None

@@ -68,7 +68,7 @@ def remove_stale_temporaries(folder: str) -> list[str]:
     ...     remove_stale_temporaries(folder), len(os.listdir(folder))
     (['.nlpeval-999999999-abc.tmp'], 1)
     """
-    removed = []
+    removed: list[str] = []
     try:
         names = os.listdir(folder)
     except OSError:

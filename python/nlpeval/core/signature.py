@@ -40,7 +40,7 @@ class Signature:
     def build(cls, **fields: object) -> Signature:
         """Signature from keyword fields (``None`` values are left out), version appended."""
         try:
-            return _built(cls, tuple(fields.items()))
+            return _built(cls, tuple(fields.items()))  # type: ignore[arg-type]  # a class is hashable
         except TypeError:  # an unhashable value: build it uncached
             return _built.__wrapped__(cls, tuple(fields.items()))
 

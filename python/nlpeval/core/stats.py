@@ -8,7 +8,7 @@ resampling without re-tokenising.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Literal
@@ -32,7 +32,7 @@ def _last(values: np.ndarray, axis: int) -> np.ndarray:
     return np.where(present.any(axis=-1), picked, missing)
 
 
-_REDUCERS = {"sum": np.sum, "min": np.min, "max": np.max, "last": _last}
+_REDUCERS: dict[str, Callable[..., np.ndarray]] = {"sum": np.sum, "min": np.min, "max": np.max, "last": _last}
 _IDENTITY = {"sum": 0, "min": np.iinfo(np.int64).max, "max": np.iinfo(np.int64).min, "last": _NO_INT}
 
 
@@ -75,7 +75,8 @@ class StatsSchema:
     def of(cls, *summed: str, **others: MergeRule) -> StatsSchema:
         """Build a schema: positional fields are summed, keyword fields use the given rule."""
         fields = (*summed, *others)
-        return cls(fields, tuple(["sum"] * len(summed) + list(others.values())))
+        summed_rules: list[MergeRule] = ["sum"] * len(summed)
+        return cls(fields, (*summed_rules, *others.values()))
 
     @property
     def width(self) -> int:

@@ -7,8 +7,8 @@ truncated or mis-scored, naming the offending segment.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from nlpeval.core.errors import InputError
 
@@ -58,9 +58,9 @@ def as_segment_list(values: Any, side: str) -> list[Any]:
             side=side,
         )
     if isinstance(values, _ndarray()):
-        return list(values)
+        return list(cast(Iterable[Any], values))
     try:
-        return list(values)
+        return list(cast(Iterable[Any], values))
     except TypeError:
         raise InputError(f"got {_type_name(values)}; expected a sequence of segments", side=side) from None
 
@@ -211,7 +211,7 @@ def _reference_lists(refs: list[Any]) -> list[list[str]]:
             raise InputError(
                 f"is {_type_name(item)}, expected a str or a list of str", segment=index, side="references"
             )
-        seg_refs = list(item)
+        seg_refs = list(cast(Iterable[Any], item))
         if not seg_refs:
             raise InputError("has no reference", segment=index, side="references")
         for position, ref in enumerate(seg_refs):
@@ -299,7 +299,7 @@ class _UnicodeChecked:
     def __enter__(self) -> None:
         return None
 
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: object) -> bool:
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: object) -> Literal[False]:
         if kind is not None and issubclass(kind, UnicodeEncodeError):
             check_unicode(self.hypotheses, self.references, side=self.side)
         return False

@@ -74,7 +74,8 @@ def build(name: str, options: Mapping[str, Any]) -> CorpusMetric:
     flavor_params = 3 if flavor == "nltk" else 4
     if params is not None and len(params) != flavor_params:
         raise ValueError(f"--meteor-params needs {flavor_params} numbers for --meteor-flavor {flavor}")
-    alpha, beta, gamma, delta = (params or [None] * 4) + [None] * (4 - len(params or [None] * 4))
+    padded: list[float | None] = [*(params or []), None, None, None, None]
+    alpha, beta, gamma, delta = padded[:4]
     modules = None if options["meteor_modules"] is None else options["meteor_modules"].replace(",", " ").split()
     max_candidates = options["meteor_max_candidates"]
     return make_meteor(
