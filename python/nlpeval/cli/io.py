@@ -28,6 +28,11 @@ max_line_bytes = 64 * 2**20
 _read_once: dict[object, bytes] = {}
 
 
+def forget_read_once() -> None:
+    """Drop the kept bytes of stdin, FIFOs and devices (a new command reads them anew)."""
+    _read_once.clear()
+
+
 def set_max_line_bytes(limit: int) -> None:
     """Set the longest line any command reads (``--max-line-bytes``)."""
     global max_line_bytes

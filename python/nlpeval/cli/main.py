@@ -161,6 +161,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from nlpeval.cli import io
 
         io.set_max_line_bytes(args.max_line_bytes)
+        io.forget_read_once()  # stdin and FIFOs are shared within one command, not across calls of main()
         _check_output(args)
         with progress_enabled(False) if args.quiet else contextlib.nullcontext(), _one_line_warnings(args.command):
             return int(args.run(args) or 0)

@@ -16,6 +16,7 @@ from nlpeval.core.score import Score
 from nlpeval.core.signature import Signature, nrefs_field
 from nlpeval.core.stats import Stats, StatsSchema
 from nlpeval.core.validation import check_order
+from nlpeval.metrics.bleu import _pymath
 from nlpeval.metrics.bleu.extract import bleu_schema, id_rows, text_rows
 from nlpeval.tokenizers import TokenizerSpec, resolve_tokenizer
 
@@ -42,7 +43,9 @@ def sacrebleu_values(
 
     Vectorised over the leading axes of ``totals``; follows sacreBLEU's
     ``BLEU.compute_bleu`` step by step (smoothing, effective order, the
-    ``my_log`` floor) so values agree to the last bit. One integer totals vector is scored
+    ``my_log`` floor) so values agree to the last bit: ``log``/``exp`` are the C library's, as sacreBLEU's
+    ``math`` calls (NumPy's vectorised ones differ by one unit in the last place on some CPUs, e.g. with
+    AVX-512). One integer totals vector is scored
     natively (see :func:`sentence_scores`).
     """
     totals = np.asarray(totals)
@@ -70,7 +73,8 @@ def sacrebleu_values(
     value = SMOOTH_DEFAULTS[smooth] if smooth_value is None else smooth_value
 
     with np.errstate(divide="ignore", invalid="ignore"):
-        bp = np.where(sys_len < ref_len, np.where(sys_len > 0, np.exp(1.0 - ref_len / sys_len), 0.0), 1.0)
+        ratio = np.where(sys_len > 0, 1.0 - ref_len / np.where(sys_len > 0, sys_len, 1.0), 0.0)
+        bp = np.where(sys_len < ref_len, np.where(sys_len > 0, _pymath.exp(ratio), 0.0), 1.0)
     shape = sys_len.shape
     any_correct = (correct != 0).any(axis=-1)
     # every order at once: the same elementwise operations as sacreBLEU's loop over orders
@@ -94,10 +98,10 @@ def sacrebleu_values(
             smoothed = np.zeros_like(total)
         direct = 100.0 * correct / total
         precisions = np.where(alive, np.where(zero, smoothed, direct), 0.0)
-        logs = np.where(precisions > 0, np.log(np.where(precisions > 0, precisions, 1.0)), _LOG_ZERO)
+        logs = np.where(precisions > 0, _pymath.log(np.where(precisions > 0, precisions, 1.0)), _LOG_ZERO)
         used = np.arange(max_order) < eff_order[..., None]
         mean_log = np.where(used, logs, 0.0).sum(axis=-1) / eff_order
-    score = np.where(any_correct, bp * np.exp(mean_log), 0.0)
+    score = np.where(any_correct, bp * _pymath.exp(mean_log), 0.0)
     precisions = np.where(any_correct[..., None], precisions, 0.0)
     return score, precisions, bp
 
@@ -112,15 +116,15 @@ def _scalar_values(
     ref_len_column: int,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """:func:`sacrebleu_values` of one totals vector: Python floats for the arithmetic (the same IEEE
-    operations in the same order) and NumPy's ``log``/``exp`` (the same functions), without the
-    per-call cost of ~60 small array operations. None where a ratio is undefined (the array path
+    operations in the same order) and the C library's ``log``/``exp`` (sacreBLEU's ``math`` functions),
+    without the per-call cost of ~60 small array operations. None where a ratio is undefined (the array path
     then gives its inf/nan exactly). ``max_order < 8``: NumPy sums fewer than 8 values in order."""
     sys_len, ref_len = totals[0], totals[ref_len_column]
     correct = totals[3 : 3 + max_order]
     total = totals[3 + max_order : 3 + 2 * max_order]
     value = SMOOTH_DEFAULTS[smooth] if smooth_value is None else smooth_value
     try:
-        bp = (float(np.exp(1.0 - ref_len / sys_len)) if sys_len > 0 else 0.0) if sys_len < ref_len else 1.0
+        bp = (math.exp(1.0 - ref_len / sys_len) if sys_len > 0 else 0.0) if sys_len < ref_len else 1.0
         any_correct = any(c != 0 for c in correct)
         smooth_mteval = 1.0
         eff_order = float(max_order)
@@ -146,11 +150,11 @@ def _scalar_values(
         mean_log = 0.0
         for n in range(max_order):
             if n < eff_order:
-                mean_log += float(np.log(precisions[n])) if precisions[n] > 0 else _LOG_ZERO
+                mean_log += math.log(precisions[n]) if precisions[n] > 0 else _LOG_ZERO
         mean_log = mean_log / eff_order
     except (ZeroDivisionError, TypeError):
         return None
-    score = bp * float(np.exp(mean_log)) if any_correct else 0.0
+    score = bp * math.exp(mean_log) if any_correct else 0.0
     if not any_correct:
         precisions = [0.0] * max_order
     return np.float64(score), np.array(precisions), np.float64(bp)
