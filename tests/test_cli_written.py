@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+import nlpeval
 from nlpeval.cli.main import main as cli_main
 
-ROOT = Path(__file__).resolve().parents[1]
 LINE = re.compile(r"^nlpeval (\w+): wrote (.+) \((\d+ bytes?|[\d.]+ kB|[\d.]+ MB)\)$")
 
 REF = ["the cat sat on the mat", "a dog barked at night", "it is raining in the city", "we walked home late"]
@@ -92,7 +92,9 @@ def test_save_partial_and_figures_name_every_file(tmp_path: Path, capsys: pytest
 def test_demo_report_says_where_it_wrote(tmp_path: Path) -> None:
     env = {
         **os.environ,
-        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT / "python"), os.environ.get("PYTHONPATH")])),
+        "PYTHONPATH": os.pathsep.join(
+            filter(None, [str(Path(nlpeval.__file__).resolve().parents[1]), os.environ.get("PYTHONPATH")])
+        ),
     }
     run = subprocess.run(
         [sys.executable, "-m", "nlpeval", "demo", "--report", "demo.html"],
@@ -132,7 +134,9 @@ def test_classify_plot_without_matplotlib_fails_before_the_report(tmp_path: Path
     )
     env = {
         **os.environ,
-        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT / "python"), os.environ.get("PYTHONPATH")])),
+        "PYTHONPATH": os.pathsep.join(
+            filter(None, [str(Path(nlpeval.__file__).resolve().parents[1]), os.environ.get("PYTHONPATH")])
+        ),
     }
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert run.returncode == 2 and run.stdout == ""

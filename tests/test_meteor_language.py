@@ -60,7 +60,9 @@ def test_the_cli_warns_in_one_line(tmp_path: Path, wmt17) -> None:
     (tmp_path / "sys.de").write_text("\n".join(wmt17["FBK.4870"][:80]) + "\n", encoding="utf-8")
     env = {
         **os.environ,
-        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT / "python"), os.environ.get("PYTHONPATH")])),
+        "PYTHONPATH": os.pathsep.join(
+            filter(None, [str(Path(nlpeval.__file__).resolve().parents[1]), os.environ.get("PYTHONPATH")])
+        ),
     }
     args = [sys.executable, "-m", "nlpeval", "score", "-r", "ref.de", "-m", "meteor", "--meteor-modules", "exact"]
     args += ["sys.de", "sys.de"]

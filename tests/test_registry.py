@@ -20,8 +20,8 @@ from nlpeval.cli.main import build_parser, main
 from nlpeval.metrics import entries as entries_package
 from nlpeval.metrics import registry
 
-PACKAGE = Path(nlpeval.__file__).resolve().parent
-ROOT = PACKAGE.parents[1]
+PACKAGE = Path(nlpeval.__file__).resolve().parent  # the imported package (site-packages after pip install)
+ROOT = Path(__file__).resolve().parents[1]  # the repository (ARCHITECTURE.md, python/, tests/)
 
 # ------------------------------------------------------------------ layers
 
