@@ -117,7 +117,9 @@ def test_readme_dask_snippet_runs_when_pasted_into_a_script(tmp_path: Path) -> N
     pq.write_table(pairs, tmp_path / "pairs" / "part-0.parquet")
     env = {
         **os.environ,
-        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT / "python"), os.environ.get("PYTHONPATH")])),
+        "PYTHONPATH": os.pathsep.join(
+            filter(None, [str(Path(nlpeval.__file__).resolve().parents[1]), os.environ.get("PYTHONPATH")])
+        ),
     }
     run = subprocess.run(
         [sys.executable, "score.py"], cwd=tmp_path, capture_output=True, text=True, timeout=240, env=env
