@@ -119,3 +119,24 @@ def test_caches_go_to_a_temporary_folder() -> None:
     assert temporary in folder.resolve().parents
     for variable in ("NLPEVAL_CACHE_DIR", "MPLCONFIGDIR", "XDG_CACHE_HOME", "XDG_CONFIG_HOME"):
         assert temporary in Path(os.environ[variable]).resolve().parents, variable
+
+
+def test_every_extra_the_code_or_readme_names_exists() -> None:
+    """An error that says ``pip install 'nlpeval[X]'`` must name an extra that pip can install."""
+    import re
+    import sys
+
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+
+    root = Path(__file__).resolve().parents[1]
+    extras = set(
+        tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
+    )
+    texts = [path.read_text(encoding="utf-8") for path in (root / "python" / "nlpeval").rglob("*.py")]
+    texts.append((root / "README.md").read_text(encoding="utf-8"))
+    named = {name for text in texts for name in re.findall(r"nlpeval\[([a-z0-9_-]+)\]", text)}
+    assert {"neural", "meteor", "dask", "lm"} <= named
+    assert named <= extras, sorted(named - extras)
