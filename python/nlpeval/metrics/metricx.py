@@ -19,16 +19,14 @@ from typing import Any, ClassVar
 import numpy as np
 
 from nlpeval.core.errors import InputError
-from nlpeval.core.metric import CorpusMetric
 from nlpeval.core.score import Score
 from nlpeval.core.signature import Signature
-from nlpeval.core.stats import Stats, StatsSchema
+from nlpeval.core.stats import Stats
 from nlpeval.core.validation import validate_segments
 from nlpeval.metrics.bertscore.tokenize import warn_truncated
 from nlpeval.neural.deps import quiet_transformers, require, transformers_version
 from nlpeval.neural.local import require_file, resolve_model, weights_sha256
-
-SCHEMA = StatsSchema.of("score", "segments")
+from nlpeval.neural.segment_mean import SCHEMA, SegmentMeanMetric
 
 #: the vocabulary id whose first-step logit is MetricX's score
 SCORE_TOKEN = 250089
@@ -56,7 +54,7 @@ def metricx_input(version: str, hypothesis: str, reference: str | None, source: 
 
 
 @dataclass(frozen=True)
-class MetricX(CorpusMetric):
+class MetricX(SegmentMeanMetric):
     """MetricX-23/24 as google-research/metricx (``MT5ForRegression``), from local files.
 
     See :func:`nlpeval.metricx`.
@@ -83,10 +81,6 @@ class MetricX(CorpusMetric):
             raise ValueError(f"MetricX version must be '23' or '24'; got {self.version!r}")
         if self.dtype not in ("float32", "bfloat16", "float16"):
             raise ValueError(f"dtype must be float32, bfloat16 or float16; got {self.dtype!r}")
-
-    @property
-    def schema(self) -> StatsSchema:
-        return SCHEMA
 
     @cached_property
     def folder(self) -> Path:
@@ -199,17 +193,6 @@ class MetricX(CorpusMetric):
         segments: bool = False,
     ) -> Score:
         return self.score_from_stats(self.segment_stats(hypotheses, references, sources=sources), segments=segments)
-
-    def corpus_values(self, totals: np.ndarray) -> np.ndarray:
-        totals = np.asarray(totals, dtype=np.float64)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return np.where(totals[..., 1] > 0, totals[..., 0] / totals[..., 1], 0.0)
-
-    def segment_values(self, stats: Stats) -> np.ndarray:
-        return np.asarray(stats.rows[:, 0], dtype=np.float64)
-
-    def components(self, totals: np.ndarray) -> dict[str, Any]:
-        return {"n_segments": int(totals[1])}
 
     def signature(self, totals: np.ndarray) -> Signature:
         def build() -> Signature:

@@ -18,20 +18,18 @@ from typing import Any, ClassVar
 import numpy as np
 
 from nlpeval.core.errors import InputError
-from nlpeval.core.metric import CorpusMetric
 from nlpeval.core.signature import Signature
-from nlpeval.core.stats import Stats, StatsSchema
+from nlpeval.core.stats import Stats
 from nlpeval.core.validation import validate_segments
 from nlpeval.metrics.bertscore.tokenize import TruncationWarning
 from nlpeval.metrics.comet.checkpoint import CometCheckpoint
 from nlpeval.neural.deps import require, transformers_version
 from nlpeval.neural.local import weights_sha256
-
-SCHEMA = StatsSchema.of("score", "segments")
+from nlpeval.neural.segment_mean import SCHEMA, SegmentMeanMetric
 
 
 @dataclass(frozen=True)
-class COMET(CorpusMetric):
+class COMET(SegmentMeanMetric):
     """COMET (Rei et al., 2020; COMET-22) as unbabel-comet 2.2.7 ``predict``, from a local checkpoint.
 
     See :func:`nlpeval.comet`. Call it as ``metric(hypotheses, references, sources=sources)``.
@@ -60,10 +58,6 @@ class COMET(CorpusMetric):
             raise ValueError(f"batch_size must be a positive int; got {self.batch_size!r}")
         if self.dtype not in ("float32", "bfloat16", "float16"):
             raise ValueError(f"dtype must be float32, bfloat16 or float16; got {self.dtype!r}")
-
-    @property
-    def schema(self) -> StatsSchema:
-        return SCHEMA
 
     @cached_property
     def checkpoint(self) -> CometCheckpoint:
@@ -167,17 +161,6 @@ class COMET(CorpusMetric):
         segments: bool = False,
     ) -> Any:
         return self.score_from_stats(self.segment_stats(hypotheses, references, sources=sources), segments=segments)
-
-    def corpus_values(self, totals: np.ndarray) -> np.ndarray:
-        totals = np.asarray(totals, dtype=np.float64)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return np.where(totals[..., 1] > 0, totals[..., 0] / totals[..., 1], 0.0)
-
-    def segment_values(self, stats: Stats) -> np.ndarray:
-        return np.asarray(stats.rows[:, 0], dtype=np.float64)
-
-    def components(self, totals: np.ndarray) -> dict[str, Any]:
-        return {"n_segments": int(totals[1])}
 
     def signature(self, totals: np.ndarray) -> Signature:
         def build() -> Signature:
