@@ -241,3 +241,12 @@ def test_dask_giving_up_on_a_task_is_one_line_not_a_traceback(monkeypatch: pytes
     monkeypatch.setattr(sys.stderr, "isatty", lambda: False)
     with pytest.raises(UsageError, match=r"^Dask gave up: the workers running task 'score-partition-3' died 4 times"):
         engine._compute(Client(), None)
+
+
+def test_zero_randomization_trials_still_give_the_one_call_result() -> None:
+    """The blocked draws of zero trials are one empty block, as one generator call was (p = 1, no crash)."""
+    metric = nlpeval.BLEU()
+    refs = ["the cat sat on the mat"] * 5
+    a = metric.segment_stats(["the cat sat"] * 5, refs)
+    b = metric.segment_stats(["the cat sat on mat"] * 5, refs)
+    assert nlpeval.approximate_randomization(metric, a, b, n_trials=0).p_value == 1.0

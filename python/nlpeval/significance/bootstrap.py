@@ -67,7 +67,7 @@ def index_blocks(n_segments: int, n_resamples: int, seed: int | None) -> Iterato
     """
     rng = np.random.default_rng(seed)
     rows = max(1, BLOCK_CELLS // max(n_segments, 1))
-    for start in range(0, n_resamples, rows):
+    for start in range(0, max(n_resamples, 1), rows):  # zero resamples: one empty block, as one call draws
         yield rng.choice(n_segments, size=(min(rows, n_resamples - start), n_segments), replace=True)
 
 
@@ -86,7 +86,7 @@ def coin_blocks(n_segments: int, n_trials: int, seed: int | None) -> Iterator[np
     """
     rng = np.random.default_rng(seed)
     rows = max(32, BLOCK_CELLS // max(n_segments, 1) // 32 * 32)
-    for start in range(0, n_trials, rows):
+    for start in range(0, max(n_trials, 1), rows):  # zero trials: one empty block, as one call draws
         yield rng.integers(2, size=(min(rows, n_trials - start), n_segments), dtype=bool)
 
 
