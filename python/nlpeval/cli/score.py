@@ -32,7 +32,12 @@ def add_parser(subparsers: Any) -> None:
         metavar="REF",
         help="reference file (repeat for several references); with data files, --ref-col instead",
     )
-    parser.add_argument("-m", "--metrics", default="bleu", help="comma-separated metrics, e.g. bleu,chrf,ter")
+    parser.add_argument(
+        "-m",
+        "--metrics",
+        default="bleu",
+        help="comma-separated metrics, e.g. bleu,chrf,ter (default bleu; 'nlpeval metrics' lists them)",
+    )
     parser.add_argument("--format", "-f", choices=FORMATS, default="text", help="output format")
     parser.add_argument("--segments", action="store_true", help="also report per-segment scores")
     parser.add_argument(
