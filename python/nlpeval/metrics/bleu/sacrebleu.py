@@ -18,16 +18,16 @@ from nlpeval.core.stats import Stats, StatsSchema
 from nlpeval.core.validation import check_order
 from nlpeval.metrics.bleu import _pymath
 from nlpeval.metrics.bleu.extract import bleu_schema, id_rows, text_rows
+from nlpeval.metrics.bleu.fields import (
+    SMOOTH_DEFAULTS,
+    component_dict,
+    native_formula,
+    signature_fields,
+)
 from nlpeval.tokenizers import TokenizerSpec, resolve_tokenizer
-
-#: Default ``smooth_value`` per smoothing method (``None``: the method takes no value).
-SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1.0, "exp": None}
 
 #: sacreBLEU's floor for log(0).
 _LOG_ZERO = -9999999999.0
-
-#: Largest ``max_order`` of the native formula (``_native.bleu_row_scores``).
-MAX_NATIVE_ORDER = 7
 
 
 def sacrebleu_values(
@@ -49,7 +49,7 @@ def sacrebleu_values(
     natively (see :func:`sentence_scores`).
     """
     totals = np.asarray(totals)
-    if totals.ndim == 1 and totals.dtype == np.int64 and _native_options(max_order, smooth, smooth_value):
+    if totals.ndim == 1 and totals.dtype == np.int64 and native_formula(max_order, smooth, smooth_value):
         score, precisions, bp = _native.bleu_totals_values(
             totals, max_order, smooth, smooth_value, effective_order, ref_len_column
         )
@@ -160,17 +160,6 @@ def _scalar_values(
     return np.float64(score), np.array(precisions), np.float64(bp)
 
 
-def _native_options(max_order: int, smooth: str, smooth_value: float | None) -> bool:
-    """Whether the native formula computes with the same arithmetic as the Python one: up to
-    :data:`MAX_NATIVE_ORDER` orders (NumPy sums 8 or more values pairwise) and no ``smooth_value``
-    or a finite int or float that a float64 holds exactly."""
-    if type(max_order) is not int or not 1 <= max_order <= MAX_NATIVE_ORDER or smooth not in SMOOTH_DEFAULTS:
-        return False
-    if smooth_value is None:
-        return True
-    return type(smooth_value) in (int, float) and math.isfinite(smooth_value) and float(smooth_value) == smooth_value
-
-
 def sentence_scores(
     rows: np.ndarray,
     *,
@@ -198,7 +187,7 @@ def sentence_scores(
     rows = np.asarray(rows)
     if rows.dtype.kind == "i" and rows.dtype != np.int64:
         rows = rows.astype(np.int64)
-    if rows.ndim == 2 and rows.dtype == np.int64 and _native_options(max_order, smooth, smooth_value):
+    if rows.ndim == 2 and rows.dtype == np.int64 and native_formula(max_order, smooth, smooth_value):
         return _native.bleu_row_scores(
             rows, max_order, smooth, smooth_value, effective_order, ref_len_column, float(divisor)
         )
@@ -324,7 +313,7 @@ class BLEU(CorpusMetric):
 
     @cached_property
     def _native_formula(self) -> bool:
-        return _native_options(self.max_order, self.smooth, self.smooth_value)
+        return native_formula(self.max_order, self.smooth, self.smooth_value)
 
     def _components(self, totals: np.ndarray, precisions: np.ndarray, bp: np.ndarray) -> dict[str, Any]:
         return self._component_dict(
@@ -335,24 +324,7 @@ class BLEU(CorpusMetric):
 
     def _component_dict(self, totals: list, precisions: list[float], bp: float) -> dict[str, Any]:
         """The components of a totals list: precisions (0–1) and brevity penalty as given."""
-        hyp_len, ref_len = int(totals[0]), int(totals[1])
-        n = self.max_order
-        return {
-            "precisions": precisions,
-            "brevity_penalty": bp,
-            "length_ratio": hyp_len / ref_len if ref_len else 0.0,
-            "hyp_len": hyp_len,
-            "ref_len": ref_len,
-            "counts": [int(c) for c in totals[3 : 3 + n]],
-            "totals": [int(t) for t in totals[3 + n : 3 + 2 * n]],
-        }
-
-    def _smooth_field(self) -> str:
-        default = SMOOTH_DEFAULTS[self.smooth]
-        if default is None:
-            return self.smooth
-        value = default if self.smooth_value is None else self.smooth_value
-        return f"{self.smooth}[{value:.2f}]"
+        return component_dict(totals, precisions, bp, self.max_order)
 
     def signature(self, totals: np.ndarray) -> Signature:
         width = 3 + 2 * self.max_order  # the nrefs_min, nrefs_max columns follow (see bleu_schema)
@@ -364,12 +336,9 @@ class BLEU(CorpusMetric):
         return self._memo(
             ("signature", nrefs_min, nrefs_max),
             lambda: Signature.build(
-                nrefs=nrefs_field(nrefs_min, nrefs_max),
-                case="lc" if self.lowercase else "mixed",
-                eff=self.effective_order,
-                tok=self._tokenizer.signature if self._uses_text else "ids",
-                smooth=self._smooth_field(),
-                flavor=self.flavor,
+                **signature_fields(
+                    self, nrefs_field(nrefs_min, nrefs_max), self._tokenizer.signature if self._uses_text else "ids"
+                )
             ),
         )
 

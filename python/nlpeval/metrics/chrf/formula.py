@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
 
 from nlpeval import _native
+from nlpeval.metrics.chrf.fields import native_factor
 
 #: sacreBLEU's epsilon for undefined precision, recall and F (eps smoothing).
 EPS = 1e-16
@@ -137,15 +137,6 @@ def _scalar_parts(t: list[float], *, orders: int, factor: float, eps_smoothing: 
     return ChrfParts(
         np.float64(value), np.float64(avg_prec), np.float64(avg_rec), np.array(precisions), np.array(recalls)
     )
-
-
-def native_factor(factor: float) -> bool:
-    """Whether the native formula computes with ``factor`` as the Python one does: a finite
-    Python float, or an int that a float64 holds exactly (also ``1 + factor``); a NumPy scalar
-    would change the types of the arithmetic."""
-    if type(factor) is float:
-        return math.isfinite(factor)
-    return type(factor) is int and abs(factor) < 2**53
 
 
 def sentence_scores(
