@@ -206,11 +206,37 @@ def test_registry_entry():
     assert isinstance(metric, SARI) and metric.flavor == "easse"
 
 
-def test_cli_refuses_sari_without_sources(tmp_path, capsys):
-    hyp = tmp_path / "hyp.txt"
-    ref = tmp_path / "ref.txt"
-    hyp.write_text("a b\n", encoding="utf-8")
-    ref.write_text("a c\n", encoding="utf-8")
-    code = main(["score", "-m", "sari", "-r", str(ref), str(hyp)])
+def _write(path: Path, lines: list[str]) -> str:
+    path.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.parametrize("flavor", ["hf", "easse"])
+def test_cli_scores_sari_with_src(tmp_path, capsys, flavor):
+    src, out, refs = build("ted", 120)
+    files = [_write(tmp_path / f"ref{k}.txt", [seg[k] for seg in refs]) for k in range(2)]
+    args = ["score", "-m", "sari", "--sari-flavor", flavor, "--src", _write(tmp_path / "src.txt", src)]
+    args += [x for f in files for x in ("-r", f)] + [_write(tmp_path / "sys.txt", out), "--format", "json"]
+    assert main(args) == 0
+    got = json.loads(capsys.readouterr().out)["systems"][0]["scores"]["sari"]
+    assert got["signature"].startswith(f"nrefs:2|case:lc|tok:13a|flavor:{flavor}|")
+    if flavor == "hf":
+        assert abs(100 * got["score"] - hf_reference(src, out, refs)) < 1e-12
+    else:
+        easse = nlpeval.sari(out, refs, sources=src, flavor="easse")
+        assert got["score"] == easse.score and got["add"] == easse.components["add"]
+
+
+def test_cli_bad_sources_are_one_line_with_file_and_line(tmp_path, capsys):
+    ref = _write(tmp_path / "ref.txt", ["a c", "b d"])
+    hyp = _write(tmp_path / "hyp.txt", ["a b", "b c"])
+    assert main(["score", "-m", "sari", "-r", ref, hyp]) == 2
+    assert "needs the sources" in capsys.readouterr().err
+    bad = tmp_path / "src.txt"
+    bad.write_bytes(b"x y\n\xff z\n")
+    assert main(["score", "-m", "sari", "--src", str(bad), "-r", ref, hyp]) == 2
     err = capsys.readouterr().err
-    assert code == 2 and "source" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert f"{bad}:2:" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    short = _write(tmp_path / "short.txt", ["x"])
+    assert main(["score", "-m", "sari", "--src", short, "-r", ref, hyp]) == 2
+    assert "segment counts differ" in capsys.readouterr().err
