@@ -43,9 +43,12 @@ def reference_free(name: str) -> bool:
 
 
 def split(metrics: Mapping[str, Any], entries: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """(metrics streamed chunk by chunk, metrics scored on whole systems: those that need a model)."""
-    streamed = {name: metric for name, metric in metrics.items() if not entries[name].needs_model}
-    whole = {name: metric for name, metric in metrics.items() if entries[name].needs_model}
+    """(metrics streamed chunk by chunk, metrics scored on whole systems: those that need a model or the
+    sources, which are read whole: SARI)."""
+    whole = {
+        name: metric for name, metric in metrics.items() if entries[name].needs_model or entries[name].needs_sources
+    }
+    streamed = {name: metric for name, metric in metrics.items() if name not in whole}
     return streamed, whole
 
 
