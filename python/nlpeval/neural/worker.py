@@ -100,9 +100,7 @@ def segment_stats(
         return live.segment_stats(hypotheses, references)  # type: ignore[no-any-return]
     parameter = inspect.signature(live.segment_stats).parameters["sources"]
     if sources is None and parameter.default is inspect.Parameter.empty:
-        raise InputError(
-            f"{live.name} needs the sources (--src, sources=, or the source column: src=)", side="sources"
-        )
+        raise InputError(f"{live.name} needs the sources (--src, sources=, or the source column: src=)", side="sources")
     refs: Any = references
     if references is not None and all(not isinstance(r, str) and len(r) == 1 for r in references):
         refs = [r[0] for r in references]
