@@ -77,6 +77,8 @@ _LAZY = {
     "NIST": "nlpeval.metrics.nltk_lexical",
     "ribes": "nlpeval.metrics.nltk_lexical",
     "RIBES": "nlpeval.metrics.nltk_lexical",
+    "sari": "nlpeval.metrics.sari",
+    "SARI": "nlpeval.metrics.sari",
     "METEOR": "nlpeval.metrics.meteor",
     "NltkMETEOR": "nlpeval.metrics.meteor",
     "make_meteor": "nlpeval.metrics.meteor",
@@ -154,6 +156,7 @@ if TYPE_CHECKING:
     from nlpeval.metrics.nltk_lexical import GLEU, NIST, RIBES, gleu, nist, ribes
     from nlpeval.metrics.pass_at_k import PassAtK, pass_at_k
     from nlpeval.metrics.rouge import Rouge, RougeScore, make_rouge, rouge
+    from nlpeval.metrics.sari import SARI, sari
     from nlpeval.metrics.squad import SQuAD, squad
     from nlpeval.metrics.ter import TER, ter
     from nlpeval.metrics.wer import CER, MER, WER, WIL, WIP, EditAlignment, cer, edit_alignment, mer, wer, wil, wip
