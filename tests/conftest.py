@@ -27,6 +27,7 @@ CACHE_VARIABLES = {
     "MPLCONFIGDIR": "matplotlib",
     "XDG_CACHE_HOME": "xdg-cache",
     "XDG_CONFIG_HOME": "xdg-config",
+    "SACREBLEU": "sacrebleu",  # sacreBLEU's home: its SentencePiece model cache, looked in by nlpeval
 }
 
 

@@ -196,6 +196,25 @@ def test_cli_defaults_are_the_registry_defaults():
     assert command_flags("score")["--chrf-beta"] == ("2", "recall weight (default 2)")
 
 
+def test_shown_defaults_are_values_not_help_prose(capsys):
+    """``nlpeval metrics`` and the cards show a ``None`` default as the value the help states, never the
+    rest of the help sentence; a value with spaces or commas is quoted in the listing."""
+    shown = {o.flag: o.shown_default for o in registry.options().values()}
+    assert shown["--ter-max-cells"] == "10 billion" and shown["--meteor-max-candidates"] == "100 million"
+    assert not [flag for flag, value in shown.items() if ";" in value or "bounds" in value]
+    assert main(["metrics"]) == 0
+    listing = capsys.readouterr().out
+    assert '--ter-max-cells="10 billion"\n' in listing
+    assert '--chrf-word-order="0 for chrf, 2 for chrf++",' in listing
+    assert "bounds the" not in listing
+
+
+def test_score_help_says_which_metric_m_defaults_to(capsys):
+    with pytest.raises(SystemExit):
+        main(["score", "--help"])
+    assert "(default bleu;" in " ".join(capsys.readouterr().out.split())
+
+
 def test_option_values_parse_and_check_in_one_place():
     options = registry.options()
     assert options["bleu_weights"].parse("0.5,0.5") == (0.5, 0.5)

@@ -49,6 +49,11 @@ def _cli_options(card: Card) -> dict[str, dict[str, str]]:
     return commands
 
 
+def _flag_default(flag: str, default: str) -> str:
+    """``--flag=default``, the default quoted when it has spaces or commas (``--x="0 for chrf, 2 for chrf++"``)."""
+    return f'{flag}="{default}"' if any(c in default for c in " ,;") else f"{flag}={default}"
+
+
 def render_listing(fmt: str = "text") -> str:
     """The listing as ``text``, ``markdown`` or ``json``."""
     entries = metric_listing()
@@ -64,7 +69,7 @@ def render_listing(fmt: str = "text") -> str:
                 ", ".join(e["flavors"]),
                 ", ".join(f"`{k}={v}`" for k, v in e["options"].items())
                 + "".join(
-                    f"; `nlpeval {c}` " + ", ".join(f"`{k}={v}`" for k, v in flags.items())
+                    f"; `nlpeval {c}` " + ", ".join(f"`{_flag_default(k, v)}`" for k, v in flags.items())
                     for c, flags in e["cli_options"].items()
                 ),
             ]
@@ -82,7 +87,7 @@ def render_listing(fmt: str = "text") -> str:
         out.append(f"  flavors: {', '.join(e['flavors'])}")
         out.append(f"  options: {', '.join(f'{k}={v}' for k, v in e['options'].items())}")
         for command, flags in e["cli_options"].items():
-            out.append(f"  nlpeval {command}: {', '.join(f'{k}={v}' for k, v in flags.items())}")
+            out.append(f"  nlpeval {command}: {', '.join(_flag_default(k, v) for k, v in flags.items())}")
         out.append("")
     out.append("nlpeval explain NAME shows a card (any name above, e.g. chrf++, rougeLsum, cer, f1).")
     return "\n".join(out) + "\n"

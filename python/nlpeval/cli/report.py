@@ -74,12 +74,15 @@ def add_parser(subparsers: Any) -> None:
         "--tokenize", "-tok", default=None, choices=TOKENIZERS, help="BLEU tokenizer (as 'nlpeval score')"
     )
     parser.add_argument("--lowercase", "-lc", action="store_true", help="case-insensitive metrics")
+    from nlpeval.cli.metric_options import metric_option
+
     parser.add_argument(
         "--metric-option",
         action="append",
         default=[],
+        type=metric_option,
         metavar="KEY=VALUE",
-        help="any option of 'nlpeval score' by its dest name, e.g. chrf_word_order=2",
+        help="any metric option of 'nlpeval score' by name, e.g. chrf_word_order=2 (checked as the flag is)",
     )
     parser.add_argument("--figures", metavar="DIR", help="also draw paper figures (PDF/PNG) into DIR (plot extra)")
     parser.add_argument("--title", default="System comparison", help="report title")
@@ -89,15 +92,6 @@ def add_parser(subparsers: Any) -> None:
 
     add_data_options(parser)
     parser.set_defaults(run=run)
-
-
-def _value(text: str) -> Any:
-    for cast in (int, float):
-        try:
-            return cast(text)
-        except ValueError:
-            pass
-    return {"true": True, "false": False, "none": None}.get(text.lower(), text)
 
 
 def _names(paths: list[str]) -> list[str]:
@@ -240,11 +234,7 @@ def _run(options: argparse.Namespace) -> int:
     if not metrics and options.preset is None:
         raise UsageError("no metric given to -m")
     overrides: dict[str, Any] = {}
-    for item in options.metric_option:
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise UsageError(f"--metric-option needs KEY=VALUE; got {item!r}")
-        overrides[key.strip().replace("-", "_")] = _value(value.strip())
+    overrides.update(options.metric_option)  # (name, value) pairs, checked while parsing
     if options.tokenize is not None:
         overrides["tokenize"] = options.tokenize
     if options.lowercase:

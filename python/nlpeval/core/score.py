@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from nlpeval.core.plain_score import score_dict
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -117,8 +119,7 @@ class Score:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict: name, score, signature, components, optional segments and CI."""
-        out: dict[str, Any] = {"name": self.name, "score": self.score, "signature": self.signature}
-        out.update(_plain(dict(self.components)))
+        out = score_dict(self.name, self.score, self.signature, _plain(dict(self.components)))
         if self.ci is not None:
             out["ci"] = self.ci.to_dict()
         if self.segments is not None:

@@ -147,7 +147,7 @@ class Option(NamedTuple):
             return "off"
         if self.default is not None:
             return str(self.default)
-        stated = re.search(r"\(default:? ([^)]+)\)", self.help)
+        stated = re.search(r"\(default:? ([^);]+)[);]", self.help)  # "(default 10 billion; bounds ...)"
         return stated.group(1) if stated else "none"
 
 
