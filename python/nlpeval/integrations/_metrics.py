@@ -17,7 +17,7 @@ def default_metric(name: str) -> CorpusMetric:
     """
     from nlpeval.metrics import registry
 
-    return registry.build(name)
+    return registry.text_entry(name).build(name)
 
 
 def resolve_metrics(
