@@ -151,6 +151,7 @@ class FastMETEOR(_FastMetric):
                 segment += 1
             message = config.refusal_message(pair, candidates, self.max_candidates)
             raise InputError(message, segment=segment, side="hypotheses")
+        assert totals is not None  # the kernel returns totals unless it refused a pair
         return totals[:-2]  # the accumulator appends the least and most references
 
     def score(self, totals: list[int]) -> PlainScore:

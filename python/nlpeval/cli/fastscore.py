@@ -47,7 +47,11 @@ def fast_metrics(names: Sequence[str], options: argparse.Namespace) -> dict[str,
         return None
     metrics: dict[str, Any] = {}
     for name in names:
-        metric = _bleu(name, options) if name == "bleu" else _chrf(name, options) if name.startswith("chrf") else None
+        metric: _FastMetric | None = None
+        if name == "bleu":
+            metric = _bleu(name, options)
+        elif name.startswith("chrf"):
+            metric = _chrf(name, options)
         if name == "meteor":  # METEOR 1.5: nlpeval.cli.fastmeteor
             from nlpeval.cli.fastmeteor import fast_meteor
 

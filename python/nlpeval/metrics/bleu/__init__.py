@@ -272,7 +272,7 @@ def bleu(
     """
     from nlpeval.core.token_ids import is_token_id_input
 
-    options = {
+    options: dict[str, Any] = {
         "flavor": flavor,
         "tokenize": tokenize,
         "lowercase": lowercase,

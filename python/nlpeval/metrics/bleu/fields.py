@@ -54,11 +54,20 @@ def smooth_field(smooth: str, smooth_value: float | None) -> str:
 class BleuSettings(Protocol):
     """What the signature reads of a BLEU metric (``BLEU`` and the fast path's)."""
 
-    lowercase: bool
-    effective_order: bool
-    smooth: str
-    smooth_value: float | None
-    flavor: str
+    @property
+    def lowercase(self) -> bool: ...
+
+    @property
+    def effective_order(self) -> bool: ...
+
+    @property
+    def smooth(self) -> str: ...
+
+    @property
+    def smooth_value(self) -> float | None: ...
+
+    @property
+    def flavor(self) -> str: ...
 
 
 def signature_fields(settings: BleuSettings, nrefs: str, tok: str) -> dict[str, object]:

@@ -6,7 +6,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import numpy as np
 
@@ -38,7 +38,7 @@ def sacrebleu_values(
     smooth_value: float | None,
     effective_order: bool,
     ref_len_column: int = 1,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray | np.float64, np.ndarray, np.ndarray | np.float64]:
     """BLEU (0–100), precisions (0–100) and brevity penalty of statistics rows.
 
     Vectorised over the leading axes of ``totals``; follows sacreBLEU's
@@ -50,10 +50,8 @@ def sacrebleu_values(
     """
     totals = np.asarray(totals)
     if totals.ndim == 1 and totals.dtype == np.int64 and native_formula(max_order, smooth, smooth_value):
-        score, precisions, bp = _native.bleu_totals_values(
-            totals, max_order, smooth, smooth_value, effective_order, ref_len_column
-        )
-        return np.float64(score), np.array(precisions), np.float64(bp)
+        native = _native.bleu_totals_values(totals, max_order, smooth, smooth_value, effective_order, ref_len_column)
+        return np.float64(native[0]), np.array(native[1]), np.float64(native[2])
     totals = np.asarray(totals, dtype=np.float64)
     if totals.ndim == 1 and max_order < 8:
         scalar = _scalar_values(
@@ -70,7 +68,7 @@ def sacrebleu_values(
     ref_len = totals[..., ref_len_column]
     correct = totals[..., 3 : 3 + max_order].copy()
     total = totals[..., 3 + max_order : 3 + 2 * max_order].copy()
-    value = SMOOTH_DEFAULTS[smooth] if smooth_value is None else smooth_value
+    value = _smooth_value(smooth, smooth_value)
 
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = np.where(sys_len > 0, 1.0 - ref_len / np.where(sys_len > 0, sys_len, 1.0), 0.0)
@@ -106,6 +104,12 @@ def sacrebleu_values(
     return score, precisions, bp
 
 
+def _smooth_value(smooth: str, smooth_value: float | None) -> float:
+    """The value of a smoothing method that takes one (0.0, unused, for ``exp`` and ``none``)."""
+    default = SMOOTH_DEFAULTS[smooth] if smooth_value is None else smooth_value
+    return 0.0 if default is None else default
+
+
 def _scalar_values(
     totals: list[float],
     *,
@@ -114,7 +118,7 @@ def _scalar_values(
     smooth_value: float | None,
     effective_order: bool,
     ref_len_column: int,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+) -> tuple[np.float64, np.ndarray, np.float64] | None:
     """:func:`sacrebleu_values` of one totals vector: Python floats for the arithmetic (the same IEEE
     operations in the same order) and the C library's ``log``/``exp`` (sacreBLEU's ``math`` functions),
     without the per-call cost of ~60 small array operations. None where a ratio is undefined (the array path
@@ -122,7 +126,7 @@ def _scalar_values(
     sys_len, ref_len = totals[0], totals[ref_len_column]
     correct = totals[3 : 3 + max_order]
     total = totals[3 + max_order : 3 + 2 * max_order]
-    value = SMOOTH_DEFAULTS[smooth] if smooth_value is None else smooth_value
+    value = _smooth_value(smooth, smooth_value)
     try:
         bp = (math.exp(1.0 - ref_len / sys_len) if sys_len > 0 else 0.0) if sys_len < ref_len else 1.0
         any_correct = any(c != 0 for c in correct)
@@ -191,9 +195,15 @@ def sentence_scores(
         return _native.bleu_row_scores(
             rows, max_order, smooth, smooth_value, effective_order, ref_len_column, float(divisor)
         )
-    options = {"max_order": max_order, "smooth": smooth, "smooth_value": smooth_value}
-    values = sacrebleu_values(rows, **options, effective_order=effective_order, ref_len_column=ref_len_column)
-    return values[0] / divisor if divisor != 1.0 else values[0]
+    score = sacrebleu_values(
+        rows,
+        max_order=max_order,
+        smooth=smooth,
+        smooth_value=smooth_value,
+        effective_order=effective_order,
+        ref_len_column=ref_len_column,
+    )[0]
+    return cast("np.ndarray", score / divisor if divisor != 1.0 else score)  # rows: an array
 
 
 @dataclass(frozen=True)
@@ -259,7 +269,9 @@ class BLEU(CorpusMetric):
         )
         return Stats(self.schema, rows)
 
-    def _values(self, totals: np.ndarray, *, effective_order: bool) -> tuple[np.ndarray, ...]:
+    def _values(
+        self, totals: np.ndarray, *, effective_order: bool
+    ) -> tuple[np.ndarray | np.float64, np.ndarray, np.ndarray | np.float64]:
         return sacrebleu_values(
             totals,
             max_order=self.max_order,
@@ -269,7 +281,8 @@ class BLEU(CorpusMetric):
         )
 
     def corpus_values(self, totals: np.ndarray) -> np.ndarray:
-        return self._values(totals, effective_order=self.effective_order)[0] / 100.0
+        score = self._values(totals, effective_order=self.effective_order)[0] / 100.0
+        return cast("np.ndarray", score)  # a NumPy scalar for one totals vector
 
     def segment_values(self, stats: Stats) -> np.ndarray:
         """Sentence BLEU of each segment, as ``sacrebleu.sentence_bleu`` (effective order on)."""
@@ -315,7 +328,7 @@ class BLEU(CorpusMetric):
     def _native_formula(self) -> bool:
         return native_formula(self.max_order, self.smooth, self.smooth_value)
 
-    def _components(self, totals: np.ndarray, precisions: np.ndarray, bp: np.ndarray) -> dict[str, Any]:
+    def _components(self, totals: np.ndarray, precisions: np.ndarray, bp: np.ndarray | np.float64) -> dict[str, Any]:
         return self._component_dict(
             np.asarray(totals).tolist(),  # Python numbers: one conversion, not one per element
             [p / 100.0 for p in np.asarray(precisions, dtype=np.float64).tolist()],

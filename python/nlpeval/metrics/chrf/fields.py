@@ -64,13 +64,26 @@ def native_factor(factor: Any) -> bool:
 class ChrfSettings(Protocol):
     """What the signature and components read of a chrF metric (``CHRF`` and the fast path's)."""
 
-    lowercase: bool
-    eps_smoothing: bool
-    char_order: int
-    word_order: int
-    whitespace: bool
-    beta: float
-    flavor: str
+    @property
+    def lowercase(self) -> bool: ...
+
+    @property
+    def eps_smoothing(self) -> bool: ...
+
+    @property
+    def char_order(self) -> int: ...
+
+    @property
+    def word_order(self) -> int: ...
+
+    @property
+    def whitespace(self) -> bool: ...
+
+    @property
+    def beta(self) -> float: ...
+
+    @property
+    def flavor(self) -> str: ...
 
 
 def signature_fields(settings: ChrfSettings, nrefs: str) -> dict[str, object]:

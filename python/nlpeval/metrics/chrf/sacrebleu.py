@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import numpy as np
 
@@ -137,7 +137,7 @@ class CHRF(CorpusMetric):
         return chrf_parts(totals, orders=self.orders, factor=self.factor, eps_smoothing=self.eps_smoothing)
 
     def corpus_values(self, totals: np.ndarray) -> np.ndarray:
-        return self.parts(totals).score / 100.0
+        return cast("np.ndarray", self.parts(totals).score / 100.0)  # a NumPy scalar for one totals vector
 
     def segment_values(self, stats: Stats) -> np.ndarray:
         """Sentence chrF of each segment (``sacrebleu.sentence_chrf`` / 100)."""
