@@ -80,6 +80,8 @@ _LAZY = {
     "sari": "nlpeval.metrics.sari",
     "SARI": "nlpeval.metrics.sari",
     "eed": "nlpeval.metrics.eed",
+    "character": "nlpeval.metrics.character",
+    "CharacTER": "nlpeval.metrics.character",
     "EED": "nlpeval.metrics.eed",
     "METEOR": "nlpeval.metrics.meteor",
     "NltkMETEOR": "nlpeval.metrics.meteor",
@@ -148,6 +150,7 @@ if TYPE_CHECKING:
     from nlpeval.metrics.bertscore import BERTScore, bertscore
     from nlpeval.metrics.bleu import BLEU, HfBLEU, NltkBLEU, TokenIdBLEU, bleu, make_bleu
     from nlpeval.metrics.bleu.pairwise import pairwise_bleu
+    from nlpeval.metrics.character import CharacTER, character
     from nlpeval.metrics.chrf import CHRF, chrf
     from nlpeval.metrics.chrf.pairwise import pairwise_chrf
     from nlpeval.metrics.cider import CIDEr, cider
