@@ -80,6 +80,12 @@ _LAZY = {
     "NIST": "nlpeval.metrics.nltk_lexical",
     "ribes": "nlpeval.metrics.nltk_lexical",
     "RIBES": "nlpeval.metrics.nltk_lexical",
+    "sari": "nlpeval.metrics.sari",
+    "SARI": "nlpeval.metrics.sari",
+    "eed": "nlpeval.metrics.eed",
+    "character": "nlpeval.metrics.character",
+    "CharacTER": "nlpeval.metrics.character",
+    "EED": "nlpeval.metrics.eed",
     "METEOR": "nlpeval.metrics.meteor",
     "NltkMETEOR": "nlpeval.metrics.meteor",
     "make_meteor": "nlpeval.metrics.meteor",
@@ -147,16 +153,19 @@ if TYPE_CHECKING:
     from nlpeval.metrics.bertscore import BERTScore, bertscore
     from nlpeval.metrics.bleu import BLEU, HfBLEU, NltkBLEU, TokenIdBLEU, bleu, make_bleu
     from nlpeval.metrics.bleu.pairwise import pairwise_bleu
+    from nlpeval.metrics.character import CharacTER, character
     from nlpeval.metrics.chrf import CHRF, chrf
     from nlpeval.metrics.chrf.pairwise import pairwise_chrf
     from nlpeval.metrics.cider import CIDEr, cider
     from nlpeval.metrics.comet import COMET, comet
+    from nlpeval.metrics.eed import EED, eed
     from nlpeval.metrics.exact_match import ExactMatch, exact_match
     from nlpeval.metrics.meteor import METEOR, NltkMETEOR, make_meteor, meteor
     from nlpeval.metrics.metricx import MetricX, metricx
     from nlpeval.metrics.nltk_lexical import GLEU, NIST, RIBES, gleu, nist, ribes
     from nlpeval.metrics.pass_at_k import PassAtK, pass_at_k
     from nlpeval.metrics.rouge import Rouge, RougeScore, make_rouge, rouge
+    from nlpeval.metrics.sari import SARI, sari
     from nlpeval.metrics.squad import SQuAD, squad
     from nlpeval.metrics.ter import TER, ter
     from nlpeval.metrics.wer import CER, MER, WER, WIL, WIP, EditAlignment, cer, edit_alignment, mer, wer, wil, wip

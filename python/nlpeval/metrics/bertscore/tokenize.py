@@ -25,6 +25,8 @@ _NO_LIMIT = 10**6
 class TruncationWarning(UserWarning):
     """Some segments were longer than the model accepts and were cut (the warning names them)."""
 
+    one_line = True  # the command line shows it as one line, "nlpeval score: warning: ..."
+
 
 @dataclass(frozen=True)
 class OwnedTokenizer:

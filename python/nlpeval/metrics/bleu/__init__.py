@@ -7,11 +7,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from nlpeval._lazy import lazy_attributes
-from nlpeval.core.metric import CorpusMetric
-from nlpeval.core.score import Score
 from nlpeval.core.validation import check_order
 
 if TYPE_CHECKING:
+    from nlpeval.core.metric import CorpusMetric
+    from nlpeval.core.score import Score
     from nlpeval.metrics.bleu.hf import HfBLEU, HfTokenIdBLEU
     from nlpeval.metrics.bleu.nltk import NltkBLEU, NltkTokenIdBLEU
     from nlpeval.metrics.bleu.sacrebleu import BLEU, TokenIdBLEU
@@ -272,7 +272,7 @@ def bleu(
     """
     from nlpeval.core.token_ids import is_token_id_input
 
-    options = {
+    options: dict[str, Any] = {
         "flavor": flavor,
         "tokenize": tokenize,
         "lowercase": lowercase,
