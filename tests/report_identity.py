@@ -98,13 +98,16 @@ SETTINGS = {"seed": 7, "n_bootstrap": 200, "n_randomization": 200}
 def golden_version() -> Iterator[None]:
     """Set nlpeval's version to :data:`GOLDEN_VERSION` (signatures and provenance) for the duration."""
     import nlpeval._version
+    from nlpeval.core import signature
 
     saved = nlpeval._version.__version__
     nlpeval._version.__version__ = GOLDEN_VERSION
+    signature._built.cache_clear()  # signatures built before carry the real version
     try:
         yield
     finally:
         nlpeval._version.__version__ = saved
+        signature._built.cache_clear()
 
 
 def pages(case: str) -> dict[str, str]:

@@ -79,6 +79,10 @@ _LAZY = {
     "RIBES": "nlpeval.metrics.nltk_lexical",
     "sari": "nlpeval.metrics.sari",
     "SARI": "nlpeval.metrics.sari",
+    "eed": "nlpeval.metrics.eed",
+    "character": "nlpeval.metrics.character",
+    "CharacTER": "nlpeval.metrics.character",
+    "EED": "nlpeval.metrics.eed",
     "METEOR": "nlpeval.metrics.meteor",
     "NltkMETEOR": "nlpeval.metrics.meteor",
     "make_meteor": "nlpeval.metrics.meteor",
@@ -146,10 +150,12 @@ if TYPE_CHECKING:
     from nlpeval.metrics.bertscore import BERTScore, bertscore
     from nlpeval.metrics.bleu import BLEU, HfBLEU, NltkBLEU, TokenIdBLEU, bleu, make_bleu
     from nlpeval.metrics.bleu.pairwise import pairwise_bleu
+    from nlpeval.metrics.character import CharacTER, character
     from nlpeval.metrics.chrf import CHRF, chrf
     from nlpeval.metrics.chrf.pairwise import pairwise_chrf
     from nlpeval.metrics.cider import CIDEr, cider
     from nlpeval.metrics.comet import COMET, comet
+    from nlpeval.metrics.eed import EED, eed
     from nlpeval.metrics.exact_match import ExactMatch, exact_match
     from nlpeval.metrics.meteor import METEOR, NltkMETEOR, make_meteor, meteor
     from nlpeval.metrics.metricx import MetricX, metricx
