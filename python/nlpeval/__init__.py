@@ -162,7 +162,9 @@ if TYPE_CHECKING:
     from nlpeval.metrics.exact_match import ExactMatch, exact_match
     from nlpeval.metrics.meteor import METEOR, NltkMETEOR, make_meteor, meteor
     from nlpeval.metrics.metricx import MetricX, metricx
-    from nlpeval.metrics.nltk_lexical import GLEU, NIST, RIBES, gleu, nist, ribes
+    from nlpeval.metrics.nltk_lexical.gleu import GLEU, gleu
+    from nlpeval.metrics.nltk_lexical.nist import NIST, nist
+    from nlpeval.metrics.nltk_lexical.ribes import RIBES, ribes
     from nlpeval.metrics.pass_at_k import PassAtK, pass_at_k
     from nlpeval.metrics.rouge import Rouge, RougeScore, make_rouge, rouge
     from nlpeval.metrics.sari import SARI, sari
