@@ -71,6 +71,9 @@ _LAZY = {
     "meteor": "nlpeval.metrics.meteor",
     "cider": "nlpeval.metrics.cider",
     "CIDEr": "nlpeval.metrics.cider",
+    "span_f1": "nlpeval.metrics.span_f1",
+    "SpanF1": "nlpeval.metrics.span_f1",
+    "conlleval_report": "nlpeval.metrics.span_f1",
     "gleu": "nlpeval.metrics.nltk_lexical",
     "GLEU": "nlpeval.metrics.nltk_lexical",
     "nist": "nlpeval.metrics.nltk_lexical",
@@ -162,7 +165,9 @@ if TYPE_CHECKING:
     from nlpeval.metrics.exact_match import ExactMatch, exact_match
     from nlpeval.metrics.meteor import METEOR, NltkMETEOR, make_meteor, meteor
     from nlpeval.metrics.metricx import MetricX, metricx
-    from nlpeval.metrics.nltk_lexical import GLEU, NIST, RIBES, gleu, nist, ribes
+    from nlpeval.metrics.nltk_lexical.gleu import GLEU, gleu
+    from nlpeval.metrics.nltk_lexical.nist import NIST, nist
+    from nlpeval.metrics.nltk_lexical.ribes import RIBES, ribes
     from nlpeval.metrics.pass_at_k import PassAtK, pass_at_k
     from nlpeval.metrics.rouge import Rouge, RougeScore, make_rouge, rouge
     from nlpeval.metrics.sari import SARI, sari
