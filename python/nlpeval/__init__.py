@@ -80,6 +80,8 @@ _LAZY = {
     "sari": "nlpeval.metrics.sari",
     "SARI": "nlpeval.metrics.sari",
     "eed": "nlpeval.metrics.eed",
+    "character": "nlpeval.metrics.character",
+    "CharacTER": "nlpeval.metrics.character",
     "EED": "nlpeval.metrics.eed",
     "METEOR": "nlpeval.metrics.meteor",
     "NltkMETEOR": "nlpeval.metrics.meteor",
@@ -148,6 +150,7 @@ if TYPE_CHECKING:
     from nlpeval.metrics.bertscore import BERTScore, bertscore
     from nlpeval.metrics.bleu import BLEU, HfBLEU, NltkBLEU, TokenIdBLEU, bleu, make_bleu
     from nlpeval.metrics.bleu.pairwise import pairwise_bleu
+    from nlpeval.metrics.character import CharacTER, character
     from nlpeval.metrics.chrf import CHRF, chrf
     from nlpeval.metrics.chrf.pairwise import pairwise_chrf
     from nlpeval.metrics.cider import CIDEr, cider
@@ -156,7 +159,9 @@ if TYPE_CHECKING:
     from nlpeval.metrics.exact_match import ExactMatch, exact_match
     from nlpeval.metrics.meteor import METEOR, NltkMETEOR, make_meteor, meteor
     from nlpeval.metrics.metricx import MetricX, metricx
-    from nlpeval.metrics.nltk_lexical import GLEU, NIST, RIBES, gleu, nist, ribes
+    from nlpeval.metrics.nltk_lexical.gleu import GLEU, gleu
+    from nlpeval.metrics.nltk_lexical.nist import NIST, nist
+    from nlpeval.metrics.nltk_lexical.ribes import RIBES, ribes
     from nlpeval.metrics.pass_at_k import PassAtK, pass_at_k
     from nlpeval.metrics.rouge import Rouge, RougeScore, make_rouge, rouge
     from nlpeval.metrics.sari import SARI, sari

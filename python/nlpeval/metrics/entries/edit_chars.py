@@ -1,4 +1,4 @@
-"""Registry entry of EED, extended edit distance (``nlpeval score -m eed``)."""
+"""Registry entries of the character edit distances: CharacTER and EED (``nlpeval score -m character,eed``)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from nlpeval.metrics.registry import MetricEntry, Option
 if TYPE_CHECKING:
     from nlpeval.core.metric import CorpusMetric
 
-OPTIONS = (
+EED_OPTIONS = (
     Option(
         "eed_language",
         "--eed-language",
@@ -34,7 +34,14 @@ OPTIONS = (
 )
 
 
-def build(name: str, options: Mapping[str, Any]) -> CorpusMetric:
+def build_character(name: str, options: Mapping[str, Any]) -> CorpusMetric:
+    """CharacTER (no options)."""
+    from nlpeval.metrics.character import CharacTER
+
+    return CharacTER()
+
+
+def build_eed(name: str, options: Mapping[str, Any]) -> CorpusMetric:
     """EED with the ``eed_*`` options."""
     from nlpeval.metrics.eed import EED
 
@@ -49,15 +56,26 @@ def build(name: str, options: Mapping[str, Any]) -> CorpusMetric:
 
 ENTRIES = (
     MetricEntry(
+        "character",
+        factory="nlpeval.metrics.entries.edit_chars:build_character",
+        family="character",
+        card="character",
+        label="CharacTER",
+        scale=1.0,
+        higher_is_better=False,
+        flavors=("cer",),
+        option_group="CharacTER options (the cer package's; none)",
+    ),
+    MetricEntry(
         "eed",
-        factory="nlpeval.metrics.entries.eed:build",
+        factory="nlpeval.metrics.entries.edit_chars:build_eed",
         family="eed",
         card="eed",
         label="EED",
         scale=1.0,
         higher_is_better=False,
         flavors=("torchmetrics",),
-        options=OPTIONS,
+        options=EED_OPTIONS,
         option_group="EED options (torchmetrics' extended_edit_distance)",
     ),
 )
