@@ -293,9 +293,7 @@ def test_report_shows_comet_with_intervals_and_paired_tests(files: dict[str, str
     assert main(argv) == 0, capsys.readouterr().err
     board = json.loads(out.read_text(encoding="utf-8"))["leaderboard"]
     t = texts()
-    expected = {
-        key: nlpeval.comet(t[key], t["ref"], sources=t["src"], model=COMET_TINY).score for key in ("a", "b")
-    }
+    expected = {key: nlpeval.comet(t[key], t["ref"], sources=t["src"], model=COMET_TINY).score for key in ("a", "b")}
     cells = {(c["system"], c["metric"]): c["estimate"] for c in board["cells"]}
     for key, name in (("a", "a.txt"), ("b", "b.txt")):
         estimate = cells[(name, "comet")]
