@@ -39,7 +39,7 @@ def _metric(metric: Any) -> CorpusMetric:
     if isinstance(metric, str):
         from nlpeval.metrics import registry
 
-        return registry.build(metric)
+        return registry.text_entry(metric).build(metric)
     return require_corpus_metric(metric)
 
 

@@ -20,7 +20,7 @@ def default_metric(name: str, options: Mapping[str, object] | None = None) -> Co
 
     if options:
         registry.check_options(options)
-    return registry.build(name, options)
+    return registry.text_entry(name).build(name, options)
 
 
 def resolve_metrics(
