@@ -133,7 +133,7 @@ def test_every_score_name_is_a_registry_entry_with_a_card():
         assert entry.option_group and "options" in entry.option_group
     # the score command resolves -m through the registry and nothing else
     source = (PACKAGE / "cli" / "score.py").read_text(encoding="utf-8")
-    assert "from nlpeval.metrics.registry import get" in source and "entries = {name: get(name)" in source
+    assert "from nlpeval.metrics.registry import text_entry" in source and "entries = {name: text_entry(name)" in source
 
 
 def test_every_card_is_a_registry_family_or_scored_elsewhere():
@@ -157,6 +157,9 @@ def test_every_card_is_a_registry_family_or_scored_elsewhere():
 #: a name each pattern entry accepts (add one with a new pattern entry)
 PATTERN_EXAMPLES = {"rouge1..rouge9": "rouge2", "rougeW-<weight>": "rougeW-1.2", "rougeS<skip>": "rougeS4",
                     "rougeSU<skip>": "rougeSU4"}  # fmt: skip
+PATTERN_EXAMPLES |= {"P@<k>": "P@10", "recall@<k>": "recall@100", "Rprec": "Rprec", "mrr[@<k>]": "mrr@10",
+                     "map[@<k>]": "map", "ndcg[@<k>]": "ndcg@10", "ndcg_exp[@<k>]": "ndcg_exp",
+                     "success@<k>": "success@1"}  # fmt: skip
 #: the families that moved from cli/registry.py, and their error rates (LOWER_IS_BETTER before the registry)
 BUILT_IN = {"bleu", "chrf", "meteor", "rouge", "ter", "wer"}
 LOWER_IS_BETTER = {"ter", "wer", "cer", "mer", "wil"}

@@ -286,7 +286,7 @@ def run(options: argparse.Namespace) -> int:
     from nlpeval.cli.formats import ScoreTable, SystemScores, metric_list, render
     from nlpeval.cli.io import emit
     from nlpeval.cli.metric_options import entry_options
-    from nlpeval.metrics.registry import get
+    from nlpeval.metrics.registry import text_entry
 
     if options.chunk_size < 1:
         raise UsageError("--chunk-size must be at least 1")
@@ -298,7 +298,7 @@ def run(options: argparse.Namespace) -> int:
     names = metric_list(options.metrics)
     if not names:
         raise UsageError("no metric given to -m")
-    entries = {name: get(name) for name in names}
+    entries = {name: text_entry(name) for name in names}
     from nlpeval.cli import engine
 
     whole = [name for name, entry in entries.items() if not entry.decomposes]

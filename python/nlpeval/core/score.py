@@ -87,6 +87,9 @@ class Score:
         Per-segment values when asked for (read-only).
     ci : ConfidenceInterval or None
         Bootstrap confidence interval when asked for.
+    error_spans : tuple or None
+        Per-segment error spans of a metric that tags them (xCOMET): one tuple of spans per segment, each a
+        mapping with ``text``, ``start``, ``end``, ``severity`` and ``confidence``.
 
     Examples
     --------
@@ -103,6 +106,7 @@ class Score:
     components: Mapping[str, Any] = field(default_factory=dict)
     segments: np.ndarray | None = None
     ci: ConfidenceInterval | None = None
+    error_spans: tuple[tuple[Mapping[str, Any], ...], ...] | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "score", float(self.score))
@@ -124,6 +128,8 @@ class Score:
             out["ci"] = self.ci.to_dict()
         if self.segments is not None:
             out["segments"] = self.segments.tolist()
+        if self.error_spans is not None:
+            out["error_spans"] = [[dict(span) for span in segment] for segment in self.error_spans]
         return out
 
     def __str__(self) -> str:
