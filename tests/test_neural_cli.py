@@ -284,3 +284,31 @@ def test_progress_bar_on_a_terminal_leaves_the_scores_unchanged(files: dict[str,
     assert "segments" in captured.err and "comet" in captured.err
     assert {s["name"]: s["scores"] for s in json.loads(captured.out)["systems"]} == quiet
     assert os.environ["NLPEVAL_PROGRESS"] == "1"
+
+
+def test_report_shows_comet_with_intervals_and_paired_tests(files: dict[str, str], capsys, tmp_path: Path) -> None:
+    out = tmp_path / "report.json"
+    argv = ["report", "-q", "-m", "bleu,comet", "--src", files["src"], "-r", files["ref"], files["a"], files["b"],
+            "--comet-model", str(COMET_TINY), "-f", "json", "-o", str(out)]  # fmt: skip
+    assert main(argv) == 0, capsys.readouterr().err
+    board = json.loads(out.read_text(encoding="utf-8"))["leaderboard"]
+    t = texts()
+    expected = {key: nlpeval.comet(t[key], t["ref"], sources=t["src"], model=COMET_TINY).score for key in ("a", "b")}
+    cells = {(c["system"], c["metric"]): c["estimate"] for c in board["cells"]}
+    for key, name in (("a", "a.txt"), ("b", "b.txt")):
+        estimate = cells[(name, "comet")]
+        # the first system as the library computes it; the second reuses the sources' and references' embeddings
+        assert estimate["value"] == pytest.approx(expected[key], abs=1e-12 if key == "a" else FLOAT32_BOUND["comet"])
+        assert estimate["n"] == N and estimate["low"] < estimate["value"] < estimate["high"]
+    (test,) = [row for row in board["vs_baseline"] if row["metric"] == "comet"]
+    assert test["difference"] == pytest.approx(expected["b"] - expected["a"], abs=FLOAT32_BOUND["comet"])
+    assert 0 < test["p_bootstrap"] <= 1 and 0 < test["p_randomization"] <= 1
+    assert test["ci_low"] < test["difference"] < test["ci_high"]
+    # the library's report takes the model as a metric option
+    report = nlpeval.report({"a": t["a"], "b": t["b"]}, t["ref"], sources=t["src"], metrics=["comet"],
+                            metric_options={"comet_model": COMET_TINY}, n_bootstrap=200, n_randomization=200)  # fmt: skip
+    (cell,) = [c for c in report.leaderboard.cells if c.system == "a"]
+    assert cell.estimate.value == pytest.approx(expected["a"], abs=1e-12)
+    code = main(["report", "-q", "-m", "comet", "-r", files["ref"], files["a"], "--comet-model", str(COMET_TINY)])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and "\n" not in err and "comet needs the sources" in err, err

@@ -71,6 +71,9 @@ _LAZY = {
     "meteor": "nlpeval.metrics.meteor",
     "cider": "nlpeval.metrics.cider",
     "CIDEr": "nlpeval.metrics.cider",
+    "span_f1": "nlpeval.metrics.span_f1",
+    "SpanF1": "nlpeval.metrics.span_f1",
+    "conlleval_report": "nlpeval.metrics.span_f1",
     "gleu": "nlpeval.metrics.nltk_lexical",
     "GLEU": "nlpeval.metrics.nltk_lexical",
     "nist": "nlpeval.metrics.nltk_lexical",
@@ -82,6 +85,8 @@ _LAZY = {
     "eed": "nlpeval.metrics.eed",
     "character": "nlpeval.metrics.character",
     "CharacTER": "nlpeval.metrics.character",
+    "charcut": "nlpeval.metrics.charcut",
+    "CharCut": "nlpeval.metrics.charcut",
     "EED": "nlpeval.metrics.eed",
     "METEOR": "nlpeval.metrics.meteor",
     "NltkMETEOR": "nlpeval.metrics.meteor",
@@ -151,6 +156,7 @@ if TYPE_CHECKING:
     from nlpeval.metrics.bleu import BLEU, HfBLEU, NltkBLEU, TokenIdBLEU, bleu, make_bleu
     from nlpeval.metrics.bleu.pairwise import pairwise_bleu
     from nlpeval.metrics.character import CharacTER, character
+    from nlpeval.metrics.charcut import CharCut, charcut
     from nlpeval.metrics.chrf import CHRF, chrf
     from nlpeval.metrics.chrf.pairwise import pairwise_chrf
     from nlpeval.metrics.cider import CIDEr, cider
@@ -159,7 +165,9 @@ if TYPE_CHECKING:
     from nlpeval.metrics.exact_match import ExactMatch, exact_match
     from nlpeval.metrics.meteor import METEOR, NltkMETEOR, make_meteor, meteor
     from nlpeval.metrics.metricx import MetricX, metricx
-    from nlpeval.metrics.nltk_lexical import GLEU, NIST, RIBES, gleu, nist, ribes
+    from nlpeval.metrics.nltk_lexical.gleu import GLEU, gleu
+    from nlpeval.metrics.nltk_lexical.nist import NIST, nist
+    from nlpeval.metrics.nltk_lexical.ribes import RIBES, ribes
     from nlpeval.metrics.pass_at_k import PassAtK, pass_at_k
     from nlpeval.metrics.rouge import Rouge, RougeScore, make_rouge, rouge
     from nlpeval.metrics.sari import SARI, sari

@@ -1,6 +1,6 @@
 """Type stubs of the native core. Private: use the public nlpeval API."""
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -34,7 +34,7 @@ def rouge_tokenize(texts: list[str], tokenizer: str, stem: bool) -> list[list[st
 def porter_stem(words: list[str]) -> list[str]: ...
 def rouge_stats_text(
     hyps: list[str],
-    refs: list[str | list[str]],
+    refs: Sequence[str | list[str]],
     tokenizer: str,
     stem: bool,
     kinds: list[tuple[str, float]],
@@ -108,6 +108,7 @@ def meteor_align_rows(
     modules: list[int],
     beam: int,
     paraphrases: MeteorParaphrases | None = None,
+    max_candidates: int | None = None,
 ) -> npt.NDArray[np.int64]: ...
 def nltk_porter_stems(words: list[str]) -> list[str]: ...
 def meteor_corpus_totals(
@@ -172,6 +173,7 @@ class WordNetIndex:
     def __iter__(self) -> Iterator[str]: ...
     def meteor_morph(self, word: str) -> str: ...
     def meteor_synsets(self, words: list[str], bases: list[list[str] | None]) -> tuple[list[int], list[int]]: ...
+    def meteor_synsets_exc(self, words: list[str], exceptions: list[str]) -> tuple[list[int], list[int]]: ...
 
 class MeteorParaphrases:
     @staticmethod

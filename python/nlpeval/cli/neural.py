@@ -35,6 +35,42 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+#: the options of the neural metrics that ``nlpeval report`` takes as flags, as ``nlpeval score`` (the others:
+#: ``--metric-option NAME=VALUE``)
+REPORT_OPTIONS = (
+    "comet_model",
+    "bertscore_model",
+    "bertscore_num_layers",
+    "metricx_model",
+    "metricx_tokenizer",
+    "metricx_version",
+    "device",
+    "dtype",
+)
+
+
+def add_report_arguments(parser: argparse.ArgumentParser) -> None:
+    """The neural metrics' model flags of ``nlpeval report`` (the registry's options, as ``nlpeval score``)."""
+    from nlpeval.cli.metric_options import add_option
+    from nlpeval.metrics import registry
+
+    group = parser.add_argument_group(
+        "neural metrics (COMET, BERTScore, MetricX; their other options: --metric-option NAME=VALUE)"
+    )
+    known = registry.options()
+    for name in REPORT_OPTIONS:
+        add_option(group, known[name])
+
+
+def report_overrides(options: argparse.Namespace) -> dict[str, Any]:
+    """The values of the neural flags ``nlpeval report`` was given (those that differ from their default)."""
+    from nlpeval.metrics import registry
+
+    known = registry.options()
+    values = {name: getattr(options, name, known[name].default) for name in REPORT_OPTIONS}
+    return {name: value for name, value in values.items() if value != known[name].default}
+
+
 def reference_free(name: str) -> bool:
     """Whether metric ``name`` is scored without references (``metricx-qe``): ``-r`` may then be left out."""
     from nlpeval.metrics.entries.neural import REFERENCE_FREE

@@ -82,7 +82,8 @@ def reads_sources(metric: Any) -> bool:
 def segment_stats(
     metric: Any, hypotheses: Sequence[Any], references: Sequence[Any] | None, sources: Sequence[Any] | None
 ) -> Stats:
-    """``metric``'s statistics of the segments, through this process's resident instance.
+    """``metric``'s statistics of the segments, through this process's resident instance (a neural metric), or
+    ``metric.segment_stats(hypotheses, references)`` (any other).
 
     ``references`` holds one list of references per segment (as the Dask inputs give them); a metric
     that reads sources takes one reference per segment, so a single-element list is unwrapped.
@@ -93,6 +94,8 @@ def segment_stats(
     >>> segment_stats(nlpeval.BLEU(), ["a b c d"], [["a b c d"]], None).rows.shape[0]
     1
     """
+    if not is_neural(metric):  # any other metric: called as everywhere else
+        return metric.segment_stats(hypotheses, references)  # type: ignore[no-any-return]
     global calls
     calls += 1
     live = resident(metric)

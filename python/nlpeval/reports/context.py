@@ -49,6 +49,8 @@ class ReportOptions:
     title: str = "System comparison"
     command: str | None = None
     inputs: Sequence[InputFile] | None = None
+    #: human scores (:class:`~nlpeval.reports.analyses.human_agreement.HumanScores`): the agreement section
+    human: Any = None
 
 
 @dataclass(frozen=True)
@@ -274,7 +276,7 @@ def build_context(
             )
         }
     else:
-        columns = _metric_columns(hypotheses, refs, tuple(metrics), options.metric_options, systems)
+        columns = _metric_columns(hypotheses, refs, tuple(metrics), options.metric_options, systems, sources)
     # compare-mt's matched words: the word tables count them, the example browser highlights them
     matched = {s: nc.matched_strings(corpus, s, len(refs)) for s in systems}
     return ReportContext(
@@ -300,8 +302,12 @@ def _metric_columns(
     names: tuple[str, ...],
     metric_options: Any,
     systems: Sequence[str],
+    sources: Sequence[str] | None = None,
 ) -> dict[str, MetricColumn]:
-    """Every metric built through the registry, with every system's segment statistics."""
+    """Every metric built through the registry, with every system's segment statistics (the neural metrics
+    through :func:`nlpeval.neural.worker.segment_stats`: sources passed on, one model and one embedding of the
+    sources and references for all systems)."""
+    from nlpeval.neural.worker import segment_stats
     from nlpeval.reports.metrics import build_metrics, higher_is_better
 
     columns = {}
@@ -309,7 +315,7 @@ def _metric_columns(
         stats = {}
         for s in systems:
             try:
-                stats[s] = metric.segment_stats(list(hypotheses[s]), refs)
+                stats[s] = segment_stats(metric, list(hypotheses[s]), refs, sources)
             except InputError as exc:
                 raise InputError(
                     f"system {s!r}: {exc.message}", segment=exc.segment, side=exc.side, reference=exc.reference

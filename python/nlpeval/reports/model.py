@@ -649,6 +649,45 @@ class SummarizationSection(_Record):
     lsum_example_id: int | None = None
 
 
+# ---------------------------------------------------------------------------- agreement with humans
+
+
+@_record
+class HumanAgreementRow(_Record):
+    """One metric's agreement with the human scores (``None``: undefined on these data, see the notes) and its
+    PERM-BOTH cluster per statistic (1: not significantly worse than the best metric)."""
+
+    metric: str
+    spa: float | None
+    spa_rank: int | None
+    acc_eq: float | None
+    acc_eq_epsilon: float | None
+    acc_eq_rank: int | None
+    pearson: float | None
+    pearson_rank: int | None
+
+
+@_record
+class HumanAgreement(_Record):
+    """Which of the report's metrics agree with human scores here (:mod:`nlpeval.reports.analyses.human_agreement`).
+
+    ``level`` is what the human scores give (``segment`` or ``system``); ``systems`` the judged systems used,
+    ``unjudged`` the report's systems without human scores; ``negated`` the lower-is-better metrics."""
+
+    source: str
+    level: str
+    systems: tuple[str, ...]
+    unjudged: tuple[str, ...]
+    n_items: int
+    n_judged: int
+    negated: tuple[str, ...]
+    rows: tuple[HumanAgreementRow, ...]
+    k: int
+    seed: int | None
+    alpha: float
+    notes: tuple[str, ...] = ()
+
+
 # ---------------------------------------------------------------------------- the report
 
 
@@ -670,6 +709,15 @@ class Report(_Record):
     classification: ClassificationSection | None = None
     summarization: SummarizationSection | None = None
     warnings: tuple[str, ...] = ()
+    human_agreement: HumanAgreement | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict; ``human_agreement`` only when the report has human scores."""
+        out = plain(self)
+        assert isinstance(out, dict)
+        if out.get("human_agreement") is None:
+            out.pop("human_agreement", None)
+        return out
 
 
 _add_inits()

@@ -679,6 +679,43 @@ def summarization(report: Dict, infos: Mapping[str, Dict]) -> dict[str, Any] | N
     }
 
 
+def human_agreement(report: Dict, infos: Mapping[str, Dict]) -> dict[str, Any] | None:
+    """The "Agreement with humans" table: per metric each statistic, its PERM-BOTH cluster and acc_eq's epsilon."""
+    section = report.get("human_agreement")
+    if not section:
+        return None
+
+    def cell(value: float | None, rank: int | None) -> dict[str, Any]:
+        shown = "—" if value is None else f"{value:.4f}"
+        return {"text": shown, "key": "" if value is None else value, "rank": rank, "top": rank == 1}
+
+    rows = [
+        {
+            "metric": _label(infos, r["metric"]),
+            "negated": r["metric"] in (section.get("negated") or []),
+            "cells": [
+                cell(r.get("spa"), r.get("spa_rank")),
+                cell(r.get("acc_eq"), r.get("acc_eq_rank")),
+                cell(r.get("pearson"), r.get("pearson_rank")),
+            ],
+            "epsilon": "—" if r.get("acc_eq_epsilon") is None else f"{r['acc_eq_epsilon']:.4g}",
+        }
+        for r in section.get("rows") or []
+    ]
+    return {
+        "source": section.get("source"),
+        "level": section.get("level"),
+        "systems": section.get("systems") or [],
+        "unjudged": section.get("unjudged") or [],
+        "n_judged": section.get("n_judged"),
+        "n_items": section.get("n_items"),
+        "k": section.get("k"),
+        "alpha": section.get("alpha"),
+        "notes": section.get("notes") or [],
+        "rows": rows,
+    }
+
+
 def build(report: Dict) -> dict[str, Any]:
     """Everything the page template needs, from ``Report.to_dict()``."""
     infos = metric_infos(report)
@@ -691,11 +728,13 @@ def build(report: Dict) -> dict[str, Any]:
         "ngrams": ngrams(report),
         "classification": classification(report),
         "summarization": summarization(report, infos),
+        "human_agreement": human_agreement(report, infos),
     }
     names = [
         ("leaderboard", "Leaderboard"),
         ("classification", "Classification"),
         ("summarization", "Summarisation"),
+        ("human_agreement", "Agreement with humans"),
         ("length", "Length & sanity"),
         ("sentences", "Sentence level"),
         ("buckets", "Buckets"),
