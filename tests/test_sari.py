@@ -262,3 +262,17 @@ def test_packed_keys_and_the_general_path_count_the_same():
             return sorted(rows, key=lambda row: (row[0], row[1]))  # stable: keeps the order within a slot
 
         assert pick(packed) == pick(general)
+
+
+def test_report_passes_the_sources_to_sari():
+    src, out, refs = build("ted", 30)
+    other = [seg[0] for seg in refs]
+    gold = [[seg[1]] for seg in refs]
+    report = nlpeval.report(
+        {"A": out, "B": other}, gold, sources=src, metrics=["sari"], n_bootstrap=50, n_randomization=50
+    ).to_dict()
+    cells = {(c["system"], c["metric"]): c["estimate"]["value"] for c in report["leaderboard"]["cells"]}
+    for name, hyps in (("A", out), ("B", other)):
+        assert abs(100 * cells[(name, "sari")] - hf_reference(src, hyps, gold)) < 1e-12
+    with pytest.raises(InputError, match="source"):
+        nlpeval.report({"A": out}, gold, metrics=["sari"], n_bootstrap=0, n_randomization=0)
