@@ -209,7 +209,7 @@ def _provenance(ctx: ReportContext) -> Any:
     options, systems, refs = ctx.options, ctx.systems, ctx.refs
     inputs = options.inputs
     if inputs is None:
-        sides = [("reference", "reference", [g[0] for g in refs])]
+        sides: list[tuple[str, str, Sequence[str]]] = [("reference", "reference", [g[0] for g in refs])]
         sides += [("system", s, ctx.hypotheses[s]) for s in systems]
         if ctx.sources is not None:
             sides.append(("source", "source", ctx.sources))
