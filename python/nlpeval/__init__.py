@@ -85,6 +85,8 @@ _LAZY = {
     "eed": "nlpeval.metrics.eed",
     "character": "nlpeval.metrics.character",
     "CharacTER": "nlpeval.metrics.character",
+    "charcut": "nlpeval.metrics.charcut",
+    "CharCut": "nlpeval.metrics.charcut",
     "EED": "nlpeval.metrics.eed",
     "METEOR": "nlpeval.metrics.meteor",
     "NltkMETEOR": "nlpeval.metrics.meteor",
@@ -154,6 +156,7 @@ if TYPE_CHECKING:
     from nlpeval.metrics.bleu import BLEU, HfBLEU, NltkBLEU, TokenIdBLEU, bleu, make_bleu
     from nlpeval.metrics.bleu.pairwise import pairwise_bleu
     from nlpeval.metrics.character import CharacTER, character
+    from nlpeval.metrics.charcut import CharCut, charcut
     from nlpeval.metrics.chrf import CHRF, chrf
     from nlpeval.metrics.chrf.pairwise import pairwise_chrf
     from nlpeval.metrics.cider import CIDEr, cider

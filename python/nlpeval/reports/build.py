@@ -73,6 +73,7 @@ def report(
     command: str | None = None,
     inputs: Sequence[InputFile] | None = None,
     progress: Callable[[str], None] | None = None,
+    human: Mapping[str, Any] | Any = None,
 ) -> Report:
     """Compare systems on the same test set and return the report model.
 
@@ -124,6 +125,10 @@ def report(
         Input files for the provenance (the CLI passes them; default: the in-memory texts).
     progress : callable, optional
         Called with the name of each step.
+    human : mapping, optional
+        Human scores per system: one per segment (``None``/NaN: not judged) or one system-level score
+        (or a :class:`~nlpeval.reports.analyses.human_agreement.HumanScores`). Adds the section "Agreement
+        with humans": each metric's SPA, acc_eq and system-level Pearson with PERM-BOTH clusters.
 
     Returns
     -------
@@ -151,6 +156,7 @@ def report(
         title=title,
         command=command,
         inputs=inputs,
+        human=_human(human, len(refs)),
     )
     options = check_options(systems, baseline, options, len(refs))
     resampling = Resampling(n_bootstrap, n_randomization, seed, alpha, confidence)
@@ -168,6 +174,15 @@ def report(
     # the resampled sections (mostly native, GIL released) run on a second thread meanwhile
     ctx = dataclasses.replace(ctx, background=Background(_resampled_sections, ctx))
     return _assemble(ctx, build_sections(ctx))
+
+
+def _human(human: Mapping[str, Any] | Any, n_segments: int) -> Any:
+    """``report(human=...)`` as :class:`~nlpeval.reports.analyses.human_agreement.HumanScores` (None: none)."""
+    if human is None:
+        return None
+    from nlpeval.reports.analyses.human_agreement import HumanScores, human_scores
+
+    return human if isinstance(human, HumanScores) else human_scores(human, n_segments)
 
 
 def _assemble(ctx: ReportContext, parts: Mapping[str, Any]) -> Report:
@@ -194,7 +209,7 @@ def _provenance(ctx: ReportContext) -> Any:
     options, systems, refs = ctx.options, ctx.systems, ctx.refs
     inputs = options.inputs
     if inputs is None:
-        sides = [("reference", "reference", [g[0] for g in refs])]
+        sides: list[tuple[str, str, Sequence[str]]] = [("reference", "reference", [g[0] for g in refs])]
         sides += [("system", s, ctx.hypotheses[s]) for s in systems]
         if ctx.sources is not None:
             sides.append(("source", "source", ctx.sources))

@@ -49,6 +49,8 @@ class ReportOptions:
     title: str = "System comparison"
     command: str | None = None
     inputs: Sequence[InputFile] | None = None
+    #: human scores (:class:`~nlpeval.reports.analyses.human_agreement.HumanScores`): the agreement section
+    human: Any = None
 
 
 @dataclass(frozen=True)

@@ -96,6 +96,23 @@ class OwnedTokenizer:
                 out[i] = prefix + list(ids) + suffix
         return out, cut
 
+    def encode_plain(self, sentences: Sequence[str]) -> tuple[list[list[int]], list[int]]:
+        """Token ids as torchmetrics' ``bert_score`` gets them: the tokenizer called on the text as it is (no
+        strip, no added prefix space), special tokens included, cut to ``max_length`` keeping the last one
+        (its ``truncation=True``); and the positions of those cut."""
+        if not sentences:
+            return [], []
+        encoded = self.tokenizer(list(sentences), add_special_tokens=True, verbose=False)["input_ids"]
+        out: list[list[int]] = []
+        cut: list[int] = []
+        for i, ids in enumerate(encoded):
+            ids = list(ids)
+            if len(ids) > self.max_length:
+                cut.append(i)
+                ids = [*ids[: self.max_length - 1], ids[-1]]
+            out.append(ids)
+        return out, cut
+
 
 def warn_truncated(cut: dict[str, list[int]], max_length: int, metric: str) -> None:
     """One :class:`TruncationWarning` naming the segments cut on each side (0-based)."""

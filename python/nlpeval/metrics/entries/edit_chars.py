@@ -1,4 +1,4 @@
-"""Registry entries of the character edit distances: CharacTER and EED (``nlpeval score -m character,eed``)."""
+"""Registry entries of the character edit distances CharacTER, EED and CharCut (``-m character,eed,charcut``)."""
 
 from __future__ import annotations
 
@@ -32,6 +32,27 @@ EED_OPTIONS = (
         metavar="I",
     ),
 )
+
+
+CHARCUT_OPTIONS = (
+    Option(
+        "charcut_match_size",
+        "--charcut-match-size",
+        "int",
+        3,
+        "shortest common substring matched, in characters (default 3)",
+        minimum=1,
+        metavar="N",
+    ),
+    Option("charcut_alt_norm", "--charcut-alt-norm", "flag", False, "divide by twice the candidate's length"),
+)
+
+
+def build_charcut(name: str, options: Mapping[str, Any]) -> CorpusMetric:
+    """CharCut with the ``charcut_*`` options."""
+    from nlpeval.metrics.charcut import CharCut
+
+    return CharCut(match_size=options["charcut_match_size"], alt_norm=options["charcut_alt_norm"])
 
 
 def build_character(name: str, options: Mapping[str, Any]) -> CorpusMetric:
@@ -77,5 +98,17 @@ ENTRIES = (
         flavors=("torchmetrics",),
         options=EED_OPTIONS,
         option_group="EED options (torchmetrics' extended_edit_distance)",
+    ),
+    MetricEntry(
+        "charcut",
+        factory="nlpeval.metrics.entries.edit_chars:build_charcut",
+        family="charcut",
+        card="charcut",
+        label="CharCut",
+        scale=1.0,
+        higher_is_better=False,
+        flavors=("charcut",),
+        options=CHARCUT_OPTIONS,
+        option_group="CharCut options (the charcut package's; one reference per segment)",
     ),
 )

@@ -83,7 +83,7 @@ BERTSCORE_OPTIONS = (
         "--bertscore-flavor",
         "str",
         "bert_score",
-        "the implementation reproduced (bert_score: bert-score 0.3.13)",
+        "the implementation reproduced (bert_score: bert-score 0.3.13; torchmetrics: torchmetrics 1.9's defaults)",
         metavar="FLAVOR",
     ),
     Option(
@@ -214,7 +214,7 @@ ENTRIES = (
         card="bertscore",
         label="BERTScore",
         needs_model=True,
-        flavors=("bert_score",),
+        flavors=("bert_score", "torchmetrics"),
         options=BERTSCORE_OPTIONS,
         option_group="BERTScore options (a local model; the score is the mean F1)",
     ),

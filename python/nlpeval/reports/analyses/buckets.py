@@ -102,7 +102,7 @@ def metric_table(
         lower, upper = buckets.bounds[b]
         resamples = Resamples.draw(len(members), n_bootstrap, seed) if n_bootstrap >= 2 and len(members) >= 2 else None
         resampled = {}
-        values = {}
+        values: dict[str, float | None] = {}
         subsets = {s: stats[s].take(members) for s in systems}
         totals = batched_totals(resamples, subsets) if resamples is not None else {}
         for s in systems:
@@ -122,7 +122,9 @@ def metric_table(
                 ci = percentile_interval(resampled[s], level=level)
                 low, high = ci.low, ci.high
                 if s != baseline:
-                    difference = values[s] - values[baseline]
+                    value, base = values[s], values[baseline]
+                    assert value is not None and base is not None  # resampled: at least 2 segments
+                    difference = value - base
                     spread = np.abs(resampled[s] - resampled[baseline])
                     p = smoothed_p(spread - spread.mean(), abs(difference))
             cells.append((s, Estimate(values[s], len(members), low, high), p, difference))

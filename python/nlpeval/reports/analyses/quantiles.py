@@ -62,7 +62,7 @@ def check_quantiles(n: Any, n_segments: int) -> int:
     ...
     ValueError: quantiles must be an integer from 2 to the number of segments (3), got 5
     """
-    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or not 2 <= n <= n_segments:
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or not 2 <= int(n) <= n_segments:
         raise ValueError(f"quantiles must be an integer from 2 to the number of segments ({n_segments}), got {n!r}")
     return int(n)
 

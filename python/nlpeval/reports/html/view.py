@@ -121,7 +121,9 @@ def leaderboard(report: Dict, infos: Mapping[str, Dict]) -> dict[str, Any] | Non
 _Cells = Mapping[tuple[str, str], Dict]
 
 
-def _board_columns(infos: Mapping[str, Dict], systems: list[str], metrics: list[str], cells: _Cells) -> list[Dict]:
+def _board_columns(
+    infos: Mapping[str, Dict], systems: list[str], metrics: list[str], cells: _Cells
+) -> list[dict[str, Any]]:
     """The leaderboard table's metric columns (label, direction, segment counts)."""
     columns = []
     for metric in metrics:
@@ -139,7 +141,7 @@ def _board_columns(infos: Mapping[str, Dict], systems: list[str], metrics: list[
 
 def _board_rows(
     board: Dict, infos: Mapping[str, Dict], systems: list[str], metrics: list[str], cells: _Cells
-) -> list[Dict]:
+) -> list[dict[str, Any]]:
     """The leaderboard table's rows: each system's estimates, cluster ranks and test against the baseline."""
     baseline = board.get("baseline")
     vs_base = {(t["system"], t["metric"]): t for t in board.get("vs_baseline") or []}
@@ -153,7 +155,7 @@ def _board_rows(
         for metric in metrics:
             scale = _scale(infos, metric)
             test = vs_base.get((system, metric))
-            cell = _estimate(cells.get((system, metric)), scale)
+            cell: dict[str, Any] = _estimate(cells.get((system, metric)), scale)
             cell["rank"] = rank.get((system, metric))
             if test and system != baseline:
                 better = (test.get("difference") or 0) > 0
@@ -211,7 +213,7 @@ def _pair_row(infos: Mapping[str, Dict], test: Dict) -> Dict:
     }
 
 
-def _heatmaps(board: Dict, infos: Mapping[str, Dict], alpha: float) -> list[Dict]:
+def _heatmaps(board: Dict, infos: Mapping[str, Dict], alpha: float) -> list[dict[str, Any]]:
     """The all-pairs p-value heatmap of every metric, with each cell's test as its tooltip."""
     heatmaps = []
     pair_index = {(t["system"], t["other"], t["metric"]): t for t in board.get("all_pairs") or []}
@@ -254,7 +256,9 @@ def _heatmaps(board: Dict, infos: Mapping[str, Dict], alpha: float) -> list[Dict
     return heatmaps
 
 
-def _best(board: Dict, infos: Mapping[str, Dict], systems: list[str], metrics: list[str], cells: _Cells) -> list[Dict]:
+def _best(
+    board: Dict, infos: Mapping[str, Dict], systems: list[str], metrics: list[str], cells: _Cells
+) -> list[dict[str, Any]]:
     """The best system of every metric, and whether it is significantly better than the others."""
     best = []
     for metric in metrics:
@@ -608,7 +612,7 @@ def classification(report: Dict) -> dict[str, Any] | None:
             }
             for c in item.get("classes") or []
         ]
-        curves = {}
+        curves: dict[str, list[Dict]] = {}
         for curve in item.get("curves") or []:
             curves.setdefault(curve.get("kind"), []).append(curve)
         charts = []
@@ -679,6 +683,43 @@ def summarization(report: Dict, infos: Mapping[str, Dict]) -> dict[str, Any] | N
     }
 
 
+def human_agreement(report: Dict, infos: Mapping[str, Dict]) -> dict[str, Any] | None:
+    """The "Agreement with humans" table: per metric each statistic, its PERM-BOTH cluster and acc_eq's epsilon."""
+    section = report.get("human_agreement")
+    if not section:
+        return None
+
+    def cell(value: float | None, rank: int | None) -> dict[str, Any]:
+        shown = "—" if value is None else f"{value:.4f}"
+        return {"text": shown, "key": "" if value is None else value, "rank": rank, "top": rank == 1}
+
+    rows = [
+        {
+            "metric": _label(infos, r["metric"]),
+            "negated": r["metric"] in (section.get("negated") or []),
+            "cells": [
+                cell(r.get("spa"), r.get("spa_rank")),
+                cell(r.get("acc_eq"), r.get("acc_eq_rank")),
+                cell(r.get("pearson"), r.get("pearson_rank")),
+            ],
+            "epsilon": "—" if r.get("acc_eq_epsilon") is None else f"{r['acc_eq_epsilon']:.4g}",
+        }
+        for r in section.get("rows") or []
+    ]
+    return {
+        "source": section.get("source"),
+        "level": section.get("level"),
+        "systems": section.get("systems") or [],
+        "unjudged": section.get("unjudged") or [],
+        "n_judged": section.get("n_judged"),
+        "n_items": section.get("n_items"),
+        "k": section.get("k"),
+        "alpha": section.get("alpha"),
+        "notes": section.get("notes") or [],
+        "rows": rows,
+    }
+
+
 def build(report: Dict) -> dict[str, Any]:
     """Everything the page template needs, from ``Report.to_dict()``."""
     infos = metric_infos(report)
@@ -691,11 +732,13 @@ def build(report: Dict) -> dict[str, Any]:
         "ngrams": ngrams(report),
         "classification": classification(report),
         "summarization": summarization(report, infos),
+        "human_agreement": human_agreement(report, infos),
     }
     names = [
         ("leaderboard", "Leaderboard"),
         ("classification", "Classification"),
         ("summarization", "Summarisation"),
+        ("human_agreement", "Agreement with humans"),
         ("length", "Length & sanity"),
         ("sentences", "Sentence level"),
         ("buckets", "Buckets"),

@@ -40,6 +40,7 @@ def tables(model: Report) -> list[Table]:
     info = {m.name: m for m in model.provenance.metrics}
     out.extend(_leaderboard_tables(model, info))
     out.extend(_length_tables(model))
+    out.extend(_human_tables(model, info))
     if model.sentences is not None and model.sentences.pairs:
         rows = [
             [p.metric, f"{p.system} vs {p.other}", str(p.wins), str(p.ties), str(p.losses), _p(p.p_sign)]
@@ -121,6 +122,30 @@ def _leaderboard_tables(model: Report, info: Mapping[str, MetricInfo]) -> list[T
         rows = [[info[c.metric].label, str(c.rank), ", ".join(c.systems)] for c in board.clusters]
         out.append(("Clusters of systems not significantly different", ["metric", "rank", "systems"], rows))
     return out
+
+
+def _human_tables(model: Report, info: Mapping[str, MetricInfo]) -> list[Table]:
+    """Agreement with humans (none without human scores): each metric's statistics with their cluster ranks."""
+    section = model.human_agreement
+    if section is None:
+        return []
+
+    def cell(value: float | None, rank: int | None) -> str:
+        return "-" if value is None else f"{value:.4f}" + ("" if rank is None else f" ({rank})")
+
+    rows = [
+        [
+            info[r.metric].label if r.metric in info else r.metric,
+            cell(r.spa, r.spa_rank),
+            cell(r.acc_eq, r.acc_eq_rank),
+            "-" if r.acc_eq_epsilon is None else f"{r.acc_eq_epsilon:.4g}",
+            cell(r.pearson, r.pearson_rank),
+        ]
+        for r in section.rows
+    ]
+    n = len(section.systems)
+    title = f"Agreement with humans ({_plural(n, 'system')}, {section.n_judged} judged; (rank): PERM-BOTH cluster)"
+    return [(title, ["metric", "SPA (rank)", "acc_eq (rank)", "acc_eq epsilon", "Pearson, system (rank)"], rows)]
 
 
 def _length_tables(model: Report) -> list[Table]:
@@ -219,6 +244,12 @@ def _header(model: Report) -> list[str]:
     if p.command:
         lines.append(f"command: {p.command}")
     lines += [f"warning: {w}" for w in model.warnings]
+    if model.human_agreement is not None:
+        agreement = model.human_agreement
+        lines.append(f"human scores: {agreement.source} ({agreement.level} level)")
+        if agreement.unjudged:
+            lines.append(f"human scores: not judged, left out: {', '.join(agreement.unjudged)}")
+        lines += [f"human scores: {note}" for note in agreement.notes]
     return [one_line(line) for line in lines]  # a file name holding a newline must not start a line of its own
 
 

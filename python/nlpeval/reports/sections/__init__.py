@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from nlpeval.reports.context import ReportContext
-from nlpeval.reports.sections import buckets, examples, length, ngrams, sentences, summarization
+from nlpeval.reports.sections import buckets, examples, human_agreement, length, ngrams, sentences, summarization
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,7 @@ SECTIONS: tuple[Section, ...] = (
     Section("ngrams", ngrams.section, "n-grams"),
     Section("examples", examples.section, "examples"),
     Section("summarization", summarization.section, waits=True),
+    Section("human_agreement", human_agreement.section),
 )
 
 

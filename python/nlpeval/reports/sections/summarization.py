@@ -29,6 +29,7 @@ def _splitter(metric_options: object) -> str:
     """``rougeLsum``'s sentence splitter among the metric options (the registry's default when not set)."""
     from nlpeval.reports.metrics import default_options
 
+    namespace: object
     if metric_options is None:
         namespace = default_options()
     elif isinstance(metric_options, Mapping):
