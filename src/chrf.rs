@@ -1564,7 +1564,8 @@ mod tests {
                     let mut row = vec![0; cfg.row_width()];
                     segment_stats_with(&mut workspace, &hyp, &refs, cfg, &mut row);
                     assert_eq!(row, table_stats(&hyp, &refs, cfg), "{cfg:?}");
-                    assert!(row.iter().skip(2).step_by(3).any(|&m| m > 0));
+                    // the repeated chunks match (words may not: the large alphabet has few spaces)
+                    assert!(cfg.char_order == 0 || row[2] > 0);
                 }
             }
         }

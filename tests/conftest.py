@@ -2,7 +2,7 @@
 
 Every cache the tests cause is written under one temporary folder, never the user's: nlpeval's own
 (``$NLPEVAL_CACHE_DIR``: the parsed WordNet index, the METEOR paraphrase table of 186 MB, compiled
-report templates and the report model), matplotlib's (``$MPLCONFIGDIR``) and the browser's
+report templates), matplotlib's (``$MPLCONFIGDIR``) and the browser's
 (``$XDG_CACHE_HOME``, ``$XDG_CONFIG_HOME``). The controller process makes the folder; pytest-xdist
 workers and the subprocesses tests start inherit the variables; the folder goes when the run ends.
 """
@@ -27,6 +27,7 @@ CACHE_VARIABLES = {
     "MPLCONFIGDIR": "matplotlib",
     "XDG_CACHE_HOME": "xdg-cache",
     "XDG_CONFIG_HOME": "xdg-config",
+    "SACREBLEU": "sacrebleu",  # sacreBLEU's home: its SentencePiece model cache, looked in by nlpeval
 }
 
 

@@ -45,6 +45,8 @@ PATTERN_SAMPLES = [
     "rougeS*",
     "rougeSU*",
 ]
+#: names the retrieval -m patterns accept (listed by nlpeval metrics and explain, scored by nlpeval ir)
+RETRIEVAL_SAMPLES = ["P@10", "recall@100", "Rprec", "mrr@10", "map", "ndcg_cut_10", "ndcg_exp@5", "success@1"]
 
 
 def _public_metric_objects() -> dict[str, object]:
@@ -86,7 +88,7 @@ def test_every_registry_name_resolves_to_a_card():
         assert card_id(sample) == "rouge"
     for entry in registry.entries():
         if entry.pattern is not None:  # every -m pattern has samples, and its card's patterns accept them
-            samples = [sample for sample in PATTERN_SAMPLES if entry.matches(sample)]
+            samples = [sample for sample in PATTERN_SAMPLES + RETRIEVAL_SAMPLES if entry.matches(sample)]
             assert samples, f"no sample of the -m pattern {entry.pattern}"
             assert all(card_id(sample) == entry.card for sample in samples), entry.pattern
 
@@ -289,7 +291,9 @@ def test_cli_metrics_lists_every_metric_flavor_and_option(capsys):
     code, out, _ = _run(["metrics", "--format", "json"], capsys)
     listing = {entry["id"]: entry for entry in json.loads(out)}
     assert code == 0 and set(listing) == set(CARDS)
-    assert sorted(n for e in listing.values() for n in e["score_names"]) == sorted(registry.names())
+    text = [entry.name for entry in registry.entries() if entry.inputs == "text"]
+    assert sorted(n for e in listing.values() for n in e["score_names"]) == sorted(text)
+    assert sorted(n for e in listing.values() for n in e["ir_names"]) == sorted(set(registry.names()) - set(text))
     assert listing["bleu"]["flavors"] == ["sacrebleu", "nltk", "hf"]
     assert listing["bleu"]["options"]["tokenize"] == repr(
         inspect.signature(nlpeval.bleu).parameters["tokenize"].default

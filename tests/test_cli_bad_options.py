@@ -51,6 +51,18 @@ BAD = [
     (["report", "--buckets", "equal", "s"], "--buckets", "invalid choice"),
     (["report", "--task", "rank", "s"], "--task", "invalid choice"),
     (["report", "--tokenize", "foo", "s"], "--tokenize", "invalid choice"),
+    # report: --metric-option values are checked as the score flag they name, before any file is read
+    (
+        ["report", "--metric-option", "chrf_word_order=x", "s"],
+        "--metric-option",
+        "--chrf-word-order): expected an integer",
+    ),
+    (["report", "--metric-option", "max_order=0", "s"], "--metric-option", "--max-order): must be at least 1, got 0"),
+    (["report", "--metric-option", "tokenize=foo", "s"], "--metric-option", "must be one of 13a"),
+    (["report", "--metric-option", "chrf_beta=nan", "s"], "--metric-option", "finite"),
+    (["report", "--metric-option", "chrf-word-ordr=2", "s"], "--metric-option", "did you mean chrf_word_order"),
+    (["report", "--metric-option", "zzz=1", "s"], "--metric-option", "unknown metric option 'zzz'"),
+    (["report", "--metric-option", "chrf_word_order", "s"], "--metric-option", "needs KEY=VALUE"),
     # classify
     (["classify", "--digits", "-1"], "--digits", "at least 0"),
     (["classify", "--digits", "x"], "--digits", "'x'"),

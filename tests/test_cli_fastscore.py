@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 import sacrebleu
 
-from nlpeval.cli import fastscore
+from nlpeval.cli import fastmeteor, fastscore
 from nlpeval.cli.main import main
 from nlpeval.metrics.bleu.sacrebleu import SMOOTH_DEFAULTS
 from nlpeval.tokenizers import NATIVE_TOKENIZERS
@@ -174,9 +174,25 @@ def test_options_outside_the_fast_path_take_the_metric_objects(corpus: dict[str,
     assert set(fastscore.fast_metrics(["chrf++", "bleu"], options)) == {"chrf++", "bleu"}
 
 
-def test_smooth_defaults_are_the_metrics_own() -> None:
-    assert fastscore.SMOOTH_DEFAULTS == SMOOTH_DEFAULTS
+def test_settings_have_one_home() -> None:
+    """The fast path and the metric objects read the same plain-Python modules (no copies)."""
+    from nlpeval.metrics.bleu import fields as bleu_fields
+    from nlpeval.metrics.chrf import fields as chrf_fields
+    from nlpeval.metrics.chrf import sacrebleu as chrf_sacrebleu
+
+    assert SMOOTH_DEFAULTS is bleu_fields.SMOOTH_DEFAULTS is fastscore.bleu_fields.SMOOTH_DEFAULTS
+    assert chrf_sacrebleu.check_options is chrf_fields.check_options is fastscore.chrf_fields.check_options
     assert fastscore._NATIVE == NATIVE_TOKENIZERS
+    for module in (fastscore, fastmeteor):
+        source = Path(module.__file__).read_text(encoding="utf-8")
+        for copied in (
+            "SMOOTH_DEFAULTS",
+            '"brevity_penalty"',
+            '"char_precisions"',
+            "def signature_text",
+            "class CorpusScore",
+        ):
+            assert copied not in source, (module.__name__, copied)
 
 
 @pytest.mark.parametrize(
@@ -189,11 +205,10 @@ def test_smooth_defaults_are_the_metrics_own() -> None:
     ],
 )
 def test_signature_text_is_the_signature_of_the_metric_objects(fields: dict) -> None:
-    from nlpeval.core.signature import Signature, nrefs_field
+    from nlpeval.core.signature import Signature
+    from nlpeval.core.signature_text import signature_text
 
-    assert fastscore.signature_text(**fields) == str(Signature.build(**fields))
-    for counts in ((1, 1), (2, 2), (1, 3)):
-        assert fastscore.nrefs_field(*counts) == nrefs_field(*counts)
+    assert signature_text(**fields) == str(Signature.build(**fields))
 
 
 def _imports_after(code: str) -> list[str]:
@@ -209,7 +224,8 @@ def _imports_after(code: str) -> list[str]:
 
 def test_score_bleu_chrf_never_imports_numpy(corpus: dict[str, str]) -> None:
     """The import structure of a whole ``nlpeval score -m bleu,chrf`` process: no NumPy, no metric
-    module, no dataclasses (nor inspect, which they import)."""
+    module but the families' plain-Python ``fields`` modules (and their packages), no dataclasses
+    (nor inspect, which they import)."""
     code = (
         "import io, sys, contextlib\n"
         "from nlpeval.cli.main import main\n"
@@ -219,7 +235,9 @@ def test_score_bleu_chrf_never_imports_numpy(corpus: dict[str, str]) -> None:
         "heavy = ('numpy', 'nlpeval.core.stats', 'nlpeval.core.metric', 'dataclasses')\n"
         # the registry (nlpeval.metrics.registry and its entry modules) is read; no metric module is imported
         "registry = ('nlpeval.metrics.registry', 'nlpeval.metrics.entries')\n"
-        "metric_code = [m for m in sys.modules if m.startswith('nlpeval.metrics.') and not m.startswith(registry)]\n"
+        "fields = {f'nlpeval.metrics.{family}{part}' for family in ('bleu', 'chrf') for part in ('', '.fields')}\n"
+        "metric_code = [m for m in sys.modules if m.startswith('nlpeval.metrics.') and not m.startswith(registry)\n"
+        "               and m not in fields]\n"
         "print('loaded:', *sorted(m for m in heavy if m in sys.modules), *sorted(metric_code))\n"
     )
     for metrics in ("'chrf,chrf++'", "'bleu,chrf'", "'bleu'"):

@@ -1,4 +1,4 @@
-"""Caches that hold code (compiled report records, compiled templates) never execute a file they did not write."""
+"""Caches that hold code (compiled report templates) never execute a file they did not write."""
 
 from __future__ import annotations
 
@@ -56,21 +56,25 @@ def test_what_is_not_ours_alone_or_not_whole_is_never_returned(stored: Path, spo
     assert read_private(stored) is None
 
 
-def test_a_planted_report_model_cache_file_never_runs(tmp_path: Path) -> None:
-    """A marshalled code object planted where the report's compiled records live is neither run nor fatal."""
+def test_a_planted_report_template_cache_file_never_runs(tmp_path: Path) -> None:
+    """A marshalled code object planted where the report's compiled templates live is neither run nor fatal
+    (the report model's records are plain dataclasses: no code of theirs is cached)."""
     cache = tmp_path / "cache"
     (tmp_path / "r.txt").write_text("a b c d\ne f g h\n", encoding="utf-8")
     (tmp_path / "s.txt").write_text("a b c\ne f g h\n", encoding="utf-8")
     env = {**ENV, "NLPEVAL_CACHE_DIR": str(cache)}
-    run = [sys.executable, "-m", "nlpeval", "report", "-q", "-r", "r.txt", "s.txt", "-f", "json"]
+    run = [sys.executable, "-m", "nlpeval", "report", "-q", "-r", "r.txt", "s.txt", "-f", "html"]
     first = subprocess.run(run, cwd=tmp_path, env=env, capture_output=True, text=True, check=True)
-    entries = list((cache / "report-model").glob("*.marshal"))
-    assert len(entries) == 1
+    assert not (cache / "report-model").exists()
+    (folder,) = cache.glob("report-templates-*")
+    entries = sorted(folder.glob("*.cache"))
+    assert entries
     marker = tmp_path / "ran"
-    evil = compile(f"open({str(marker)!r}, 'w').close()", "<nlpeval.reports.model records>", "exec")
+    evil = compile(f"open({str(marker)!r}, 'w').close()", "<template>", "exec")
     for mode in (0o755, 0o700):  # a folder others may enter, then our own private folder with a forged file
-        (cache / "report-model").chmod(mode)
-        entries[0].write_bytes(marshal.dumps(evil))  # no envelope: planted, not written by nlpeval
+        folder.chmod(mode)
+        for entry in entries:
+            entry.write_bytes(marshal.dumps(evil))  # no envelope: planted, not written by nlpeval
         again = subprocess.run(run, cwd=tmp_path, env=env, capture_output=True, text=True, check=False)
         assert again.returncode == 0, again.stderr
         assert again.stdout == first.stdout

@@ -116,3 +116,31 @@ def test_meta_bad_input_names_file_line_system_item(tmp_path: Path, capsys: Any)
     assert code == 2 and "2 items but the systems have 3 lines" in err
     code, _, err = _run(["meta", "--human", str(human), "--scores", str(scores), "--stats", "nope"], capsys)
     assert code == 2 and "unknown statistic 'nope'" in err
+
+
+@pytest.mark.parametrize(
+    ("human", "message"),
+    [
+        (
+            "system\tseg_id\tmqm\nA\t1\t-1\nA\t2\t0\nB\t1\t-5\nB\t2\t-1\nC\t1\tNA\nC\t2\t\n",
+            ":6: system 'C' has no human score",
+        ),
+        ("system\tseg_id\tmqm\nA\t1\t-1\nA\t2\t0\n", ": one system ('A'); meta-evaluation compares at least two"),
+        (
+            "system\tseg_id\tmqm\nA\t1\t-2\nA\t2\t-2\nB\t1\t-2\nB\t2\tNA\nC\t1\t-2\nC\t2\t-2\n",
+            ": every human score is -2",
+        ),
+    ],
+)
+def test_meta_unjudged_system_single_system_constant_scores(
+    tmp_path: Path, capsys: Any, human: str, message: str
+) -> None:
+    """An all-NA system, a single system, constant human scores: one line naming the file (and line), exit 2."""
+    path = tmp_path / "human.tsv"
+    path.write_text(human, encoding="utf-8")
+    scores = tmp_path / "scores.tsv"
+    rows = "".join(f"{s}\t{i}\t{0.1 * k + 0.3 * i}\n" for k, s in enumerate("ABC") for i in (1, 2))
+    scores.write_text("system\tseg_id\tm\n" + rows, encoding="utf-8")
+    code, out, err = _run(["meta", "--human", str(path), "--scores", str(scores), "--k", "10"], capsys)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert f"{path}{message}" in err, err

@@ -133,7 +133,7 @@ def test_every_score_name_is_a_registry_entry_with_a_card():
         assert entry.option_group and "options" in entry.option_group
     # the score command resolves -m through the registry and nothing else
     source = (PACKAGE / "cli" / "score.py").read_text(encoding="utf-8")
-    assert "from nlpeval.metrics.registry import get" in source and "entries = {name: get(name)" in source
+    assert "from nlpeval.metrics.registry import text_entry" in source and "entries = {name: text_entry(name)" in source
 
 
 def test_every_card_is_a_registry_family_or_scored_elsewhere():
@@ -157,6 +157,9 @@ def test_every_card_is_a_registry_family_or_scored_elsewhere():
 #: a name each pattern entry accepts (add one with a new pattern entry)
 PATTERN_EXAMPLES = {"rouge1..rouge9": "rouge2", "rougeW-<weight>": "rougeW-1.2", "rougeS<skip>": "rougeS4",
                     "rougeSU<skip>": "rougeSU4"}  # fmt: skip
+PATTERN_EXAMPLES |= {"P@<k>": "P@10", "recall@<k>": "recall@100", "Rprec": "Rprec", "mrr[@<k>]": "mrr@10",
+                     "map[@<k>]": "map", "ndcg[@<k>]": "ndcg@10", "ndcg_exp[@<k>]": "ndcg_exp",
+                     "success@<k>": "success@1"}  # fmt: skip
 #: the families that moved from cli/registry.py, and their error rates (LOWER_IS_BETTER before the registry)
 BUILT_IN = {"bleu", "chrf", "meteor", "rouge", "ter", "wer"}
 LOWER_IS_BETTER = {"ter", "wer", "cer", "mer", "wil"}
@@ -194,6 +197,25 @@ def test_cli_defaults_are_the_registry_defaults():
     declared = {o.flag for o in registry.options().values()}
     assert {flag for flags in groups.values() for flag in flags} == declared
     assert command_flags("score")["--chrf-beta"] == ("2", "recall weight (default 2)")
+
+
+def test_shown_defaults_are_values_not_help_prose(capsys):
+    """``nlpeval metrics`` and the cards show a ``None`` default as the value the help states, never the
+    rest of the help sentence; a value with spaces or commas is quoted in the listing."""
+    shown = {o.flag: o.shown_default for o in registry.options().values()}
+    assert shown["--ter-max-cells"] == "10 billion" and shown["--meteor-max-candidates"] == "100 million"
+    assert not [flag for flag, value in shown.items() if ";" in value or "bounds" in value]
+    assert main(["metrics"]) == 0
+    listing = capsys.readouterr().out
+    assert '--ter-max-cells="10 billion"\n' in listing
+    assert '--chrf-word-order="0 for chrf, 2 for chrf++",' in listing
+    assert "bounds the" not in listing
+
+
+def test_score_help_says_which_metric_m_defaults_to(capsys):
+    with pytest.raises(SystemExit):
+        main(["score", "--help"])
+    assert "(default bleu;" in " ".join(capsys.readouterr().out.split())
 
 
 def test_option_values_parse_and_check_in_one_place():

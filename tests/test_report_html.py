@@ -11,6 +11,7 @@ import os
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from nlpeval.reports.build import report
@@ -786,3 +787,30 @@ def test_same_bytes_across_processes():
         for seed in ("1", "2")
     }
     assert len(digests) == 1
+
+
+def test_agreement_with_humans_section_renders(browser, tmp_path):
+    """``report(human=...)`` (odd system names, unjudged cells, a system without human scores): the section
+    and its table render, sort, and log no console error."""
+    rng = np.random.default_rng(3)
+    refs = [f"reference {i} says {ODD_TEXTS[i % len(ODD_TEXTS)]} today" for i in range(30)]
+    hyps = {name: [r if (i + k) % 3 else r.upper() for i, r in enumerate(refs)] for k, name in enumerate(ODD_SYSTEMS)}
+    hyps["unjudged <sys>"] = [r[::-1] for r in refs]
+    human = {name: rng.integers(-5, 1, 30).astype(float).tolist() for name in ODD_SYSTEMS}
+    human[ODD_SYSTEMS[1]][4] = None
+    model = report(hyps, refs, human=human, n_bootstrap=20, n_randomization=20, seed=7)
+    path = tmp_path / "human.html"
+    path.write_text(render_html(model), encoding="utf-8")
+    load = browser.open(path)
+    _clean(browser, load)
+    assert browser.js("return !!document.querySelector('section#human_agreement')")
+    toc = browser.js("return Array.from(document.querySelectorAll('nav.toc a')).map(a => a.getAttribute('href'))")
+    assert "#human_agreement" in toc
+    rows = browser.js("return document.querySelectorAll('#human-agreement-table tbody tr').length")
+    assert rows == len(model.human_agreement.rows) == 3
+    text = browser.js("return document.querySelector('section#human_agreement').textContent")
+    assert "unjudged <sys>" in text and "SPA" in text
+    header = "document.querySelectorAll('#human-agreement-table th')[1]"
+    browser.js(f"{header}.click()")
+    assert browser.js(f"return {header}.getAttribute('aria-sort')") in ("ascending", "descending")
+    _clean(browser, load)

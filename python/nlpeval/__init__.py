@@ -71,12 +71,23 @@ _LAZY = {
     "meteor": "nlpeval.metrics.meteor",
     "cider": "nlpeval.metrics.cider",
     "CIDEr": "nlpeval.metrics.cider",
+    "span_f1": "nlpeval.metrics.span_f1",
+    "SpanF1": "nlpeval.metrics.span_f1",
+    "conlleval_report": "nlpeval.metrics.span_f1",
     "gleu": "nlpeval.metrics.nltk_lexical",
     "GLEU": "nlpeval.metrics.nltk_lexical",
     "nist": "nlpeval.metrics.nltk_lexical",
     "NIST": "nlpeval.metrics.nltk_lexical",
     "ribes": "nlpeval.metrics.nltk_lexical",
     "RIBES": "nlpeval.metrics.nltk_lexical",
+    "sari": "nlpeval.metrics.sari",
+    "SARI": "nlpeval.metrics.sari",
+    "eed": "nlpeval.metrics.eed",
+    "character": "nlpeval.metrics.character",
+    "CharacTER": "nlpeval.metrics.character",
+    "charcut": "nlpeval.metrics.charcut",
+    "CharCut": "nlpeval.metrics.charcut",
+    "EED": "nlpeval.metrics.eed",
     "METEOR": "nlpeval.metrics.meteor",
     "NltkMETEOR": "nlpeval.metrics.meteor",
     "make_meteor": "nlpeval.metrics.meteor",
@@ -144,16 +155,22 @@ if TYPE_CHECKING:
     from nlpeval.metrics.bertscore import BERTScore, bertscore
     from nlpeval.metrics.bleu import BLEU, HfBLEU, NltkBLEU, TokenIdBLEU, bleu, make_bleu
     from nlpeval.metrics.bleu.pairwise import pairwise_bleu
+    from nlpeval.metrics.character import CharacTER, character
+    from nlpeval.metrics.charcut import CharCut, charcut
     from nlpeval.metrics.chrf import CHRF, chrf
     from nlpeval.metrics.chrf.pairwise import pairwise_chrf
     from nlpeval.metrics.cider import CIDEr, cider
     from nlpeval.metrics.comet import COMET, comet
+    from nlpeval.metrics.eed import EED, eed
     from nlpeval.metrics.exact_match import ExactMatch, exact_match
     from nlpeval.metrics.meteor import METEOR, NltkMETEOR, make_meteor, meteor
     from nlpeval.metrics.metricx import MetricX, metricx
-    from nlpeval.metrics.nltk_lexical import GLEU, NIST, RIBES, gleu, nist, ribes
+    from nlpeval.metrics.nltk_lexical.gleu import GLEU, gleu
+    from nlpeval.metrics.nltk_lexical.nist import NIST, nist
+    from nlpeval.metrics.nltk_lexical.ribes import RIBES, ribes
     from nlpeval.metrics.pass_at_k import PassAtK, pass_at_k
     from nlpeval.metrics.rouge import Rouge, RougeScore, make_rouge, rouge
+    from nlpeval.metrics.sari import SARI, sari
     from nlpeval.metrics.squad import SQuAD, squad
     from nlpeval.metrics.ter import TER, ter
     from nlpeval.metrics.wer import CER, MER, WER, WIL, WIP, EditAlignment, cer, edit_alignment, mer, wer, wil, wip

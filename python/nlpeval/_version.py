@@ -49,10 +49,11 @@ def _installed_version(paths: Sequence[str] | None = None) -> str:
             if version:
                 return version
         if found:  # several installs in one folder, or no readable METADATA: the standard answer
-            from importlib.metadata import PackageNotFoundError, version
+            from importlib.metadata import PackageNotFoundError
+            from importlib.metadata import version as metadata_version
 
             try:
-                return version("nlpeval")
+                return metadata_version("nlpeval")
             except PackageNotFoundError:  # pragma: no cover - a broken install
                 return UNKNOWN
     return UNKNOWN

@@ -33,7 +33,7 @@ Result = float | np.ndarray
 _MULTIOUTPUT = ("raw_values", "uniform_average", "variance_weighted")
 
 
-def _array(values: Any, side: str, dtype: type) -> np.ndarray:
+def _array(values: Any, side: str, dtype: np.dtype | type) -> np.ndarray:
     if isinstance(values, (str, bytes)):
         raise InputError("got a str; expected numbers", side=side)
     arr = np.asarray(values.detach().cpu().numpy() if hasattr(values, "detach") else values)

@@ -35,7 +35,7 @@ _DENSE_CELLS = 20_000_000
 _BLOCK_CELLS = 4_000_000
 
 
-def _points(level: str, values: np.ndarray, totals: np.ndarray) -> np.ndarray:
+def _points(level: str, values: np.ndarray | None, totals: np.ndarray) -> np.ndarray:
     """Coordinates whose difference gives the level's distance (batched over leading axes of ``totals``).
 
     Ordinal distance is ``(sum_{g=c..k} n_g - (n_c + n_k) / 2)^2``, i.e. the squared
@@ -45,6 +45,7 @@ def _points(level: str, values: np.ndarray, totals: np.ndarray) -> np.ndarray:
         return np.cumsum(totals, axis=-1) - totals / 2.0
     if level == "nominal":
         return np.arange(totals.shape[-1], dtype=np.float64)
+    assert values is not None, "interval and ratio distances need the values"
     return np.broadcast_to(values, totals.shape)
 
 
@@ -91,7 +92,7 @@ class _Counts:
     """Value counts of the pairable units, and the coincidences they give."""
 
     def __init__(self, codes: np.ndarray, n_values: int) -> None:
-        per_unit = np.sum(codes >= 0, axis=0, dtype=np.int64)
+        per_unit = np.asarray(np.sum(codes >= 0, axis=0, dtype=np.int64))
         pairable = per_unit >= 2
         self.n_units = int(np.count_nonzero(pairable))
         self.n_values = n_values

@@ -11,7 +11,8 @@ from nlpeval.cards.catalog import all_cards
 
 
 def metric_listing() -> list[dict[str, Any]]:
-    """One entry per metric family: card id, ``-m`` names of ``nlpeval score``, API, flavors and options.
+    """One entry per metric family: card id, ``-m`` names of ``nlpeval score`` (and of ``nlpeval ir`` for the
+    retrieval measures, whose registry entries have ``inputs="retrieval"``), API, flavors and options.
 
     Examples
     --------
@@ -23,13 +24,15 @@ def metric_listing() -> list[dict[str, Any]]:
 
     entries = []
     for card in all_cards().values():
-        names = [entry.name for entry in registry.entries() if entry.card == card.id]
+        mine = [entry for entry in registry.entries() if entry.card == card.id]
+        names = [entry.name for entry in mine if entry.inputs == "text"]
         entries.append(
             {
                 "id": card.id,
                 "title": card.title,
                 "summary": " ".join(card.summary.split()),
                 "score_names": names,
+                "ir_names": [entry.name for entry in mine if entry.inputs == "retrieval"],
                 "names": [*card.names, *card.patterns],
                 "api": list(card.api),
                 "flavors": [flavor.name for flavor in card.flavors],
@@ -49,6 +52,11 @@ def _cli_options(card: Card) -> dict[str, dict[str, str]]:
     return commands
 
 
+def _flag_default(flag: str, default: str) -> str:
+    """``--flag=default``, the default quoted when it has spaces or commas (``--x="0 for chrf, 2 for chrf++"``)."""
+    return f'{flag}="{default}"' if any(c in default for c in " ,;") else f"{flag}={default}"
+
+
 def render_listing(fmt: str = "text") -> str:
     """The listing as ``text``, ``markdown`` or ``json``."""
     entries = metric_listing()
@@ -59,12 +67,13 @@ def render_listing(fmt: str = "text") -> str:
         rows = [
             [
                 f"[{e['title']}](#nlpeval-card-{e['id']})",  # markdown_table escapes the cells
-                ", ".join(f"`{n}`" for n in e["score_names"]) or "-",
+                ", ".join(f"`{n}`" for n in e["score_names"])
+                or (f"- (`nlpeval ir -m` {', '.join(f'`{n}`' for n in e['ir_names'])})" if e["ir_names"] else "-"),
                 ", ".join(f"`{a}`" for a in e["api"]),
                 ", ".join(e["flavors"]),
                 ", ".join(f"`{k}={v}`" for k, v in e["options"].items())
                 + "".join(
-                    f"; `nlpeval {c}` " + ", ".join(f"`{k}={v}`" for k, v in flags.items())
+                    f"; `nlpeval {c}` " + ", ".join(f"`{_flag_default(k, v)}`" for k, v in flags.items())
                     for c, flags in e["cli_options"].items()
                 ),
             ]
@@ -78,11 +87,13 @@ def render_listing(fmt: str = "text") -> str:
         out.append(f"{e['id']}: {e['title']} — {e['summary']}")
         if e["score_names"]:
             out.append(f"  nlpeval score -m: {', '.join(e['score_names'])}")
+        if e["ir_names"]:
+            out.append(f"  nlpeval ir -m: {', '.join(e['ir_names'])}")
         out.append(f"  API: {', '.join(e['api'])}")
         out.append(f"  flavors: {', '.join(e['flavors'])}")
         out.append(f"  options: {', '.join(f'{k}={v}' for k, v in e['options'].items())}")
         for command, flags in e["cli_options"].items():
-            out.append(f"  nlpeval {command}: {', '.join(f'{k}={v}' for k, v in flags.items())}")
+            out.append(f"  nlpeval {command}: {', '.join(_flag_default(k, v) for k, v in flags.items())}")
         out.append("")
     out.append("nlpeval explain NAME shows a card (any name above, e.g. chrf++, rougeLsum, cer, f1).")
     return "\n".join(out) + "\n"

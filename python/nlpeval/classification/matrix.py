@@ -385,7 +385,9 @@ class ConfusionMatrixAccumulator:
     def merge(self, other: ConfusionMatrixAccumulator) -> Self:
         """Add everything ``other`` has seen (e.g. from another worker)."""
         if (self.fixed_labels is None) != (other.fixed_labels is None) or (
-            self.fixed_labels is not None and not np.array_equal(self.fixed_labels, other.fixed_labels)
+            self.fixed_labels is not None
+            and other.fixed_labels is not None
+            and not np.array_equal(self.fixed_labels, other.fixed_labels)
         ):
             raise ValueError("cannot merge accumulators with different fixed labels")
         if other._cm is not None:

@@ -8,7 +8,7 @@ follows the suffix (``.png``, ``.svg``, ``.pdf``).
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -34,7 +34,7 @@ def _figure(ax: Axes | None, size: tuple[float, float]) -> tuple[Figure, Axes]:
     except ImportError:
         raise ImportError("plots need matplotlib: pip install 'nlpeval[plot]'") from None
     if ax is not None:
-        return ax.figure, ax
+        return cast("Figure", ax.figure), ax  # an Axes on a sub-figure draws into its figure as well
     fig = Figure(figsize=size, layout="constrained")
     return fig, fig.subplots()
 

@@ -112,7 +112,9 @@ def _labels_1d(y_true: Any) -> np.ndarray:
     return y[:, 0] if y.ndim == 2 and y.shape[1] == 1 else y
 
 
-def _prepare(y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any) -> tuple[np.ndarray, ...]:
+def _prepare(
+    y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     truth = _binary_truth(y_true, pos_label)
     score = _column(_scores(y_score), "y_score")
     check_lengths(truth, score)
@@ -354,7 +356,9 @@ def _binary_interpolated_ap(
 # ----------------------------------------------------------------------------- row-wise (average="samples")
 
 
-def _rowwise_counts(truth: np.ndarray, score: np.ndarray) -> tuple[np.ndarray, ...]:
+def _rowwise_counts(
+    truth: np.ndarray, score: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     order = _descending(score, axis=1)
     score = np.take_along_axis(score, order, axis=1)
     truth = np.take_along_axis(truth, order, axis=1).astype(np.float64)
@@ -412,12 +416,12 @@ def _rowwise_auc(truth: np.ndarray, score: np.ndarray, max_fpr: float | None = N
             stacklevel=4,
         )
     partial = max_fpr is not None and max_fpr != 1
-    if partial and (max_fpr <= 0 or max_fpr > 1):
+    if max_fpr is not None and partial and (max_fpr <= 0 or max_fpr > 1):
         raise ValueError(f"Expected max_fpr in range (0, 1], got: {max_fpr!r}")
     with np.errstate(divide="ignore", invalid="ignore"):
         tpr, tpr_prev = tps / positives, tps_prev / positives
         fpr, fpr_prev = fps / negatives, fps_prev / negatives
-        if partial:
+        if max_fpr is not None and partial:
             # segments past max_fpr are cut there, their tpr interpolated linearly (as scikit-learn)
             cut = (fpr > max_fpr) & (fpr_prev < max_fpr)
             tpr_cut = tpr_prev + (tpr - tpr_prev) * (max_fpr - fpr_prev) / (fpr - fpr_prev)
@@ -425,7 +429,7 @@ def _rowwise_auc(truth: np.ndarray, score: np.ndarray, max_fpr: float | None = N
             fpr = np.where(cut, max_fpr, fpr)
             is_end = is_end & (fpr <= max_fpr)
         area = np.where(is_end, (fpr - fpr_prev) * (tpr + tpr_prev) / 2.0, 0.0).sum(axis=1)
-    if partial:
+    if max_fpr is not None and partial:
         min_area = 0.5 * max_fpr**2
         area = 0.5 * (1 + (area - min_area) / (max_fpr - min_area))
     return np.where(undefined, np.nan, area)

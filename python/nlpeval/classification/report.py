@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -235,18 +235,20 @@ def report(
     left_out = n_samples - int(ConfusionMatrix.from_predictions(y_true, y_pred, labels=labels).total)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        precision = cm.precision(zero_division=zero_division)
-        recall = cm.recall(zero_division=zero_division)
-        f1 = cm.f1(zero_division=zero_division)
+        # no average: one value per class
+        precision = cast(np.ndarray, cm.precision(zero_division=zero_division))
+        recall = cast(np.ndarray, cm.recall(zero_division=zero_division))
+        f1 = cast(np.ndarray, cm.f1(zero_division=zero_division))
         summary: dict[str, float] = {
             "accuracy": cm.accuracy(),
             "balanced_accuracy": cm.balanced_accuracy(),
             "majority_baseline": float(cm.support.max() / cm.total) if cm.total else math.nan,
         }
         for average in ("macro", "weighted", "micro"):
-            summary[f"{average}_precision"] = cm.precision(average=average, zero_division=zero_division)
-            summary[f"{average}_recall"] = cm.recall(average=average, zero_division=zero_division)
-            summary[f"{average}_f1"] = cm.f1(average=average, zero_division=zero_division)
+            # an average: one number (NumPy's float64, a float)
+            summary[f"{average}_precision"] = cast(float, cm.precision(average=average, zero_division=zero_division))
+            summary[f"{average}_recall"] = cast(float, cm.recall(average=average, zero_division=zero_division))
+            summary[f"{average}_f1"] = cast(float, cm.f1(average=average, zero_division=zero_division))
         summary["matthews_corrcoef"] = cm.matthews()
         summary["cohen_kappa"] = cm.kappa()
     per_class: dict[str, list[float]] = {}

@@ -172,7 +172,7 @@ def precision_recall_fscore_support(
     tp, pred, true = counts.tp, counts.pred, counts.true
     if average == "micro":
         tp, pred, true = (np.reshape(np.sum(a), (1,)) for a in (tp, pred, true))
-    common = {"average": average, "warn_for": warn_for, "zero_division": zero_division}
+    common: dict[str, Any] = {"average": average, "warn_for": warn_for, "zero_division": zero_division}
     precision = _divide(tp, pred, metric="precision", modifier="predicted", **common)
     recall = _divide(tp, true, metric="recall", modifier="true", **common)
     if np.isposinf(beta):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -91,8 +91,11 @@ def classification_report(
             )
     if target_names is None:
         target_names = [f"{label}" for label in np.asarray(labels).tolist()]
-    common = {"labels": labels, "sample_weight": sample_weight, "zero_division": zero_division}
-    p, r, f1, support = precision_recall_fscore_support(y_true, y_pred, average=None, **common)
+    common: dict[str, Any] = {"labels": labels, "sample_weight": sample_weight, "zero_division": zero_division}
+    p, r, f1, support = cast(  # average=None: one value per label
+        "tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]",
+        precision_recall_fscore_support(y_true, y_pred, average=None, **common),
+    )
     rows = list(zip(target_names, p, r, f1, support, strict=False))
     averages = (
         ("micro", "macro", "weighted", "samples")

@@ -101,14 +101,25 @@ def read_lines(plan: LinePlan, partition: int, every: int) -> list[str]:
     return _decode(plan.path, data, partition * every + 1)
 
 
-def text_partition(system: LinePlan, refs: Sequence[LinePlan], partition: int, every: int) -> list[tuple]:
-    """Partition ``partition`` of a system file and its reference files: ``(hypothesis, references)`` rows."""
+def text_partition(
+    system: LinePlan, refs: Sequence[LinePlan], partition: int, every: int, src: LinePlan | None = None
+) -> list[Any]:
+    """Partition ``partition`` of a system file and its reference files: ``(hypothesis, references)`` rows;
+    with a source file ``src``, ``{"hyp", "ref", "src"}`` dicts."""
     hyps = read_lines(system, partition, every)
     columns = [read_lines(ref, partition, every) for ref in refs]
-    for plan, column in zip(refs, columns, strict=True):
+    sources = read_lines(src, partition, every) if src is not None else None
+    for plan, column in zip(
+        [*refs, *([src] if src is not None else [])],
+        [*columns, *([sources] if sources is not None else [])],
+        strict=True,
+    ):
         if len(column) != len(hyps):  # the plans agree on line counts, so only a file changed since
             raise UsageError(f"{plan.path} changed while it was read")
-    return [(hyp, list(seg)) for hyp, seg in zip(hyps, zip(*columns, strict=True), strict=True)]
+    pairs = zip(hyps, zip(*columns, strict=True) if columns else ([] for _ in hyps), strict=True)
+    if sources is None:
+        return [(hyp, list(seg)) for hyp, seg in pairs]
+    return [{"hyp": hyp, "ref": list(seg), "src": s} for (hyp, seg), s in zip(pairs, sources, strict=True)]
 
 
 def check_counts(plans: Sequence[LinePlan]) -> None:
@@ -121,15 +132,20 @@ def check_counts(plans: Sequence[LinePlan]) -> None:
         raise UsageError(f"{plans[0].path} is empty: there is nothing to score")
 
 
-def text_input(client: Any, system: str, refs: Sequence[str], every: int) -> Any:
-    """A bag of one system file and its references, ``every`` lines per partition (line-aligned)."""
+def text_input(client: Any, system: str, refs: Sequence[str], every: int, src: str | None = None) -> Any:
+    """A bag of one system file and its references (and sources), ``every`` lines per partition (line-aligned)."""
     import dask.bag as db
     from dask import delayed
 
-    plans = client.gather(client.map(plan_lines, [system, *refs], every=every, pure=False))
+    paths = [system, *refs, *([src] if src is not None else [])]
+    plans = client.gather(client.map(plan_lines, paths, every=every, pure=False))
     check_counts(plans)
     n_parts = len(plans[0].starts)
-    return db.from_delayed([delayed(text_partition, pure=True)(plans[0], plans[1:], p, every) for p in range(n_parts)])
+    ref_plans = plans[1 : 1 + len(refs)]
+    src_plan = plans[-1] if src is not None else None
+    return db.from_delayed(
+        [delayed(text_partition, pure=True)(plans[0], ref_plans, p, every, src_plan) for p in range(n_parts)]
+    )
 
 
 # ----------------------------------------------------------------------------- data files
@@ -237,7 +253,7 @@ def data_input(client: Any, paths: Sequence[str], columns: DataColumns, every: i
     return db.from_delayed(parts)
 
 
-def locate(error: BaseException, system: str, refs: Sequence[str], every: int) -> BaseException:
+def locate(error: BaseException, system: str, refs: Sequence[str], every: int, src: str | None = None) -> BaseException:
     """A partition's input error as ``file:line: message``, when it can say which line.
 
     ``system`` and ``refs`` are the line files scored (partition ``p`` starts at line ``p * every + 1``);
@@ -251,6 +267,8 @@ def locate(error: BaseException, system: str, refs: Sequence[str], every: int) -
         return error
     side = getattr(error, "side", None)
     path = refs[getattr(error, "reference", None) or 0] if side == "references" else system
+    if side == "sources" and src is not None:
+        path = src
     return UsageError(f"{path}:{partition * every + row + 1}: {error.detail}")  # type: ignore[attr-defined]
 
 

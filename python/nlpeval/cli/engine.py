@@ -135,6 +135,10 @@ def score_dask(options: argparse.Namespace, metrics: dict[str, Any]) -> tuple[li
     if "-" in [*options.systems, *(options.ref or [])]:
         raise UsageError("--engine dask reads files, not stdin ('-')")
     data = options.hyp_col is not None
+    if data and _sources(options, metrics):
+        raise UsageError("--engine dask reads the sources (--src) beside line files only, not data files")
+    if "metricx-qe" in metrics and options.ref:
+        raise UsageError("metricx-qe scores without references: with --engine dask leave out -r")
     if data and options.ref:
         raise UsageError("--engine dask takes the references of data files from a column: use --ref-col, not -r")
     every = options.partition_lines or dask_inputs.DEFAULT_LINES
@@ -156,7 +160,10 @@ def score_dask(options: argparse.Namespace, metrics: dict[str, Any]) -> tuple[li
             inputs = [(group[0], functools.partial(dask_inputs.data_input, client, group, columns, every), None)
                       for group in groups]  # fmt: skip
         else:
-            inputs = [(path, functools.partial(dask_inputs.text_input, client, path, options.ref, every), path)
+            src = _sources(options, metrics)
+            if src is not None:  # dict rows: the sources travel with their segments
+                keywords |= {"hyp": "hyp", "ref": "ref", "src": "src"}
+            inputs = [(path, functools.partial(dask_inputs.text_input, client, path, options.ref, every, src), path)
                       for path in options.systems]  # fmt: skip
         check_ids = bool(data and options.id_col)
         for name, build, line_file in inputs:
@@ -164,7 +171,8 @@ def score_dask(options: argparse.Namespace, metrics: dict[str, Any]) -> tuple[li
                 lazy = nlpeval.dask.partials(build(), metrics, **keywords, check_ids=check_ids)
                 result = _compute(client, lazy)
             except ValueError as exc:
-                raise dask_inputs.locate(exc, line_file or "", options.ref if line_file else [], every) from None
+                raise dask_inputs.locate(exc, line_file or "", options.ref if line_file else [], every,
+                                         getattr(options, "src", None)) from None  # fmt: skip
             grouped = result if options.system_col else {name: result}
             for system, by_name in grouped.items():
                 if str(system) in partials:
@@ -193,6 +201,18 @@ def score_dask(options: argparse.Namespace, metrics: dict[str, Any]) -> tuple[li
             partials = {s: {m: replace(p, boot=None, seed=None) for m, p in d.items()} for s, d in partials.items()}
         save_partials(options.save_partial, partials)
     return systems, provenance
+
+
+def _sources(options: argparse.Namespace, metrics: dict[str, Any]) -> str | None:
+    """The ``--src`` file when a metric reads the sources (COMET, MetricX), else None."""
+    from nlpeval.neural.worker import reads_sources
+
+    src = getattr(options, "src", None)
+    if src and any(reads_sources(metric) for metric in metrics.values()):
+        if src == "-":
+            raise UsageError("--engine dask reads files, not stdin ('-')")
+        return str(src)
+    return None
 
 
 def _same_counts(partials: dict[str, dict[str, Any]]) -> None:

@@ -20,7 +20,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from nlpeval.cli.fastscore import CorpusScore, _FastMetric, nrefs_field, signature_text
+from nlpeval.cli.fastscore import _FastMetric
+from nlpeval.core.plain_score import PlainScore
+from nlpeval.core.signature_text import nrefs_field, signature_text
 from nlpeval.metrics.meteor.config import MAX_CANDIDATES, MODULES, TASK_ALIASES, TASKS
 
 
@@ -149,9 +151,10 @@ class FastMETEOR(_FastMetric):
                 segment += 1
             message = config.refusal_message(pair, candidates, self.max_candidates)
             raise InputError(message, segment=segment, side="hypotheses")
+        assert totals is not None  # the kernel returns totals unless it refused a pair
         return totals[:-2]  # the accumulator appends the least and most references
 
-    def score(self, totals: list[int]) -> CorpusScore:
+    def score(self, totals: list[int]) -> PlainScore:
         from nlpeval.metrics.meteor import config
 
         value, components = config.totals_score(totals, self.modules, self.parameters, self.weights)
@@ -169,4 +172,4 @@ class FastMETEOR(_FastMetric):
             wordnet_version=self.wordnet.version if self.wordnet is not None else None,
             paraphrase_path=self.paraphrase_path,
         )
-        return CorpusScore(name="meteor", score=value, signature=signature_text(**fields), components=components)
+        return PlainScore(name="meteor", score=value, signature=signature_text(**fields), components=components)

@@ -272,6 +272,15 @@ def run(options: argparse.Namespace) -> int:
             line = human.lines[(system, item)]
             raise UsageError(f"{human.name}:{line}: item {item!r} of system {system!r} is not among the scored items")
         human_matrix[systems.index(system), position[item]] = value
+    for i, system in enumerate(systems):
+        if not np.isfinite(human_matrix[i]).any():
+            line = min(v for k, v in human.lines.items() if k[0] == system)
+            raise UsageError(f"{human.name}:{line}: system {system!r} has no human score (every item is NA)")
+    judged = human_matrix[np.isfinite(human_matrix)]
+    if len(systems) < 2:
+        raise UsageError(f"{human.name}: one system ({systems[0]!r}); meta-evaluation compares at least two")
+    if np.all(judged == judged[0]):
+        raise UsageError(f"{human.name}: every human score is {judged[0]:g}: no agreement statistic is defined")
     metric_matrices: dict[str, Any] = {}
     for metric in metric_names:
         per_system = segment_maps[metric]

@@ -26,6 +26,18 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-o", "--output", metavar="FILE", help="write the result to FILE (atomically)")
 
 
+def _files(parser: argparse.ArgumentParser, *inputs: tuple[str, str], required: int = 2) -> None:
+    """Input file flags ``(flag, help)``; the first ``required`` of them must be given."""
+    for position, (flag, text) in enumerate(inputs):
+        parser.add_argument(flag, required=position < required, metavar="FILE", help=text)
+
+
+def _columns(parser: argparse.ArgumentParser, *columns: tuple[str, str]) -> None:
+    """Column flags ``(flag, what)`` of the data-file inputs."""
+    for flag, text in columns:
+        parser.add_argument(flag, metavar="COL", help=f"data files: {text}")
+
+
 def add_parser(subparsers: Any) -> None:
     """The four commands (once: ``main`` calls this for each of the names it maps to this module)."""
     if "squad" in subparsers.choices:
@@ -39,17 +51,20 @@ def add_parser(subparsers: Any) -> None:
         "list of answers per line, or one plain answer; an empty line is an unanswerable question); or data "
         "files with --pred-col/--gold-col (and --id-col to match rows by id).",
     )
-    squad.add_argument("--pred", required=True, metavar="FILE", help="predictions")
-    squad.add_argument("--gold", required=True, metavar="FILE", help="gold answers")
+    _files(
+        squad, ("--pred", "predictions"), ("--gold", "gold answers"), ("--na-probs", "no-answer probabilities (v2.0)")
+    )
     squad.add_argument("--version", choices=("1.1", "2.0"), default="1.1", help="official script to follow")
-    squad.add_argument("--na-probs", metavar="FILE", help="no-answer probabilities (v2.0)")
     squad.add_argument("--na-threshold", type=float, default=1.0, help="no-answer threshold (v2.0)")
     squad.add_argument("--lang", help="MLQA normalisation for this language (en es hi vi de ar zh)")
     squad.add_argument("--target", choices=("f1", "exact_match"), default="f1", help="value used for CIs")
-    squad.add_argument("--pred-col", metavar="COL", help="data files: prediction column")
-    squad.add_argument("--gold-col", metavar="COL", help="data files: gold answers column (text or list)")
-    squad.add_argument("--id-col", metavar="COL", help="data files: question id column (match rows by id)")
-    squad.add_argument("--na-col", metavar="COL", help="data files: no-answer probability column of --pred")
+    _columns(
+        squad,
+        ("--pred-col", "prediction column"),
+        ("--gold-col", "gold answers column (text or list)"),
+        ("--id-col", "question id column (match rows by id)"),
+        ("--na-col", "no-answer probability column of --pred"),
+    )
     _common(squad)
     squad.set_defaults(run=run_squad)
 
@@ -60,14 +75,12 @@ def add_parser(subparsers: Any) -> None:
         "prediction per line; --gold one answer per line (or a JSON list of answers). Data files: --pred-col "
         "and --gold-col.",
     )
-    em.add_argument("--pred", required=True, metavar="FILE", help="predictions")
-    em.add_argument("--gold", required=True, metavar="FILE", help="gold answers")
+    _files(em, ("--pred", "predictions"), ("--gold", "gold answers"))
     em.add_argument("--regex", action="append", default=[], metavar="RE", help="regexes_to_ignore (repeat)")
     em.add_argument("--ignore-case", action="store_true", help="lowercase both sides")
     em.add_argument("--ignore-punctuation", action="store_true", help="delete string.punctuation")
     em.add_argument("--ignore-numbers", action="store_true", help="delete digits")
-    em.add_argument("--pred-col", metavar="COL", help="data files: prediction column")
-    em.add_argument("--gold-col", metavar="COL", help="data files: gold column (text or list)")
+    _columns(em, ("--pred-col", "prediction column"), ("--gold-col", "gold column (text or list)"))
     _common(em)
     em.set_defaults(run=run_exact_match)
 
@@ -78,10 +91,14 @@ def add_parser(subparsers: Any) -> None:
         "log-likelihoods, space- or comma-separated, or a JSON list); --gold one index (or JSON list) per line; "
         "--choices one JSON list of choice texts per line; --unconditional like --ll. Data files: the -col options.",
     )
-    mc.add_argument("--ll", required=True, metavar="FILE", help="per-choice log-likelihoods")
-    mc.add_argument("--gold", metavar="FILE", help="gold choice indices (default: the --ll file, with --gold-col)")
-    mc.add_argument("--choices", metavar="FILE", help="choice texts (for acc_norm, acc_bytes)")
-    mc.add_argument("--unconditional", metavar="FILE", help="unconditional log-likelihoods (acc_mutual_info)")
+    _files(
+        mc,
+        ("--ll", "per-choice log-likelihoods"),
+        ("--gold", "gold choice indices (default: the --ll file, with --gold-col)"),
+        ("--choices", "choice texts (for acc_norm, acc_bytes)"),
+        ("--unconditional", "unconditional log-likelihoods (acc_mutual_info)"),
+        required=1,
+    )
     mc.add_argument(
         "--target",
         choices=("acc", "acc_norm", "acc_bytes", "acc_mutual_info", "brier_score"),
@@ -89,10 +106,13 @@ def add_parser(subparsers: Any) -> None:
         help="value used for CIs",
     )
     mc.add_argument("--allow-ragged", action="store_true", help="accept differing choice counts (no Brier)")
-    mc.add_argument("--ll-col", metavar="COL", help="data files: log-likelihoods column")
-    mc.add_argument("--gold-col", metavar="COL", help="data files: gold index column")
-    mc.add_argument("--choices-col", metavar="COL", help="data files: choice texts column")
-    mc.add_argument("--unconditional-col", metavar="COL", help="data files: unconditional log-likelihoods column")
+    _columns(
+        mc,
+        ("--ll-col", "log-likelihoods column"),
+        ("--gold-col", "gold index column"),
+        ("--choices-col", "choice texts column"),
+        ("--unconditional-col", "unconditional log-likelihoods column"),
+    )
     _common(mc)
     mc.set_defaults(run=run_mc)
 
@@ -102,11 +122,10 @@ def add_parser(subparsers: Any) -> None:
         description="pass@k of Chen et al. (2021). --correct: one pass count per line (or --correct-col); "
         "--n: samples per problem, one number for all or a file/column with one per problem.",
     )
-    pk.add_argument("--correct", required=True, metavar="FILE", help="passing samples per problem")
+    _files(pk, ("--correct", "passing samples per problem"), required=1)
     pk.add_argument("--n", metavar="N|FILE", help="samples per problem: a number or a file")
     pk.add_argument("-k", type=argtypes.count(1), action="append", required=True, help="k (repeat for several)")
-    pk.add_argument("--correct-col", metavar="COL", help="data files: pass-count column")
-    pk.add_argument("--n-col", metavar="COL", help="data files: sample-count column (of --correct)")
+    _columns(pk, ("--correct-col", "pass-count column"), ("--n-col", "sample-count column (of --correct)"))
     _common(pk)
     pk.set_defaults(run=run_pass_at_k)
 
@@ -201,17 +220,12 @@ def run_squad(options: argparse.Namespace) -> int:
             gold_ids = q.read_data_column(options.gold, options.id_col, _id_cell)
             _unique(pred_ids)
             _unique(gold_ids)
-            sides = {"predictions": preds, "answers": golds, "no_answer_probs": probs or preds}
-            try:
-                score = nlpeval.squad(
-                    dict(zip(pred_ids.values, preds.values, strict=True)),
-                    dict(zip(gold_ids.values, golds.values, strict=True)),
-                    no_answer_probs=None if probs is None else dict(zip(pred_ids.values, probs.values, strict=True)),
-                    **_squad_options(options),
-                )
-            except InputError as exc:
-                raise _located(exc, sides) from None
-            return _emit("squad", [score], options)
+            return _squad_columns(
+                options,
+                (preds, dict(zip(pred_ids.values, preds.values, strict=True))),
+                (golds, dict(zip(gold_ids.values, golds.values, strict=True))),
+                None if probs is None else (probs, dict(zip(pred_ids.values, probs.values, strict=True))),
+            )
     elif options.gold.endswith(".json") and options.pred.endswith(".json"):
         answers, gold_name = q.squad_dataset(options.gold)
         predictions, pred_name = q.json_mapping(options.pred, "answers")
@@ -233,13 +247,20 @@ def run_squad(options: argparse.Namespace) -> int:
         if options.na_probs:
             probs = q.read_lines(options.na_probs, q.number_line)
     _same_length(preds, golds, probs)
-    sides = {"predictions": preds, "answers": golds, "no_answer_probs": probs or preds}
+    return _squad_columns(
+        options, (preds, preds.values), (golds, golds.values), None if probs is None else (probs, probs.values)
+    )
+
+
+def _squad_columns(options: argparse.Namespace, preds: Any, golds: Any, probs: Any) -> int:
+    """``nlpeval.squad`` on read columns, each ``(column, values)``; an input error names the column's file:line."""
+    import nlpeval
+    from nlpeval.core.errors import InputError
+
+    sides = {"predictions": preds[0], "answers": golds[0], "no_answer_probs": (probs or preds)[0]}
     try:
         score = nlpeval.squad(
-            preds.values,
-            golds.values,
-            no_answer_probs=None if probs is None else probs.values,
-            **_squad_options(options),
+            preds[1], golds[1], no_answer_probs=None if probs is None else probs[1], **_squad_options(options)
         )
     except InputError as exc:
         raise _located(exc, sides) from None

@@ -8,7 +8,7 @@ import hashlib
 import os
 import shlex
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from nlpeval.cli import argtypes
@@ -50,6 +50,12 @@ def add_parser(subparsers: Any) -> None:
         help="--buckets quantile: N equal-frequency buckets per feature (default 4; fewer when values tie)",
     )
     parser.add_argument("--freq-corpus", metavar="FILE", help="word frequencies from FILE (default: the reference)")
+    parser.add_argument(
+        "--human",
+        metavar="FILE",
+        help="human scores (CSV/TSV as 'nlpeval meta --human': system, item, score; or system, score): adds "
+        "'Agreement with humans' (SPA, acc_eq, Pearson, PERM-BOTH clusters per metric); higher must be better",
+    )
     parser.add_argument("--seed", type=argtypes.seed, default=12345, help="seed of every resampling (default 12345)")
     parser.add_argument(
         "--bootstrap", type=argtypes.resamples, default=1000, metavar="N", help="bootstrap resamples (default 1000)"
@@ -74,12 +80,15 @@ def add_parser(subparsers: Any) -> None:
         "--tokenize", "-tok", default=None, choices=TOKENIZERS, help="BLEU tokenizer (as 'nlpeval score')"
     )
     parser.add_argument("--lowercase", "-lc", action="store_true", help="case-insensitive metrics")
+    from nlpeval.cli.metric_options import metric_option
+
     parser.add_argument(
         "--metric-option",
         action="append",
         default=[],
+        type=metric_option,
         metavar="KEY=VALUE",
-        help="any option of 'nlpeval score' by its dest name, e.g. chrf_word_order=2",
+        help="any metric option of 'nlpeval score' by name, e.g. chrf_word_order=2 (checked as the flag is)",
     )
     parser.add_argument("--figures", metavar="DIR", help="also draw paper figures (PDF/PNG) into DIR (plot extra)")
     parser.add_argument("--title", default="System comparison", help="report title")
@@ -88,16 +97,10 @@ def add_parser(subparsers: Any) -> None:
     from nlpeval.cli.dataoptions import add_data_options
 
     add_data_options(parser)
+    from nlpeval.cli.neural import add_report_arguments
+
+    add_report_arguments(parser)  # --comet-model, --bertscore-model, --metricx-model... as 'nlpeval score'
     parser.set_defaults(run=run)
-
-
-def _value(text: str) -> Any:
-    for cast in (int, float):
-        try:
-            return cast(text)
-        except ValueError:
-            pass
-    return {"true": True, "false": False, "none": None}.get(text.lower(), text)
 
 
 def _names(paths: list[str]) -> list[str]:
@@ -239,12 +242,10 @@ def _run(options: argparse.Namespace) -> int:
     metrics = tuple(m.strip() for m in options.metrics.split(",") if m.strip())
     if not metrics and options.preset is None:
         raise UsageError("no metric given to -m")
-    overrides: dict[str, Any] = {}
-    for item in options.metric_option:
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise UsageError(f"--metric-option needs KEY=VALUE; got {item!r}")
-        overrides[key.strip().replace("-", "_")] = _value(value.strip())
+    from nlpeval.cli.neural import report_overrides
+
+    overrides: dict[str, Any] = report_overrides(options)
+    overrides.update(options.metric_option)  # (name, value) pairs, checked while parsing
     if options.tokenize is not None:
         overrides["tokenize"] = options.tokenize
     if options.lowercase:
@@ -293,6 +294,7 @@ def _run(options: argparse.Namespace) -> int:
     if options.freq_corpus:
         freq_corpus, info = _read(options.freq_corpus, "freq-corpus")
         inputs.append(info)
+    human = _human_file(options.human, systems, n_segments) if options.human else None
     baseline = None
     if options.baseline is not None:
         by_path = dict(zip(options.systems, names, strict=True)) if not where else {}
@@ -330,6 +332,7 @@ def _run(options: argparse.Namespace) -> int:
                 command=command,
                 inputs=inputs,
                 progress=_step_reporter(bar),
+                human=human,
             )
         except InputError as exc:
             if exc.segment is None:
@@ -347,6 +350,68 @@ def _run(options: argparse.Namespace) -> int:
     emit(render(model, fmt), options.output)
     _figures(model, options)
     return 0
+
+
+def _human_file(path: str, systems: Mapping[str, Any], n_segments: int) -> Any:
+    """``--human``: segment-level (system, item, score; items in order of first appearance are the segments)
+    or system-level (system, score) human scores, as ``HumanScores``; errors name the file and line."""
+    from nlpeval.cli.correlate import ITEM_NAMES, SCORE_NAMES, SYSTEM_NAMES, _number
+    from nlpeval.cli.meta import _human
+    from nlpeval.cli.tabular import read_delimited
+    from nlpeval.core.errors import InputError
+    from nlpeval.reports.analyses.human_agreement import human_scores
+
+    table = read_delimited(path, header_names=[SYSTEM_NAMES], delimiter=None)
+    if table.header is None:
+        raise UsageError(f"{table.name}:1: expected a CSV/TSV header naming system, item (seg_id) and score columns")
+    first_line: dict[str, int] = {}
+    scores: dict[str, Any] = {}
+    if any(name in ITEM_NAMES for name in table.header):
+        segment = _human(path, None)
+        if len(segment.items) != n_segments:
+            raise UsageError(
+                f"{segment.name}: {len(segment.items)} items but the systems have {n_segments} segments "
+                "(one item per segment, in order of first appearance)"
+            )
+        position = {item: j for j, item in enumerate(segment.items)}
+        for (system, item), value in segment.values.items():
+            first_line.setdefault(system, segment.lines[(system, item)])
+            scores.setdefault(system, [None] * n_segments)[position[item]] = value
+    else:
+        system_col = next(i for i, c in enumerate(table.header) if c in SYSTEM_NAMES)
+        others = [i for i in range(len(table.header)) if i != system_col]
+        named = [i for i in others if table.header[i] in SCORE_NAMES | {"mqm", "da", "human", "gold", "z", "raw"}]
+        if len(named) != 1 and len(others) != 1:
+            raise UsageError(f"{table.name}:1: which column holds the human scores? name it 'score'")
+        score_col = named[0] if len(named) == 1 else others[0]
+        for row in table.rows:
+            where = table.where(row.line)
+            if len(row.cells) <= max(system_col, score_col):
+                raise UsageError(f"{where}: {len(row.cells)} fields, the header has {len(table.header)}")
+            system = row.cells[system_col]
+            if system in first_line:
+                raise UsageError(f"{where}: second row for system {system!r} (first on line {first_line[system]})")
+            first_line[system] = row.line
+            scores[system] = _number(row.cells[score_col], where, allow_missing=False)
+    if not scores:
+        raise UsageError(f"{table.name}: no human scores")
+    # a human file names systems as `nlpeval meta` does: the report's name, or the file name without extension
+    from nlpeval.cli.meta import system_name
+
+    stems = {system_name(name): name for name in systems}
+    renamed: dict[str, Any] = {}
+    for system, line in first_line.items():
+        name = system if system in systems else stems.get(system)
+        if name is None:
+            raise UsageError(
+                f"{table.name}:{line}: system {system!r} has human scores but is not among the report's systems "
+                f"({', '.join(systems)})"
+            )
+        renamed[name] = scores[system]
+    try:
+        return human_scores(renamed, n_segments, source=table.name)
+    except InputError as exc:
+        raise UsageError(f"{table.name}: {exc.message}") from None
 
 
 def _quantiles(text: str | None, buckets: str, n_segments: int) -> int:

@@ -32,7 +32,12 @@ def add_parser(subparsers: Any) -> None:
         metavar="REF",
         help="reference file (repeat for several references); with data files, --ref-col instead",
     )
-    parser.add_argument("-m", "--metrics", default="bleu", help="comma-separated metrics, e.g. bleu,chrf,ter")
+    parser.add_argument(
+        "-m",
+        "--metrics",
+        default="bleu",
+        help="comma-separated metrics, e.g. bleu,chrf,ter (default bleu; 'nlpeval metrics' lists them)",
+    )
     parser.add_argument("--format", "-f", choices=FORMATS, default="text", help="output format")
     parser.add_argument("--segments", action="store_true", help="also report per-segment scores")
     parser.add_argument(
@@ -77,6 +82,9 @@ def add_parser(subparsers: Any) -> None:
     from nlpeval.cli.metric_options import add_metric_options
 
     add_metric_options(parser)  # every metric's options, declared in nlpeval.metrics.entries
+    from nlpeval.cli.neural import add_arguments
+
+    add_arguments(parser)  # --src, --cache (neural metrics)
     from nlpeval.cli.engine import add_engine_options
 
     add_engine_options(parser)
@@ -106,14 +114,21 @@ def _keeps_rows(options: argparse.Namespace) -> bool:
     return options.segments or options.bootstrap > 0 or options.paired_bs or options.paired_ar
 
 
-def score_system(system: str, refs: list[str], metrics: dict[str, Any], options: argparse.Namespace) -> dict:
-    """Stream one system file and its references through every metric; return name -> Accumulator."""
+def score_system(
+    system: str, refs: list[str], metrics: dict[str, Any], options: argparse.Namespace, neural: Any = None
+) -> dict:
+    """Stream one system file and its references through every metric; return name -> Accumulator.
+
+    ``neural`` (:class:`~nlpeval.cli.neural.NeuralScoring`) scores the metrics that need a model on the whole
+    system once it is read."""
     from nlpeval.cli.io import open_segments
     from nlpeval.core.errors import InputError
 
     keep_rows = _keeps_rows(options)
     accumulators = {name: metric.accumulator(keep_segments=keep_rows) for name, metric in metrics.items()}
     progress = _progress(system)
+    whole_hyps: list[str] = []
+    whole_refs: list[list[str]] = []
     with contextlib.ExitStack() as stack:
         sys_file = stack.enter_context(open_segments(system))
         ref_files = [stack.enter_context(open_segments(path)) for path in refs]
@@ -128,7 +143,10 @@ def score_system(system: str, refs: list[str], metrics: dict[str, Any], options:
                 raise UsageError(f"segment counts differ: {detail} lines")
             if not hyps:
                 break
-            references = [list(seg) for seg in zip(*ref_chunks, strict=True)]
+            references = [list(seg) for seg in zip(*ref_chunks, strict=True)] or [[] for _ in hyps]
+            if neural is not None:
+                whole_hyps.extend(hyps)
+                whole_refs.extend(references)
             for accumulator in accumulators.values():
                 try:
                     accumulator.update(hyps, references)
@@ -139,11 +157,15 @@ def score_system(system: str, refs: list[str], metrics: dict[str, Any], options:
     progress.close()
     if offset == 0:
         raise UsageError(f"{sys_file.name} is empty: there is nothing to score")
+    if neural is not None:
+        keep = _keeps_rows(options)
+        locate = lambda exc: _locate(exc, system, refs, 0)  # noqa: E731
+        accumulators.update(neural.score(sys_file.name, whole_hyps, whole_refs, keep, locate))
     return accumulators
 
 
 def score_system_input(
-    system: SystemInput, refs: list[str], metrics: dict[str, Any], options: argparse.Namespace
+    system: SystemInput, refs: list[str], metrics: dict[str, Any], options: argparse.Namespace, neural: Any = None
 ) -> dict:
     """Like :func:`score_system` for a system read from data files (``--hyp-col``); return name -> Accumulator."""
     from nlpeval.cli.io import read_all
@@ -174,6 +196,13 @@ def score_system_input(
                     path = refs[(exc.reference or 0) - own]
                     raise UsageError(f"{'<stdin>' if path == '-' else path}:{index + 1}: {exc.message}") from None
                 raise UsageError(f"{system.where[index]}: {exc.message}") from None
+    if neural is not None:
+
+        def locate(exc: Exception) -> UsageError:
+            segment = getattr(exc, "segment", None)
+            return UsageError(f"{system.where[segment]}: {exc}" if segment is not None else str(exc))
+
+        accumulators.update(neural.score(system.name, system.hypotheses, references, keep_rows, locate))
     return accumulators
 
 
@@ -257,7 +286,7 @@ def run(options: argparse.Namespace) -> int:
     from nlpeval.cli.formats import ScoreTable, SystemScores, metric_list, render
     from nlpeval.cli.io import emit
     from nlpeval.cli.metric_options import entry_options
-    from nlpeval.metrics.registry import get
+    from nlpeval.metrics.registry import text_entry
 
     if options.chunk_size < 1:
         raise UsageError("--chunk-size must be at least 1")
@@ -269,7 +298,7 @@ def run(options: argparse.Namespace) -> int:
     names = metric_list(options.metrics)
     if not names:
         raise UsageError("no metric given to -m")
-    entries = {name: get(name) for name in names}
+    entries = {name: text_entry(name) for name in names}
     from nlpeval.cli import engine
 
     whole = [name for name, entry in entries.items() if not entry.decomposes]
@@ -286,8 +315,14 @@ def run(options: argparse.Namespace) -> int:
         metrics = {name: entry.build(name, entry_options(entry, options)) for name, entry in entries.items()}
     if (options.paired_bs or options.paired_ar) and len(options.systems) < 2 and options.system_col is None:
         raise UsageError("paired tests need at least two systems; the first is the baseline")
-    if not options.ref and not options.ref_col:
+    from nlpeval.cli import neural
+
+    neural.check(options, entries)
+    reference_free = all(neural.reference_free(name) for name in names)
+    if not options.ref and not options.ref_col and not reference_free:
         raise UsageError("no references: give -r/--ref REF (line files) or --ref-col COL (data files)")
+    streamed, modelled = neural.split(metrics, entries)
+    scoring = neural.NeuralScoring(modelled, entries, options) if modelled else None
     provenance = None
     if engine.wants_dask(options):
         systems, provenance = engine.score_dask(options, metrics)
@@ -305,10 +340,10 @@ def run(options: argparse.Namespace) -> int:
             )
             labels = [system.name for system in inputs]
             keys = [system.ids for system in inputs]
-            accumulated = [score_system_input(system, options.ref, metrics, options) for system in inputs]
+            accumulated = [score_system_input(system, options.ref, streamed, options, scoring) for system in inputs]
         else:
             labels = list(options.systems)
-            accumulated = [score_system(path, options.ref, metrics, options) for path in options.systems]
+            accumulated = [score_system(path, options.ref, streamed, options, scoring) for path in options.systems]
         if (options.paired_bs or options.paired_ar) and len(accumulated) < 2:
             raise UsageError("paired tests need at least two systems; the first is the baseline")
         systems = [

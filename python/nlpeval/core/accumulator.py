@@ -75,6 +75,22 @@ class Accumulator:
             self._add(rows, self.metric.schema.reduce(rows))
         return self
 
+    def add(self, stats: Stats) -> Self:
+        """Add statistics rows computed elsewhere (a metric called with more inputs, e.g. COMET's sources, or a
+        cache of segment scores); the same as :meth:`update` on the segments they came from.
+
+        Examples
+        --------
+        >>> import nlpeval
+        >>> bleu = nlpeval.BLEU()
+        >>> acc = bleu.accumulator().add(bleu.segment_stats(["the cat sat"], ["the cat sat"]))
+        >>> acc.compute().score == bleu(["the cat sat"], ["the cat sat"]).score
+        True
+        """
+        if stats.rows.shape[0]:
+            self._add(stats.rows, self.metric.schema.reduce(stats.rows))
+        return self
+
     def merge(self, other: Accumulator) -> Self:
         """Add everything ``other`` has seen (e.g. from another worker)."""
         if other.metric != self.metric:

@@ -3,7 +3,7 @@
 ``$NLPEVAL_CACHE_DIR`` names it (default ``~/.cache/nlpeval``); set to an empty string, it turns every
 disk cache off. Caches are written atomically and a cache that cannot be read or written is skipped.
 
-Caches that hold code to execute (compiled report records and templates) go through
+Caches that hold code to execute (compiled report templates) go through
 :func:`write_private` / :func:`read_private`: a folder of mode 0700 and files of mode 0600 owned by the
 user, each file carrying the SHA-256 of its content. A file planted by someone else, in a folder others
 can write, or corrupt or cut short, is never loaded: the caller compiles again.

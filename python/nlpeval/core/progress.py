@@ -27,7 +27,10 @@ import contextlib
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    import numpy as np
 
 T = TypeVar("T")
 
@@ -189,7 +192,7 @@ def track(iterable: Iterable[T], *, total: int | None = None, desc: str | None =
 
 def map_chunks(
     function: Callable[..., Any],
-    *sequences: Sequence[Any],
+    *sequences: Sequence[Any] | np.ndarray,
     desc: str,
     unit: str = "it",
     chunk: int | None = 1000,

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from nlpeval.core.plain_score import score_dict
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -85,6 +87,9 @@ class Score:
         Per-segment values when asked for (read-only).
     ci : ConfidenceInterval or None
         Bootstrap confidence interval when asked for.
+    error_spans : tuple or None
+        Per-segment error spans of a metric that tags them (xCOMET): one tuple of spans per segment, each a
+        mapping with ``text``, ``start``, ``end``, ``severity`` and ``confidence``.
 
     Examples
     --------
@@ -101,6 +106,7 @@ class Score:
     components: Mapping[str, Any] = field(default_factory=dict)
     segments: np.ndarray | None = None
     ci: ConfidenceInterval | None = None
+    error_spans: tuple[tuple[Mapping[str, Any], ...], ...] | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "score", float(self.score))
@@ -117,12 +123,13 @@ class Score:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict: name, score, signature, components, optional segments and CI."""
-        out: dict[str, Any] = {"name": self.name, "score": self.score, "signature": self.signature}
-        out.update(_plain(dict(self.components)))
+        out = score_dict(self.name, self.score, self.signature, _plain(dict(self.components)))
         if self.ci is not None:
             out["ci"] = self.ci.to_dict()
         if self.segments is not None:
             out["segments"] = self.segments.tolist()
+        if self.error_spans is not None:
+            out["error_spans"] = [[dict(span) for span in segment] for segment in self.error_spans]
         return out
 
     def __str__(self) -> str:

@@ -6,11 +6,7 @@ import functools
 from dataclasses import dataclass
 from functools import cached_property
 
-
-def _render(value: object) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
+from nlpeval.core.signature_text import field_pairs, nrefs_field, render
 
 
 @dataclass(frozen=True)
@@ -47,7 +43,7 @@ class Signature:
     def with_fields(self, **fields: object) -> Signature:
         """A copy with ``fields`` added (or replaced) before the version."""
         pairs = [(k, v) for k, v in self.items if k not in fields and k != "version"]
-        pairs += [(k, _render(v)) for k, v in fields.items() if v is not None]
+        pairs += [(k, render(v)) for k, v in fields.items() if v is not None]
         pairs += [(k, v) for k, v in self.items if k == "version"]
         return Signature(tuple(pairs))
 
@@ -72,19 +68,7 @@ class Signature:
 @functools.lru_cache(maxsize=1024)
 def _built(cls: type[Signature], fields: tuple[tuple[str, object], ...]) -> Signature:
     """:meth:`Signature.build` of hashable fields, cached: a training loop scores the same settings each call."""
-    from nlpeval._version import __version__
-
-    pairs = [(key, _render(value)) for key, value in fields if value is not None]
-    pairs.append(("version", f"nlpeval-{__version__}"))
-    return cls(tuple(pairs))
+    return cls(tuple(field_pairs(fields)))
 
 
-def nrefs_field(min_refs: int, max_refs: int) -> str:
-    """sacreBLEU's ``nrefs`` value: the count, or ``var`` when it varies.
-
-    Examples
-    --------
-    >>> nrefs_field(2, 2), nrefs_field(1, 3)
-    ('2', 'var')
-    """
-    return str(min_refs) if min_refs == max_refs else "var"
+__all__ = ["Signature", "nrefs_field"]

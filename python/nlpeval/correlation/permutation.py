@@ -50,6 +50,8 @@ FUNCTIONS = ("pearson", "spearman", "kendall", "kendall_variants", "acc_eq", "sp
 
 #: cells of resampled draws held at once
 _CELLS = 4_000_000
+#: resampled matrices whose SPA shares one matrix product
+_SPA_BATCH = 25
 #: above this many pairs of cells, Kendall variants are counted resample by resample
 _MAX_PAIRS = 2_000_000
 
@@ -233,16 +235,17 @@ class _Engine:
             if fn == "acc_eq":
                 raise AssertionError("acc_eq resamples one at a time")
             if fn == "spa":
-                from nlpeval.correlation.spa import pairwise_p_values_from_signs, spa_from_p_values
+                from nlpeval.correlation.spa import pairwise_p_value_rows
 
-                return np.array(
-                    [
-                        spa_from_p_values(
-                            self.gold_p, pairwise_p_values_from_signs(row.reshape(self.n_sys, -1), self.signs)
-                        )
-                        for row in scores
-                    ]
-                )
+                first, second = np.triu_indices(self.n_sys, 1)
+                gold_p = self.gold_p[first, second]
+                out = np.empty(len(scores))
+                for lo in range(0, len(scores), _SPA_BATCH):
+                    block = scores[lo : lo + _SPA_BATCH].reshape(-1, self.n_sys, self.n_items)
+                    metric_p = pairwise_p_value_rows(block, self.signs)
+                    # spa_from_p_values row by row (np.mean of each row's 1-D copy, as pce.py sums)
+                    out[lo : lo + len(block)] = [1.0 - np.mean(row) for row in np.abs(gold_p - metric_p)]
+                return out
             if fn == "pairwise_accuracy":
                 i, j = np.triu_indices(len(self.gold), 1)
                 same = np.sign(self.gold[i] - self.gold[j]) == np.sign(scores[:, i] - scores[:, j])
@@ -271,7 +274,7 @@ class _Engine:
         ym = block - np.mean(block, axis=-1, keepdims=True)
         ymax = np.max(np.abs(ym), axis=-1, keepdims=True)
         normym = ymax * np.linalg.vector_norm(ym / ymax, axis=-1, keepdims=True)
-        r = np.clip(np.vecdot(cache[g], ym / normym, axis=-1), -1.0, 1.0)
+        r = np.clip(np.vecdot(cache[g], ym / normym, axis=-1), -1.0, 1.0)  # type: ignore[call-overload]
         if block.shape[1] == 2:  # scipy returns exactly -1 or 1 for two points
             r = np.round(r)
         return r
@@ -332,6 +335,70 @@ class _Engine:
         return float(self.values(scores[None, :])[0])
 
 
+#: a resample whose fast difference of Pearson correlations is this close to the observed one is recomputed
+#: exactly (the fast form's error is below 1e-9 once the rows with tiny variance are set aside)
+_PEARSON_MARGIN = 1e-7
+#: rows whose variance is below this share of their sum of squares are recomputed exactly (constant rows)
+_PEARSON_TINY_VARIANCE = 1e-3
+
+
+def _pearson_pair(
+    engine: _Engine,
+    weights: np.ndarray,
+    delta: float,
+    exact: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]],
+) -> tuple[np.ndarray, np.ndarray]:
+    """Pearson correlations of both resampled metrics, from sums, with SciPy's operations where they matter.
+
+    A resampled metric takes ``s1`` or ``s2`` cell by cell, so its sum, sum of squares and
+    product with the centred human scores are the fixed sums of one side plus ``weights`` times
+    the differences: three matrix products per block instead of SciPy's passes over every
+    resample. These values differ from ``scipy.stats.pearsonr``'s in the last bits, so any
+    resample whose difference of correlations lies within ``_PEARSON_MARGIN`` of the observed
+    one (where the test's decision could depend on those bits), or whose resampled scores are
+    (nearly) constant in a group, is recomputed with SciPy's operations (:meth:`_Engine.values`):
+    the decisions, p-values and early stopping are exactly those of the oracle's loop.
+    """
+    s1, s2, gold = engine.s1, engine.s2, engine.gold
+    w = weights.astype(np.float64)
+    n_rows, n_groups = len(w), len(engine.bounds)
+    vals1 = np.full((n_rows, n_groups), np.nan)
+    vals2 = np.full((n_rows, n_groups), np.nan)
+    unsure = np.zeros(n_rows, dtype=bool)
+    d = s1 - s2
+    for g, (b, e) in enumerate(engine.bounds):
+        n = e - b
+        if n < 2 or _constant(gold[b:e]):
+            continue
+        gc = gold[b:e] - np.mean(gold[b:e])
+        ss_gold = float(gc @ gc)
+        # shifted by the group's mean score (the correlation does not move) so that the variance
+        # from sums cancels little
+        shift = 0.5 * (np.mean(s1[b:e]) + np.mean(s2[b:e]))
+        a1, a2 = s1[b:e] - shift, s2[b:e] - shift
+        features = np.stack([d[b:e], a1 * a1 - a2 * a2, gc * d[b:e]], axis=1)
+        moved = w[:, b:e] @ features  # (rows, 3): what the cells taken from s1 change
+        for vals, base, sign in ((vals1, a2, 1.0), (vals2, a1, -1.0)):
+            total = base.sum() + sign * moved[:, 0]
+            squares = float(base @ base) + sign * moved[:, 1]
+            cross = float(gc @ base) + sign * moved[:, 2]
+            variance = squares - total * total / n
+            tiny = ~(variance > _PEARSON_TINY_VARIANCE * np.abs(squares))
+            unsure |= tiny
+            with np.errstate(invalid="ignore", divide="ignore"):
+                r = cross / np.sqrt(ss_gold * np.where(tiny, 1.0, variance))
+            vals[:, g] = np.clip(np.round(r) if n == 2 else r, -1.0, 1.0)
+    st = engine.statistic
+    c1 = _average(vals1, st.replace_nans_with_zeros)
+    c2 = _average(vals2, st.replace_nans_with_zeros)
+    unsure |= ~(np.abs((c2 - c1) - delta) > _PEARSON_MARGIN)
+    if unsure.any():
+        rows = np.flatnonzero(unsure)
+        e1, e2 = exact(weights[rows])
+        c1[rows], c2[rows] = e1, e2
+    return c1, c2
+
+
 def _draw_loop(
     n_cells: int,
     k: int,
@@ -369,6 +436,7 @@ def _draw_loop(
                     stop_at = c
                     break
             if stop_at is not None and stop_at + 1 < rows:
+                assert state is not None
                 rs.set_state(state)  # consume exactly the draws the oracle consumed
                 coin_flips(rs, (stop_at + 1, n_cells))
         if stop_at is not None:
@@ -470,10 +538,16 @@ def permutation_sig_diff(
     else:
         delta = float(engine.values(s2[None, :])[0] - engine.values(s1[None, :])[0])
 
-        def pair(weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        def exact(weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             m1r = np.where(weights == 1, s1, s2)
             m2r = np.where(weights == 1, s2, s1)
             return engine.values(m1r), engine.values(m2r)
+
+        pair = exact
+        if statistic.function == "pearson":
+
+            def pair(weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+                return _pearson_pair(engine, weights, delta, exact)
 
     return _draw_loop(len(s1), k, block_size, early_min, early_max, rs, delta, pair, chunk_cells=cells)
 
@@ -540,11 +614,11 @@ def pairwise_permutation_sig_diff(
     first, second, group, slot = [], [], [], []
     slot_base = 0
     for g, n in enumerate(lens.tolist()):
-        i, j = np.triu_indices(n, 1)
-        first.append(i + starts[g])
-        second.append(j + starts[g])
-        group.append(np.full(len(i), g))
-        slot.append(slot_base + i * n + j)  # the upper cell of this group's n x n draw
+        upper_i, upper_j = np.triu_indices(n, 1)
+        first.append(upper_i + starts[g])
+        second.append(upper_j + starts[g])
+        group.append(np.full(len(upper_i), g))
+        slot.append(slot_base + upper_i * n + upper_j)  # the upper cell of this group's n x n draw
         slot_base += n * n
     cat_first = np.concatenate(first) if first else np.zeros(0, dtype=np.int64)
     cat_second = np.concatenate(second) if second else np.zeros(0, dtype=np.int64)

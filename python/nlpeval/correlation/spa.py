@@ -27,13 +27,57 @@ from nlpeval.core.errors import InputError
 @lru_cache(maxsize=8)
 def _signs(seed: int | None, n_permutations: int, n_items: int) -> np.ndarray:
     """The ``(permutations, items)`` matrix of +1/-1 (read-only; cached per seed and shape)."""
-    rng = np.random.default_rng(seed)
-    signs = rng.random(size=(n_permutations, n_items), dtype=np.float32)
-    np.rint(signs, out=signs, casting="same_kind")
-    signs *= 2.0
-    signs -= 1.0
+    signs = _signs_from_bits(np.random.default_rng(seed), n_permutations * n_items)
+    if signs is None:  # a NumPy whose float32 draws are not the bits read below: pce.py's operations
+        rng = np.random.default_rng(seed)
+        signs = rng.random(size=(n_permutations, n_items), dtype=np.float32)
+        np.rint(signs, out=signs, casting="same_kind")
+        signs *= 2.0
+        signs -= 1.0
+    signs = signs.reshape(n_permutations, n_items)
     signs.flags.writeable = False
     return signs
+
+
+_BITS_MATCH: bool | None = None
+#: ``rint(u)`` of a float32 uniform ``(w >> 8) / 2**24`` is 1 exactly when the 32-bit word ``w`` is at least this
+#: (``u > 0.5``; ``u == 0.5`` rounds half to even, to 0)
+_ONE_FROM = np.uint32((1 << 31) + (1 << 8))
+
+
+def _signs_from_bits(rng: np.random.Generator, size: int) -> np.ndarray | None:
+    """pce.py's +1/-1 signs from the generator's raw 32-bit words, without the float32 uniforms.
+
+    ``Generator.random(dtype=float32)`` takes one 32-bit word per value (PCG64's 64-bit outputs,
+    low half first) and keeps its top 24 bits; ``rint`` then gives 1 exactly for words from
+    ``_ONE_FROM`` on. Reading the words with ``random_raw`` skips the float conversion and the
+    rounding; checked once per process against the float path (None when they differ).
+    """
+    global _BITS_MATCH
+    if _BITS_MATCH is None:
+        probe = np.random.default_rng(20240601).random(size=4097, dtype=np.float32)
+        ref = np.rint(probe) * 2 - 1
+        bits = _raw_words(np.random.default_rng(20240601), 4097)
+        _BITS_MATCH = bool(np.array_equal(ref, (bits >= _ONE_FROM) * 2.0 - 1.0))
+    if not _BITS_MATCH:
+        return None
+    signs = (_raw_words(rng, size) >= _ONE_FROM).astype(np.float32)
+    signs *= 2.0
+    signs -= 1.0
+    return signs
+
+
+def _raw_words(rng: np.random.Generator, size: int) -> np.ndarray:
+    """The next ``size`` 32-bit words of a PCG64 generator, in the order ``random(dtype=float32)`` takes them."""
+    raw = rng.bit_generator.random_raw((size + 1) // 2)
+    return np.ascontiguousarray(raw).view(np.uint32)[:size] if np.little_endian else _split_big(raw)[:size]
+
+
+def _split_big(raw: np.ndarray) -> np.ndarray:
+    words = np.empty(2 * len(raw), dtype=np.uint32)
+    words[0::2] = raw & 0xFFFFFFFF
+    words[1::2] = raw >> 32
+    return words
 
 
 def sign_matrix(n_permutations: int, n_items: int, seed: int | None = 4) -> np.ndarray:
@@ -80,6 +124,39 @@ def pairwise_p_values_many(matrices: list[np.ndarray], signs: np.ndarray) -> lis
         p[first, second] = np.count_nonzero(null >= observed, axis=0) / signs.shape[0]
         out.append(p)
     return out
+
+
+def pairwise_p_value_rows(stack: np.ndarray, signs: np.ndarray) -> np.ndarray:
+    """Upper-triangle p-values (``np.triu_indices`` order) of many systems x items matrices.
+
+    ``stack`` is ``(matrices, systems, items)``. The matrices share one matrix product with
+    the signs, their systems side by side as columns: OpenBLAS computes each column of a
+    product the same way whatever the number of columns (same kernel, same order over items,
+    for the same thread setting), so each matrix gets the bits of pce.py's own product. That is
+    checked on every call (the first matrix is also multiplied alone, with pce.py's shape);
+    when the bits differ, every matrix gets its own product. The pairs' null differences are
+    taken from the transposed sums (one system's permutations contiguous).
+    """
+    n_mats, n_systems, n_items = stack.shape
+    first, second = np.triu_indices(n_systems, 1)
+    seg = np.ascontiguousarray(stack, dtype=np.float64).astype(np.float32).reshape(n_mats * n_systems, n_items)
+    totals = np.sum(seg, axis=1).reshape(n_mats, n_systems)
+    observed = (totals[:, first] - totals[:, second])[:, :, None]
+    alone = np.matmul(signs, seg[:n_systems].T)
+    partial = np.matmul(signs, seg.T) if n_mats > 1 else alone
+    if not np.array_equal(partial[:, :n_systems], alone):
+        partial = np.concatenate([np.matmul(signs, seg[i : i + n_systems].T) for i in range(0, len(seg), n_systems)], 1)
+    sums_all = np.ascontiguousarray(partial.T)  # (matrices x systems, permutations)
+    n_perm = signs.shape[0]
+    null = np.empty((len(first), n_perm), dtype=np.float32)
+    above = np.empty((len(first), n_perm), dtype=bool)
+    counts = np.empty((n_mats, len(first)), dtype=np.int64)
+    for m in range(n_mats):
+        sums = sums_all[m * n_systems : (m + 1) * n_systems]
+        np.subtract(sums[first], sums[second], out=null)
+        np.greater_equal(null, observed[m], out=above)
+        counts[m] = np.count_nonzero(above, axis=1)
+    return counts / n_perm
 
 
 def pairwise_p_values_from_signs(scores: np.ndarray, signs: np.ndarray) -> np.ndarray:

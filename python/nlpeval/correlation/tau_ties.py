@@ -269,7 +269,13 @@ def tie_threshold_search(
     present = ~np.isnan(human) & ~np.isnan(metric)
     n_groups, n = human.shape
     h_parts, m_parts, r_parts = [], [], []
+    complete = bool(present.all())
     for first, second in _pair_blocks(n):
+        if complete:  # every pair of every group: no masks, same group-major order
+            r_parts.append(np.repeat(np.arange(n_groups), len(first)))
+            h_parts.append((human[:, first].ravel(), human[:, second].ravel()))
+            m_parts.append((metric[:, first].ravel(), metric[:, second].ravel()))
+            continue
         valid = present[:, first] & present[:, second]
         rows = np.broadcast_to(np.arange(n_groups)[:, None], valid.shape)
         r_parts.append(rows[valid])
@@ -308,15 +314,18 @@ def tie_threshold_search(
     n_pairs_row = np.bincount(row, minlength=n_groups)
     numer0 = np.bincount(row, weights=before, minlength=n_groups).astype(np.int64)
     # the oracle sums its rows in the iteration order of a set filled in increasing row order
-    rows_used = list(set(np.unique(row).tolist()))
-    start = sum((numer0[r] / n_pairs_row[r]).item() for r in rows_used)
+    rows_used = list(set(np.flatnonzero(n_pairs_row).tolist()))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        row_values = (numer0 / n_pairs_row).tolist()
+    start = sum(row_values[r] for r in rows_used)
     n_rows = len(rows_used)
 
     order = np.argsort(diff, kind="stable")
     d_sorted, r_sorted = diff[order], row[order]
     delta = (after - before)[order]
-    # running numerator of each pair's group just after the pair flips to a tie
-    by_row = np.argsort(r_sorted, kind="stable")
+    # running numerator of each pair's group just after the pair flips to a tie (a stable
+    # sort by group: a radix sort when the group ids fit 16 bits)
+    by_row = np.argsort(r_sorted.astype(np.uint16) if n_groups <= 1 << 16 else r_sorted, kind="stable")
     cum = np.cumsum(delta[by_row])
     group_start = np.r_[0, np.flatnonzero(np.diff(r_sorted[by_row])) + 1]
     offsets = np.repeat(cum[group_start] - delta[by_row][group_start], np.diff(np.r_[group_start, len(by_row)]))

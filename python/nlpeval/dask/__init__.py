@@ -39,7 +39,7 @@ def _metric(metric: Any) -> CorpusMetric:
     if isinstance(metric, str):
         from nlpeval.metrics import registry
 
-        return registry.build(metric)
+        return registry.text_entry(metric).build(metric)
     return require_corpus_metric(metric)
 
 
@@ -63,9 +63,24 @@ def _named(metrics: Any) -> tuple[dict[str, CorpusMetric], bool]:
     return {metric.name: metric}, True
 
 
-def _columns(hyp: str, ref: str | Sequence[str] | None, id: str | None, by: str | None, loc: str | None) -> Columns:
+def _columns(
+    hyp: str, ref: str | Sequence[str] | None, id: str | None, by: str | None, loc: str | None, src: str | None = None
+) -> Columns:
     refs = ref if ref is None or isinstance(ref, str) else tuple(ref)
-    return Columns(hyp=hyp, ref=refs, id=id, by=by, loc=loc)
+    return Columns(hyp=hyp, ref=refs, id=id, by=by, loc=loc, src=src)
+
+
+def _check_neural(named: dict[str, CorpusMetric]) -> None:
+    """Refuse a metric whose segment scores depend on the whole corpus (BERTScore's idf): in pieces it differs."""
+    from nlpeval.neural.cache import corpus_dependent
+    from nlpeval.neural.worker import is_neural
+
+    for name, metric in named.items():
+        if is_neural(metric) and corpus_dependent(metric):
+            raise ValueError(
+                f"{name} with idf weights them over every reference at once: it cannot be scored in pieces "
+                "(Dask); score it on one machine"
+            )
 
 
 def partials(
@@ -81,6 +96,7 @@ def partials(
     split_every: int = 8,
     loc: str | None = None,
     check_ids: bool = False,
+    src: str | None = None,
 ) -> Any:
     """Lazy merged partials: ``{metric name: Partial}``, or ``{group: {metric name: Partial}}`` with ``by``
     (groups in order of first appearance in the input).
@@ -117,6 +133,10 @@ def partials(
         With ``id``: also return each group's :class:`~nlpeval.dask._ids.Fingerprint` (which ids,
         with which references; repeated ids) under the key ``"ids:fingerprint"``, merged in the
         same tree, so systems can be checked to cover the same segments without collecting ids.
+    src : str, optional
+        Column (or dict key) of the source segments, for the metrics that read them (COMET, MetricX).
+        Neural metrics (COMET, BERTScore, MetricX) load their model once per worker process and score
+        every partition the worker gets with it.
 
     Examples
     --------
@@ -135,7 +155,8 @@ def partials(
     named, _ = _named(metrics)
     if n_resamples < 0 or n_resamples == 1:
         raise ValueError(f"n_resamples must be 0 or at least 2; got {n_resamples}")
-    columns = _columns(hyp, ref, id, by, loc)
+    _check_neural(named)
+    columns = _columns(hyp, ref, id, by, loc, src)
     parts = partitions(data)
     # the (cache-free, small) metrics are bound to each task's function rather than being a key of the
     # graph: each partition's task then depends on its partition alone, so the two fuse (below)
@@ -200,13 +221,15 @@ def score(
     seed: int = 12345,
     confidence: float = 0.95,
     split_every: int = 8,
+    src: str | None = None,
 ) -> Any:
     """Lazy corpus score(s): a :class:`~nlpeval.core.score.Score` for one metric, ``{name: Score}``
     for several, ``{group: ...}`` with ``by``. With ``n_resamples`` each score carries the keyed
     Poisson interval (``ci:poisson`` in its signature), identical to
     ``metric.score_from_stats(stats, n_bootstrap=n, resampling="poisson", ids=...)`` on one machine.
 
-    The arguments are those of :func:`partials`, plus ``confidence`` (the interval's level).
+    The arguments are those of :func:`partials`, plus ``confidence`` (the interval's level); ``src`` names
+    the sources' column for COMET and MetricX.
 
     Examples
     --------
@@ -220,7 +243,16 @@ def score(
 
     _, single = _named(metrics)
     lazy = partials(
-        data, metrics, hyp=hyp, ref=ref, id=id, by=by, n_resamples=n_resamples, seed=seed, split_every=split_every
+        data,
+        metrics,
+        hyp=hyp,
+        ref=ref,
+        id=id,
+        by=by,
+        n_resamples=n_resamples,
+        seed=seed,
+        split_every=split_every,
+        src=src,
     )
     return delayed(_finish, pure=True)(lazy, by is not None, single, confidence)
 

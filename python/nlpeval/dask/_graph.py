@@ -13,14 +13,18 @@ from nlpeval.core.metric import CorpusMetric
 from nlpeval.dask._inputs import Columns, Where, partition_rows, zip_partition
 from nlpeval.distributed.errors import PartitionInputError
 from nlpeval.distributed.partial import Partial
+from nlpeval.neural.worker import is_neural
+from nlpeval.neural.worker import segment_stats as neural_stats
 
 #: group key -> metric name -> Partial (the key is ``None`` without ``by``)
 Grouped = dict[Any, dict[str, Partial]]
 
 
 def _stats(metric: CorpusMetric, hyps: list[Any], refs: list[list[Any]] | None, where: Where, rows: list[int],
-           locs: list[Any] | None) -> Any:  # fmt: skip
+           locs: list[Any] | None, srcs: list[Any] | None = None) -> Any:  # fmt: skip
     try:
+        if is_neural(metric):  # one loaded model per worker process; the sources for the metrics that read them
+            return neural_stats(metric, hyps, refs, srcs)
         return metric.segment_stats(hyps, refs)
     except InputError as exc:
         if exc.segment is None:
@@ -60,11 +64,12 @@ def partition_partials(
     for key, selected in selections.items():
         hyps = [rows.hyps[i] for i in selected]
         refs = None if rows.refs is None else [rows.refs[i] for i in selected]
+        srcs = None if rows.srcs is None else [rows.srcs[i] for i in selected]
         all_stats = {}
         for name, metric in metrics.items():
-            if refs is None and _needs_refs(metric):
+            if refs is None and _needs_refs(metric, name):
                 raise PartitionInputError(f"{name} needs references: give the reference column (ref=...)")
-            all_stats[name] = _stats(metric, hyps, refs, where, selected, rows.locs)
+            all_stats[name] = _stats(metric, hyps, refs, where, selected, rows.locs, srcs)
         if n_resamples and selected:
             from nlpeval.significance.poisson import poisson_totals_many
 
@@ -118,9 +123,11 @@ def release_memory() -> None:
 _TRIM: Any = None
 
 
-def _needs_refs(metric: CorpusMetric) -> bool:
+def _needs_refs(metric: CorpusMetric, name: str = "") -> bool:
     from nlpeval.lm.logprobs import Perplexity
 
+    if is_neural(metric) and type(metric).__name__ == "MetricX":
+        return False  # MetricX scores with the sources alone (QE)
     return not isinstance(metric, Perplexity)
 
 

@@ -26,6 +26,7 @@ class Columns:
     id: str | None = None
     by: str | None = None
     loc: str | None = None
+    src: str | None = None
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,7 @@ class Rows:
     ids: list[Any] | None
     groups: list[Any] | None
     locs: list[Any] | None = None
+    srcs: list[Any] | None = None
 
     def __len__(self) -> int:
         return len(self.hyps)
@@ -87,7 +89,7 @@ def _field(element: Any, name: str | int, where: Where, row: int) -> Any:
 
 
 def _frame_rows(frame: Any, columns: Columns, where: Where) -> Rows:
-    names = [columns.hyp, *_ref_names(columns), columns.id, columns.by]
+    names = [columns.hyp, *_ref_names(columns), columns.id, columns.by, columns.src]
     missing = [name for name in names if name is not None and name not in frame.columns]
     if missing:
         raise PartitionInputError(
@@ -102,7 +104,8 @@ def _frame_rows(frame: Any, columns: Columns, where: Where) -> Rows:
             refs = frame[columns.ref].tolist()
     ids = frame[columns.id].tolist() if columns.id is not None else None
     groups = frame[columns.by].tolist() if columns.by is not None else None
-    return _checked(hyps, refs, ids, groups, where)
+    return _with_sources(_checked(hyps, refs, ids, groups, where), frame[columns.src].tolist() if columns.src else None,
+                         where)  # fmt: skip
 
 
 def _ref_names(columns: Columns) -> tuple[str, ...]:
@@ -117,10 +120,13 @@ def _element_rows(elements: Sequence[Any], columns: Columns, where: Where) -> Ro
     ids: list[Any] = []
     groups: list[Any] = []
     locs: list[Any] = []
+    srcs: list[Any] = []
     for row, element in enumerate(elements):
         if isinstance(element, Mapping):
             if columns.loc is not None:
                 locs.append(element.get(columns.loc))
+            if columns.src is not None:
+                srcs.append(_field(element, columns.src, where, row))
             hyps.append(_field(element, columns.hyp, where, row))
             if columns.ref is not None:
                 names = _ref_names(columns)
@@ -145,6 +151,18 @@ def _element_rows(elements: Sequence[Any], columns: Columns, where: Where) -> Ro
     if ids and len(ids) != len(hyps):
         raise where.fail(0, "some elements carry an id and some do not")
     rows = _checked(hyps, refs_out, ids or None, groups or None, where, locs or None)
+    if columns.src is not None and len(srcs) != len(hyps):
+        raise where.fail(0, f"tuple elements carry no source: use dicts with the key {columns.src!r}")
+    return _with_sources(rows, srcs if columns.src is not None else None, where)
+
+
+def _with_sources(rows: Rows, srcs: list[Any] | None, where: Where) -> Rows:
+    """``rows`` with their sources (``src=``), each checked to be present."""
+    if srcs is not None:
+        for row, value in enumerate(srcs):
+            if _missing(value):
+                raise where.fail(row, "has no source", rows.locs[row] if rows.locs else None)
+        rows.srcs = srcs
     return rows
 
 

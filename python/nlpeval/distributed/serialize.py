@@ -108,7 +108,7 @@ def partial_to_bytes(partial: Partial) -> bytes:
     if partial.boot is not None:
         arrays["boot"] = np.asarray(partial.boot)
     buffer = io.BytesIO()
-    np.savez(buffer, **arrays)
+    np.savez(buffer, **arrays)  # type: ignore[arg-type]  # numpy's stub types the keyword arrays as allow_pickle
     return buffer.getvalue()
 
 

@@ -7,8 +7,9 @@ from collections.abc import Mapping, Sequence
 from nlpeval.core.metric import CorpusMetric
 
 
-def default_metric(name: str) -> CorpusMetric:
-    """The metric ``nlpeval score -m NAME`` builds with every option at its default.
+def default_metric(name: str, options: Mapping[str, object] | None = None) -> CorpusMetric:
+    """The metric ``nlpeval score -m NAME`` builds with every option at its default, or as ``options`` say
+    (option names as in the registry: ``{"comet_model": "/models/wmt22-comet-da"}``).
 
     Examples
     --------
@@ -17,13 +18,17 @@ def default_metric(name: str) -> CorpusMetric:
     """
     from nlpeval.metrics import registry
 
-    return registry.build(name)
+    if options:
+        registry.check_options(options)
+    return registry.text_entry(name).build(name, options)
 
 
 def resolve_metrics(
     metrics: str | CorpusMetric | Sequence[str | CorpusMetric] | Mapping[str, CorpusMetric],
+    options: Mapping[str, object] | None = None,
 ) -> dict[str, CorpusMetric]:
-    """``name -> metric`` from CLI names, configured metrics, or a mapping of both.
+    """``name -> metric`` from CLI names (built with ``options`` over the defaults), configured metrics, or a
+    mapping of both.
 
     Examples
     --------
@@ -41,7 +46,7 @@ def resolve_metrics(
     for name, metric in items:
         if name in resolved:
             raise ValueError(f"metric {name!r} is given twice; pass a mapping to name them apart")
-        resolved[name] = default_metric(metric) if isinstance(metric, str) else metric
+        resolved[name] = default_metric(metric, options) if isinstance(metric, str) else metric
     if not resolved:
         raise ValueError("no metric given")
     return resolved

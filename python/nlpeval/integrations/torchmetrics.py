@@ -13,7 +13,7 @@ last bit). Needs the optional extra ``nlpeval[torchmetrics]``.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -53,6 +53,9 @@ class StatsMetric(Metric):
     ignore_index : int, optional
         Token-id positions to drop from id tensors and arrays before scoring
         (``-100``, the label padding of PyTorch losses and transformers' collators).
+    options : mapping, optional
+        Options of a metric given by name, as the registry names them (``{"comet_model": path}``,
+        ``{"bertscore_model": path, "bertscore_num_layers": 17}``); a neural metric needs its model.
     **kwargs
         Passed to ``torchmetrics.Metric`` (``sync_on_compute``, ``dist_sync_fn``…).
 
@@ -60,7 +63,8 @@ class StatsMetric(Metric):
     -----
     ``update(preds, target)`` takes hypotheses (texts, or token ids as lists,
     arrays or tensors) and references (one item, or a list of items, per
-    hypothesis); ``compute()`` returns the corpus score as a float64 tensor and
+    hypothesis) and, for metrics that read them (COMET, MetricX), ``sources=``;
+    ``compute()`` returns the corpus score as a float64 tensor and
     keeps the full :class:`~nlpeval.Score` in :attr:`last_score`. Metrics whose
     statistics merge by ``last`` (NLTK BLEU smoothing 5-7) are refused: "last"
     has no meaning across ranks.
@@ -79,10 +83,17 @@ class StatsMetric(Metric):
     full_state_update = False
     is_differentiable = False
 
-    def __init__(self, metric: CorpusMetric | str, *, ignore_index: int | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        metric: CorpusMetric | str,
+        *,
+        ignore_index: int | None = None,
+        options: Mapping[str, Any] | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(**kwargs)
         self.ignore_index = ignore_index
-        ((_, resolved),) = resolve_metrics(metric).items()
+        ((_, resolved),) = resolve_metrics(metric, options).items()
         schema = resolved.schema
         if "last" in schema.merge:
             raise ValueError(f"{resolved.name}: statistics merged by 'last' cannot be synchronised across ranks")
@@ -95,9 +106,19 @@ class StatsMetric(Metric):
             self.add_state(f"int_{rule}", default=default, dist_reduce_fx=rule)
         self.add_state("float_rows", default=[], dist_reduce_fx="cat")
 
-    def update(self, preds: Sequence[Any], target: Sequence[Any]) -> None:
-        """Add a batch: ``preds`` are hypotheses, ``target`` one reference item per hypothesis."""
-        stats = self.metric.segment_stats(_to_host(preds, self.ignore_index), _to_host(target, self.ignore_index))
+    def update(self, preds: Sequence[Any], target: Sequence[Any] | None, sources: Sequence[str] | None = None) -> None:
+        """Add a batch: ``preds`` are hypotheses, ``target`` one reference item per hypothesis (``None`` for
+        reference-free metrics), ``sources`` the source segments of the metrics that read them."""
+        from nlpeval.neural.worker import is_neural
+
+        hyps = _to_host(preds, self.ignore_index)
+        refs = None if target is None else _to_host(target, self.ignore_index)
+        if is_neural(self.metric):  # the model is loaded once, on the first batch; sources passed on
+            from nlpeval.neural.worker import segment_stats
+
+            stats = segment_stats(self.metric, hyps, refs, sources)
+        else:
+            stats = self.metric.segment_stats(hyps, refs)  # type: ignore[arg-type]  # the metric names a missing side
         rows = np.asarray(stats.rows)
         if not rows.shape[0]:
             return

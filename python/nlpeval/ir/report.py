@@ -14,7 +14,7 @@ import numpy as np
 from nlpeval.core.errors import InputError
 from nlpeval.ir.api import RetrievalMeasure, load_qrels, load_run, retrieval, stats_of
 from nlpeval.ir.measures import parse_measures
-from nlpeval.reports.model import InputFile, MetricInfo, Provenance, Report
+from nlpeval.reports.model import InputFile, Report
 
 #: buckets of queries by R, the number of relevant documents
 R_BUCKETS = ((1, 1, "R = 1"), (2, 5, "R 2-5"), (6, 20, "R 6-20"), (21, None, "R > 20"))
@@ -58,10 +58,11 @@ def ir_report(
     >>> model.task, model.leaderboard.metrics, len(model.buckets[0].rows)
     ('ir', ('map', 'P_1'), 4)
     """
-    from nlpeval._version import __version__
-    from nlpeval.reports.analyses.buckets import metric_table
+    from nlpeval.reports.analyses.buckets import Buckets, metric_table
     from nlpeval.reports.analyses.leaderboard import leaderboard
     from nlpeval.reports.model import SCHEMA_VERSION
+    from nlpeval.reports.provenance import metric_info, provenance
+    from nlpeval.reports.settings import Comparison, Resampling
 
     if not runs:
         raise InputError("no run to report on")
@@ -89,17 +90,14 @@ def ir_report(
             where = {q: i for i, q in enumerate(result.queries)}
             values = result[measure.name].segments[[where[q] for q in shared]]
             stats[measure.name][name] = stats_of(np.asarray(values, dtype=np.float64))
+    resampling = Resampling(n_bootstrap, n_randomization, seed, alpha, confidence)
     board = leaderboard(
         names,
         metrics,
         stats,
         higher_is_better=dict.fromkeys(metrics, True),
         baseline=baseline,
-        n_bootstrap=n_bootstrap,
-        n_randomization=n_randomization,
-        seed=seed,
-        level=confidence,
-        alpha=alpha,
+        **resampling.leaderboard_options(),
     )
     relevant = np.array(
         [sum(1 for rel in judgements[q].values() if rel >= relevance_level) for q in shared], dtype=np.int64
@@ -109,21 +107,18 @@ def ir_report(
         assignment[(relevant >= low) & (relevant <= (high if high is not None else np.iinfo(np.int64).max))] = b
     main = parsed[0]
     buckets = metric_table(
-        id="ir-relevant",
-        title=f"{main.label} by the query's number of relevant documents (R)",
-        by="relevant-documents",
+        Buckets(
+            "ir-relevant",
+            f"{main.label} by the query's number of relevant documents (R)",
+            "relevant-documents",
+            [label for *_, label in R_BUCKETS],
+            [(float(low), None if high is None else float(high)) for low, high, _ in R_BUCKETS],
+        ),
+        assignment,
         statistic=main.name,
-        assignment=assignment,
-        labels=[label for *_, label in R_BUCKETS],
-        bounds=[(float(low), None if high is None else float(high)) for low, high, _ in R_BUCKETS],
         metric=metrics[main.name],
         stats=stats[main.name],
-        systems=names,
-        baseline=baseline,
-        n_bootstrap=n_bootstrap,
-        seed=seed,
-        alpha=alpha,
-        level=confidence,
+        compared=Comparison(tuple(names), baseline, resampling),
     )
     if inputs is None:
         inputs = [InputFile("qrels", "qrels", None, sum(map(len, judgements.values())), _digest(judgements))]
@@ -137,29 +132,14 @@ def ir_report(
             )
             for name in names
         ]
-    info = tuple(
-        MetricInfo(m.name, m.label, results[baseline][m.name].signature, scale=100.0, higher_is_better=True)
-        for m in parsed
-    )
-    provenance = Provenance(
-        nlpeval_version=__version__,
-        command=command,
-        seed=seed,
-        n_bootstrap=n_bootstrap,
-        n_randomization=n_randomization,
-        confidence=confidence,
-        alpha=alpha,
-        preset=None,
-        inputs=tuple(inputs),
-        metrics=info,
-        options={"queries": len(shared), **{k: str(v) for k, v in settings.items()}},
-    )
+    info = [metric_info(m.name, m.label, results[baseline][m.name].signature, 100.0, True) for m in parsed]
+    options = {"queries": len(shared), **{k: str(v) for k, v in settings.items()}}
     return Report(
         schema_version=SCHEMA_VERSION,
         title=title,
         task="ir",
         systems=tuple(names),
-        provenance=provenance,
+        provenance=provenance(resampling, command=command, inputs=inputs, metrics=info, options=options),
         leaderboard=board,
         length=None,
         sentences=None,

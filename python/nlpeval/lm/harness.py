@@ -112,7 +112,7 @@ STATISTICS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
 
 
 def bootstrap_stderr(
-    statistic: str | Callable[[np.ndarray], np.ndarray], values: Sequence[float], iters: int = 100_000
+    statistic: str | Callable[[np.ndarray], np.ndarray], values: Sequence[float] | np.ndarray, iters: int = 100_000
 ) -> float:
     """lm-eval's ``bootstrap_stderr(f, xs, iters)``, same seeds, same draws.
 

@@ -187,7 +187,7 @@ class PerplexityAccumulator(Accumulator):
 
     def update(self, logprobs: Sequence[Any], references: Any = None) -> Self:  # type: ignore[override]
         """Add a batch of sequences of per-token log-probabilities."""
-        stats = self.metric.segment_stats(logprobs)
+        stats = self.metric.segment_stats(logprobs, [])  # perplexity reads no references
         self._add(stats.rows, stats.totals())
         return self
 

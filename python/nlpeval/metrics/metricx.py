@@ -98,8 +98,11 @@ class MetricX(SegmentMeanMetric):
         tokenizer_folder = resolve_model(self.tokenizer, metric="MetricX", what="tokenizer")
         with quiet_transformers():
             tokenizer = transformers.AutoTokenizer.from_pretrained(str(tokenizer_folder), local_files_only=True)
+            # eager attention: matmul, + position bias, float softmax, matmul, the op order of transformers
+            # 4.30.2 (MetricX's pin); the default SDPA kernel of 5.x rounds differently (2.5e-5 on the tiny
+            # fixture's 0-25 scores), eager gives 4.30.2's scores bit for bit
             model = transformers.MT5ForConditionalGeneration.from_pretrained(
-                str(folder), local_files_only=True, dtype=getattr(torch, self.dtype)
+                str(folder), local_files_only=True, dtype=getattr(torch, self.dtype), attn_implementation="eager"
             )
         model.eval()
         device = self.device or ("cuda" if torch.cuda.is_available() else "cpu")

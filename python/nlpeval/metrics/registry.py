@@ -52,6 +52,19 @@ class UnknownMetricError(ValueError):
     """A metric name nlpeval does not know (the message suggests close names and says where to find them)."""
 
 
+class MetricInputsError(ValueError):
+    """A metric name that is known but scores other inputs than the command was given (e.g. a retrieval
+    measure, which ranks a run against qrels, in ``nlpeval score``); the message names the command to use."""
+
+
+#: what an entry scores (``MetricEntry.inputs``) -> what it is and where it is scored (the text commands' error)
+INPUTS = {
+    "text": "a text metric: it scores hypotheses against references; use nlpeval score -m {name}",
+    "retrieval": "a retrieval measure: it scores a ranked run against qrels, not texts; use nlpeval ir -q QRELS "
+    "RUN -m {name} (Python: nlpeval.retrieval(qrels, run, '{name}'))",
+}
+
+
 class Option(NamedTuple):
     """One option of a metric family, declared once.
 
@@ -147,7 +160,7 @@ class Option(NamedTuple):
             return "off"
         if self.default is not None:
             return str(self.default)
-        stated = re.search(r"\(default:? ([^)]+)\)", self.help)
+        stated = re.search(r"\(default:? ([^);]+)[);]", self.help)  # "(default 10 billion; bounds ...)"
         return stated.group(1) if stated else "none"
 
 
@@ -189,6 +202,10 @@ class MetricEntry(NamedTuple):
         The family's options (one tuple shared by the family's entries).
     option_group : str
         Title of the family's group of flags in ``nlpeval score --help`` (contains "options").
+    inputs : str
+        What the metric scores, a key of :data:`INPUTS`: ``"text"`` (hypotheses against references:
+        ``nlpeval score``, ``nlpeval report``, the integrations, Dask) or ``"retrieval"`` (a ranked run
+        against qrels: ``nlpeval ir``, ``nlpeval.retrieval``). :func:`text_entry` refuses the others.
 
     Examples
     --------
@@ -212,6 +229,7 @@ class MetricEntry(NamedTuple):
     flavors: tuple[str, ...] = ()
     options: tuple[Option, ...] = ()
     option_group: str = ""
+    inputs: str = "text"
 
     def matches(self, name: str) -> bool:
         """Whether ``name`` is this entry's name or fully matches its pattern."""
@@ -310,6 +328,8 @@ def _check_entry(
     """Refuse an entry that clashes with the ones before it (a name, a flag, an option declared twice)."""
     if not isinstance(entry, MetricEntry):
         raise TypeError(f"{module}: ENTRIES holds {entry!r}, not a MetricEntry")
+    if entry.inputs not in INPUTS:
+        raise ValueError(f"{module}: inputs of {entry.name!r} is {entry.inputs!r}; known: {', '.join(INPUTS)}")
     if ":" not in entry.factory:
         raise ValueError(f"{module}: factory of {entry.name!r} is not 'module:function': {entry.factory!r}")
     clash = exact.get(entry.name) or next((p for p in patterns if p.name == entry.name), None)
@@ -397,6 +417,31 @@ def get(name: str) -> MetricEntry:
     raise UnknownMetricError(f"unknown metric {name!r}{hint} Known: {', '.join(names())}")
 
 
+def text_entry(name: str) -> MetricEntry:
+    """:func:`get` for the commands that score texts (``score``, ``report``, the integrations, Dask).
+
+    Raises
+    ------
+    UnknownMetricError
+        For an unknown name.
+    MetricInputsError
+        For a name whose metric scores other inputs (a retrieval measure): the message names the command.
+
+    Examples
+    --------
+    >>> text_entry("chrf").family
+    'chrf'
+    >>> text_entry("ndcg@10")
+    Traceback (most recent call last):
+    ...
+    nlpeval.metrics.registry.MetricInputsError: ndcg@10 is a retrieval measure: it scores a ranked run ...
+    """
+    entry = get(name)
+    if entry.inputs != "text":
+        raise MetricInputsError(f"{name} is {INPUTS[entry.inputs].format(name=name)}")
+    return entry
+
+
 def build(name: str, options: Mapping[str, Any] | None = None) -> CorpusMetric:
     """The configured metric ``name`` with ``options`` (option name -> value) over the defaults.
 
@@ -459,8 +504,10 @@ def option_groups() -> list[tuple[str, tuple[Option, ...]]]:
 
 __all__ = [
     "ENTRY_PACKAGE",
+    "INPUTS",
     "OPTION_TYPES",
     "MetricEntry",
+    "MetricInputsError",
     "Option",
     "UnknownMetricError",
     "build",
@@ -472,4 +519,5 @@ __all__ = [
     "option_groups",
     "options",
     "reload",
+    "text_entry",
 ]

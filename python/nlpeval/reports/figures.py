@@ -188,7 +188,7 @@ def bucket_figures(report: Mapping[str, Any], folder: Path, formats: Sequence[st
         for s, name in enumerate(names):
             values, lows, highs = [], [], []
             for row in rows:
-                est = next((c["estimate"] for c in row.get("cells") or [] if c["system"] == name), {})
+                est: dict[str, Any] = next((c["estimate"] for c in row.get("cells") or [] if c["system"] == name), {})
                 empty = not est.get("n") and not is_count
                 values.append(math.nan if empty else _scaled(est.get("value"), scale))
                 lows.append(math.nan if empty else _scaled(est.get("low"), scale))

@@ -62,6 +62,6 @@ def build_metrics(
         registry.check_options(values)
     built = {}
     for name in names:
-        entry = registry.get(name)
+        entry = registry.text_entry(name)
         built[name] = (entry.build(name, values), entry.display(name), entry.scale)
     return built

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import types
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -90,9 +89,7 @@ def _plain_other(value: Any) -> Any:
 
 
 class _Record:
-    """Shared methods of the model's records: ``to_dict``, and the ``__repr__``, ``__eq__`` and ``__hash__``
-    that ``dataclass(frozen=True)`` would generate (written once here instead of compiled per class at
-    import; same results: the fields in order, compared and hashed as one tuple, same class only)."""
+    """The method every record of the model shares: ``to_dict``."""
 
     __slots__ = ()
 
@@ -102,122 +99,11 @@ class _Record:
         assert isinstance(out, dict)
         return out
 
-    def _values(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in _names(type(self)))
-
-    def __repr__(self) -> str:
-        items = ", ".join(f"{name}={getattr(self, name)!r}" for name in _names(type(self)))
-        return f"{type(self).__qualname__}({items})"
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is self.__class__:
-            return self._values() == other._values()  # type: ignore[attr-defined]
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self._values())
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
-
-
-def _names(kind: type) -> tuple[str, ...]:
-    """The field names of a record class, in order (cached)."""
-    names = _FIELDS.get(kind)
-    if names is None:
-        names = _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(kind))
-    return names
-
-
-#: records waiting for their ``__init__`` (:func:`_add_inits`, once at the end of the module)
-_PENDING: list[type] = []
-
-#: :func:`dataclasses.dataclass` without generated methods: ``__init__`` comes from :func:`_add_inits`
-#: and the rest from :class:`_Record` (frozen as ``dataclass(frozen=True)`` makes it)
-_dataclass = dataclass(init=False, repr=False, eq=False)
-
-
-def _record(cls: type) -> type:
-    """A model record: a dataclass whose repr/eq/hash and frozen ``__setattr__`` come from :class:`_Record`
-    and whose ``__init__`` is the one ``dataclass(frozen=True)`` would write, compiled together with every
-    other record's by :func:`_add_inits` (one compilation at import instead of three per class)."""
-    _PENDING.append(cls)
-    return _dataclass(cls)
-
-
-def _add_inits() -> None:
-    """The ``__init__`` of every pending record, compiled in one go: the fields in order as parameters
-    (defaults and default factories as declared), each stored with ``object.__setattr__``."""
-    namespace: dict[str, Any] = {"_set": object.__setattr__, "_FACTORY": _HAS_DEFAULT_FACTORY}
-    lines = []
-    for k, cls in enumerate(_PENDING):
-        params, body = ["self"], []
-        for j, f in enumerate(dataclasses.fields(cls)):
-            name, value = f.name, f.name
-            if f.default is not dataclasses.MISSING:
-                namespace[f"_d{k}_{j}"] = f.default
-                params.append(f"{name}=_d{k}_{j}")
-            elif f.default_factory is not dataclasses.MISSING:
-                namespace[f"_f{k}_{j}"] = f.default_factory
-                params.append(f"{name}=_FACTORY")
-                value = f"_f{k}_{j}() if {name} is _FACTORY else {name}"
-            else:
-                params.append(name)
-            body.append(f"    _set(self, {name!r}, {value})")
-        lines.append(f"def _init{k}({', '.join(params)}):")
-        lines.extend(body or ["    pass"])
-    exec(_compiled("\n".join(lines)), namespace)
-    for k, cls in enumerate(_PENDING):
-        init = namespace[f"_init{k}"]
-        init.__name__, init.__qualname__ = "__init__", f"{cls.__qualname__}.__init__"
-        init.__module__ = cls.__module__
-        cls.__init__ = init  # type: ignore[misc]
-    _PENDING.clear()
-
-
-def _compiled(source: str) -> types.CodeType:
-    """``compile(source)`` of the records' ``__init__`` functions, kept marshalled in nlpeval's cache folder
-    (:func:`nlpeval.core.cache.cache_folder`) under the hash of the source and the Python version: a fresh
-    process loads the code instead of compiling it. A missing, corrupt or untrusted file (see
-    :func:`nlpeval.core.cache.read_private`) is compiled again."""
-    import hashlib
-    import marshal
-    import sys
-
-    from nlpeval.core.cache import cache_folder, read_private, write_private
-
-    folder = cache_folder()
-    key = hashlib.sha256(repr((sys.version, sys.implementation.cache_tag, source)).encode()).hexdigest()[:32]
-    path = None if folder is None else folder / "report-model" / f"{key}.marshal"
-    data = None if path is None else read_private(path)
-    if data is not None:
-        try:
-            code = marshal.loads(data)
-            if isinstance(code, types.CodeType) and code.co_filename == f"<{__name__} records>":
-                return code
-        except Exception:  # corrupt: compile
-            pass
-    code = compile(source, f"<{__name__} records>", "exec")
-    if path is not None:
-        write_private(path, marshal.dumps(code))
-    return code
-
-
-class _HasDefaultFactory:
-    def __repr__(self) -> str:
-        return "<factory>"
-
-
-_HAS_DEFAULT_FACTORY = _HasDefaultFactory()
-
 
 # ---------------------------------------------------------------------------- building blocks
 
 
-@_record
+@dataclass(frozen=True)
 class Estimate(_Record):
     """A value with its count and (optional) bootstrap interval.
 
@@ -231,7 +117,7 @@ class Estimate(_Record):
     high: float | None = None
 
 
-@_record
+@dataclass(frozen=True)
 class Histogram(_Record):
     """Counts of values in ``[edges[i], edges[i+1])`` (the last bin is closed)."""
 
@@ -239,7 +125,7 @@ class Histogram(_Record):
     counts: tuple[int, ...]
 
 
-@_record
+@dataclass(frozen=True)
 class SegmentIds(_Record):
     """A count and up to a few example segment ids (0-based)."""
 
@@ -250,7 +136,7 @@ class SegmentIds(_Record):
 # ---------------------------------------------------------------------------- 1. provenance
 
 
-@_record
+@dataclass(frozen=True)
 class InputFile(_Record):
     """One input: its role (``system``, ``reference``, ``source``, ``labels``, ``freq-corpus``...)."""
 
@@ -261,7 +147,7 @@ class InputFile(_Record):
     sha256: str
 
 
-@_record
+@dataclass(frozen=True)
 class MetricInfo(_Record):
     """A metric of the report: its ``-m`` name, display label and scale, direction, signature."""
 
@@ -272,7 +158,7 @@ class MetricInfo(_Record):
     higher_is_better: bool = True
 
 
-@_record
+@dataclass(frozen=True)
 class Provenance(_Record):
     """Everything needed to reproduce the report (no timestamp unless asked for)."""
 
@@ -293,7 +179,7 @@ class Provenance(_Record):
 # ---------------------------------------------------------------------------- 2. leaderboard
 
 
-@_record
+@dataclass(frozen=True)
 class LeaderboardCell(_Record):
     """Corpus score of one system on one metric, with its bootstrap interval."""
 
@@ -302,7 +188,7 @@ class LeaderboardCell(_Record):
     estimate: Estimate
 
 
-@_record
+@dataclass(frozen=True)
 class PairwiseTest(_Record):
     """Test of ``system`` against ``other`` on one metric: ``difference = system - other``.
 
@@ -324,7 +210,7 @@ class PairwiseTest(_Record):
     significant: bool
 
 
-@_record
+@dataclass(frozen=True)
 class Cluster(_Record):
     """Systems not significantly different from each other (rank 1 = best)."""
 
@@ -333,7 +219,7 @@ class Cluster(_Record):
     systems: tuple[str, ...]
 
 
-@_record
+@dataclass(frozen=True)
 class PValueMatrix(_Record):
     """N x N Holm-adjusted p-values (all pairs) of one metric; ``None`` on the diagonal."""
 
@@ -342,7 +228,7 @@ class PValueMatrix(_Record):
     p_values: tuple[tuple[float | None, ...], ...]
 
 
-@_record
+@dataclass(frozen=True)
 class Leaderboard(_Record):
     """Systems x metrics, tests against the baseline and between all pairs, clusters, p-value matrices."""
 
@@ -359,7 +245,7 @@ class Leaderboard(_Record):
 # ---------------------------------------------------------------------------- 3. length and sanity
 
 
-@_record
+@dataclass(frozen=True)
 class SystemLength(_Record):
     """Length statistics of one system (whitespace tokens; BLEU's lengths when BLEU is a metric)."""
 
@@ -371,7 +257,7 @@ class SystemLength(_Record):
     histogram: Histogram
 
 
-@_record
+@dataclass(frozen=True)
 class SanityRow(_Record):
     """Suspicious outputs of one system; ``copied_source``/``untranslated`` need ``--src`` (else ``None``)."""
 
@@ -382,7 +268,7 @@ class SanityRow(_Record):
     untranslated: SegmentIds | None
 
 
-@_record
+@dataclass(frozen=True)
 class LengthSection(_Record):
     """Length ratio, brevity penalty, length histograms and sanity counts."""
 
@@ -395,7 +281,7 @@ class LengthSection(_Record):
 # ---------------------------------------------------------------------------- 4. sentence level
 
 
-@_record
+@dataclass(frozen=True)
 class SentenceScores(_Record):
     """Sentence-level scores of one system on one metric (one per segment; scatter data)."""
 
@@ -406,7 +292,7 @@ class SentenceScores(_Record):
     mean: float | None
 
 
-@_record
+@dataclass(frozen=True)
 class WinTieLoss(_Record):
     """Segments where ``system`` beats / ties / loses to ``other`` on a sentence metric; two-sided sign test."""
 
@@ -419,7 +305,7 @@ class WinTieLoss(_Record):
     p_sign: float | None
 
 
-@_record
+@dataclass(frozen=True)
 class SentenceSection(_Record):
     """Sentence-score distributions and pairwise win/tie/loss counts."""
 
@@ -431,7 +317,7 @@ class SentenceSection(_Record):
 # ---------------------------------------------------------------------------- 5. buckets
 
 
-@_record
+@dataclass(frozen=True)
 class BucketCell(_Record):
     """One system in one bucket.
 
@@ -447,7 +333,7 @@ class BucketCell(_Record):
     marker: str | None = None
 
 
-@_record
+@dataclass(frozen=True)
 class BucketRow(_Record):
     """A bucket: its label (compare-mt's spelling under the preset), bounds, cells, few-segments flag."""
 
@@ -458,7 +344,7 @@ class BucketRow(_Record):
     few: bool = False
 
 
-@_record
+@dataclass(frozen=True)
 class BucketTable(_Record):
     """One bucketed analysis.
 
@@ -488,7 +374,7 @@ class BucketTable(_Record):
 # ---------------------------------------------------------------------------- 6. n-grams
 
 
-@_record
+@dataclass(frozen=True)
 class NgramEntry(_Record):
     """A salient n-gram: compare-mt's score ``(c_system + alpha) / (c_system + c_other + 2 alpha)``,
     its counts on each side, an exact binomial test (BH-adjusted within the list) and example segments."""
@@ -503,7 +389,7 @@ class NgramEntry(_Record):
     example_ids: tuple[int, ...]
 
 
-@_record
+@dataclass(frozen=True)
 class NgramComparison(_Record):
     """Salient n-grams of ``system`` vs ``other`` (``compare_type`` match/over/under, as compare-mt).
 
@@ -528,7 +414,7 @@ class NgramComparison(_Record):
 # ---------------------------------------------------------------------------- 7. examples
 
 
-@_record
+@dataclass(frozen=True)
 class Example(_Record):
     """One segment: source, references, each system's output (in ``Report.systems`` order) and
     sentence scores per metric (``scores[metric][i]`` for system ``i``). Raw text: renderers escape.
@@ -554,7 +440,7 @@ class Example(_Record):
     alignment_references: tuple[int, ...] = ()
 
 
-@_record
+@dataclass(frozen=True)
 class ExamplesSection(_Record):
     """The example browser's rows (at most ``max_examples``, chosen deterministically) and, per pair,
     the segments with the largest sentence-score differences (compare-mt's ``sentence_examples``)."""
@@ -569,7 +455,7 @@ class ExamplesSection(_Record):
 # ---------------------------------------------------------------------------- 8. task sections
 
 
-@_record
+@dataclass(frozen=True)
 class ClassMetrics(_Record):
     """Per-class precision, recall and F1 with bootstrap intervals, and the support."""
 
@@ -580,7 +466,7 @@ class ClassMetrics(_Record):
     support: int
 
 
-@_record
+@dataclass(frozen=True)
 class Curve(_Record):
     """PR or ROC points of one class (one-vs-rest) and the area under the curve."""
 
@@ -591,7 +477,7 @@ class Curve(_Record):
     area: float | None
 
 
-@_record
+@dataclass(frozen=True)
 class ClassificationSystem(_Record):
     """One classifier: accuracy, macro F1, confusion matrix (rows gold, columns predicted), classes, curves."""
 
@@ -603,7 +489,7 @@ class ClassificationSystem(_Record):
     curves: tuple[Curve, ...] = ()
 
 
-@_record
+@dataclass(frozen=True)
 class McNemarTest(_Record):
     """McNemar's exact test between two classifiers: segments only ``system`` / only ``other`` got right."""
 
@@ -615,7 +501,7 @@ class McNemarTest(_Record):
     p_holm: float | None
 
 
-@_record
+@dataclass(frozen=True)
 class ClassificationSection(_Record):
     """Classification report (``--task classify``)."""
 
@@ -624,7 +510,7 @@ class ClassificationSection(_Record):
     mcnemar: tuple[McNemarTest, ...]
 
 
-@_record
+@dataclass(frozen=True)
 class SentenceSplit(_Record):
     """How ``rougeLsum``'s splitter cut one side's summaries (``side``: ``reference``, the first
     reference of each segment, or a system): sentences in all, and segments with more than one."""
@@ -635,7 +521,7 @@ class SentenceSplit(_Record):
     multi_sentence: int
 
 
-@_record
+@dataclass(frozen=True)
 class SummarizationSection(_Record):
     """ROUGE family scores (cells as in the leaderboard) and how ``rougeLsum`` split sentences:
     per side the sentence counts, and the sentences of one reference (the first one the splitter
@@ -649,10 +535,49 @@ class SummarizationSection(_Record):
     lsum_example_id: int | None = None
 
 
+# ---------------------------------------------------------------------------- agreement with humans
+
+
+@dataclass(frozen=True)
+class HumanAgreementRow(_Record):
+    """One metric's agreement with the human scores (``None``: undefined on these data, see the notes) and its
+    PERM-BOTH cluster per statistic (1: not significantly worse than the best metric)."""
+
+    metric: str
+    spa: float | None
+    spa_rank: int | None
+    acc_eq: float | None
+    acc_eq_epsilon: float | None
+    acc_eq_rank: int | None
+    pearson: float | None
+    pearson_rank: int | None
+
+
+@dataclass(frozen=True)
+class HumanAgreement(_Record):
+    """Which of the report's metrics agree with human scores here (:mod:`nlpeval.reports.analyses.human_agreement`).
+
+    ``level`` is what the human scores give (``segment`` or ``system``); ``systems`` the judged systems used,
+    ``unjudged`` the report's systems without human scores; ``negated`` the lower-is-better metrics."""
+
+    source: str
+    level: str
+    systems: tuple[str, ...]
+    unjudged: tuple[str, ...]
+    n_items: int
+    n_judged: int
+    negated: tuple[str, ...]
+    rows: tuple[HumanAgreementRow, ...]
+    k: int
+    seed: int | None
+    alpha: float
+    notes: tuple[str, ...] = ()
+
+
 # ---------------------------------------------------------------------------- the report
 
 
-@_record
+@dataclass(frozen=True)
 class Report(_Record):
     """The whole report. Sections that do not apply are ``None`` (or empty)."""
 
@@ -670,6 +595,12 @@ class Report(_Record):
     classification: ClassificationSection | None = None
     summarization: SummarizationSection | None = None
     warnings: tuple[str, ...] = ()
+    human_agreement: HumanAgreement | None = None
 
-
-_add_inits()
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict; ``human_agreement`` only when the report has human scores."""
+        out = plain(self)
+        assert isinstance(out, dict)
+        if out.get("human_agreement") is None:
+            out.pop("human_agreement", None)
+        return out

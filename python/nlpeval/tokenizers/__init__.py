@@ -2,8 +2,8 @@
 
 ``13a``, ``intl``, ``zh``, ``char`` and ``none`` run in the Rust core.
 ``ja-mecab`` and ``ko-mecab`` need the ``ja`` / ``ko`` extras; ``spm``,
-``flores101`` and ``flores200`` need ``sentencepiece`` and a local model file
-(nlpeval never downloads one).
+``flores101``, ``flores200`` and ``spBLEU-1K`` need ``sentencepiece`` and a local
+model file (nlpeval never downloads one; sacreBLEU's cache is looked in).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 NATIVE_TOKENIZERS = ("13a", "intl", "zh", "char", "none")
-EXTERNAL_TOKENIZERS = ("ja-mecab", "ko-mecab", "spm", "flores101", "flores200")
+EXTERNAL_TOKENIZERS = ("ja-mecab", "ko-mecab", "spm", "flores101", "flores200", "spBLEU-1K")
 TOKENIZERS = NATIVE_TOKENIZERS + EXTERNAL_TOKENIZERS
 
 
@@ -46,10 +46,10 @@ def resolve_tokenizer(name: str, *, spm_model: str | os.PathLike[str] | None = N
     ----------
     name : str
         One of ``13a``, ``intl``, ``zh``, ``char``, ``none``, ``ja-mecab``, ``ko-mecab``,
-        ``spm``, ``flores101``, ``flores200``.
+        ``spm``, ``flores101``, ``flores200``, ``spBLEU-1K``.
     spm_model : path, optional
-        SentencePiece model for ``spm``/``flores101``/``flores200`` (or set
-        ``NLPEVAL_SPM_MODEL``).
+        SentencePiece model for ``spm``/``flores101``/``flores200``/``spBLEU-1K`` (or set
+        ``NLPEVAL_SPM_MODEL``; else sacreBLEU's cache, ``~/.sacrebleu/models``, is looked in).
 
     Examples
     --------
@@ -67,11 +67,11 @@ def resolve_tokenizer(name: str, *, spm_model: str | os.PathLike[str] | None = N
 
         tokenize, signature = load_mecab(name)
         return TokenizerSpec(name, "none", tokenize, signature)
-    if name in ("spm", "flores101", "flores200"):
-        from nlpeval.tokenizers.sentencepiece import load_sentencepiece
+    if name in ("spm", "flores101", "flores200", "spBLEU-1K"):
+        from nlpeval.tokenizers.sentencepiece import SPM_MODELS, load_sentencepiece
 
         tokenize = load_sentencepiece(name, spm_model)
-        signature = "flores101" if name == "spm" else name
+        signature = SPM_MODELS[name].signature
         return TokenizerSpec(name, "none", tokenize, signature)
     raise ValueError(f"unknown tokenizer {name!r}; choose one of {', '.join(TOKENIZERS)}")
 

@@ -1,7 +1,8 @@
 """BERTScore (Zhang et al., 2020): greedy cosine matching of contextual token embeddings.
 
 ``flavor="bert_score"`` equals bert-score 0.3.13 under transformers 4.57 (its pinned stack) on today's
-transformers, from local weights only. See :func:`bertscore`.
+transformers, from local weights only; ``flavor="torchmetrics"`` torchmetrics 1.9's ``bert_score`` defaults.
+See :func:`bertscore`.
 """
 
 from __future__ import annotations
@@ -60,8 +61,13 @@ def bertscore(
         Rescale P, R and F as ``(x - b) / (1 - b)`` with the baseline row of the layer used.
     baseline_path : str or path, optional
         The baseline file (bert-score's ``LAYER,P,R,F`` CSV layout); required for rescaling.
-    flavor : {"bert_score"}
-        The reference implementation reproduced (recorded in the signature).
+    flavor : {"bert_score", "torchmetrics"}
+        The reference implementation reproduced (recorded in the signature). ``"torchmetrics"``:
+        torchmetrics 1.9's ``bert_score`` defaults: the last layer unless ``num_layers``, the tokenizer on
+        the raw text, the special tokens' embeddings and weights zeroed (so each token's maximum includes
+        0), the baseline file's last row without ``num_layers``; an empty hypothesis (reference) has NaN
+        precision (recall) and F 0, as torchmetrics. torchmetrics itself pairs sentences wrongly when its
+        length sort is not its own inverse; nlpeval scores the pairs given.
     batch_size : int
         Sentences per model batch and pairs per matching batch. bert-score's numbers depend on it
         beyond float rounding in one case: a padded position enters the maximum as 0 (see

@@ -62,3 +62,45 @@ def greedy_match(
             f = f.masked_fill(torch.isnan(f), 0.0)
             out.append(torch.stack((precision, recall, f), dim=-1))
     return torch.cat(out, dim=0) if out else torch.zeros((0, 3))
+
+
+def torchmetrics_match(
+    hyp_embeddings: Sequence[Any],
+    ref_embeddings: Sequence[Any],
+    hyp_weights: Sequence[Any],
+    ref_weights: Sequence[Any],
+    batch_size: int,
+) -> Any:
+    """``(n_pairs, 3)`` float32 precision, recall and F as torchmetrics 1.9's ``bert_score`` computes them.
+
+    The first and last token of each sentence (the special tokens) and the padding get zero embeddings after
+    L2 normalisation, so each token's maximum includes 0 (a token whose best cosine is negative scores 0);
+    weights (1 or idf, 0 at the special tokens) are divided by their sum: a sentence of special tokens only
+    (an empty string) has 0/0 = NaN weights, so its precision (hypothesis) or recall (reference) is NaN, as in
+    torchmetrics; F is 0 then.
+    """
+    torch = require("torch", "BERTScore")
+    out = []
+    with torch.inference_mode():
+        for start in range(0, len(hyp_embeddings), batch_size):
+            stop = start + batch_size
+            sides = []
+            for embeddings, weights in ((hyp_embeddings[start:stop], hyp_weights[start:stop]),
+                                        (ref_embeddings[start:stop], ref_weights[start:stop])):  # fmt: skip
+                normalised = [e / torch.norm(e, dim=-1).unsqueeze(-1) for e in embeddings]
+                padded, mask = _padded(normalised, 0.0)
+                keep = mask.clone()
+                keep[:, 0] = False
+                keep[torch.arange(len(normalised)), mask.sum(dim=1) - 1] = False
+                padded = padded * keep.unsqueeze(-1).float()
+                weight, _ = _padded(list(weights), 0.0)
+                weight = weight * keep.float()
+                sides.append((padded, weight / weight.sum(dim=-1, keepdim=True)))
+            (hyp, hyp_w), (ref, ref_w) = sides
+            sim = torch.bmm(hyp, ref.transpose(1, 2))
+            precision = (sim.max(dim=2)[0] * hyp_w).sum(dim=-1)
+            recall = (sim.max(dim=1)[0] * ref_w).sum(dim=-1)
+            f = 2 * precision * recall / (precision + recall)
+            f = f.masked_fill(torch.isnan(f), 0.0)
+            out.append(torch.stack((precision, recall, f), dim=-1))
+    return torch.cat(out, dim=0) if out else torch.zeros((0, 3))

@@ -27,7 +27,7 @@ from nlpeval.metrics.bertscore.tokenize import warn_truncated
 from nlpeval.neural.deps import require, transformers_version
 from nlpeval.neural.local import ModelNotFoundError, resolve_model, weights_sha256
 
-FLAVORS = ("bert_score",)
+FLAVORS = ("bert_score", "torchmetrics")
 
 SCHEMA = StatsSchema.of("precision", "recall", "f1", "segments", nrefs_min="min", nrefs_max="max")
 
@@ -59,7 +59,8 @@ MODEL_LAYERS = {
 
 def read_baseline(path: str | Path, num_layers: int) -> np.ndarray:
     """The P, R, F rescaling baseline of layer ``num_layers`` from a bert-score baseline file
-    (comma-separated ``LAYER,P,R,F`` with a header; row ``k`` is layer ``k``), as float32."""
+    (comma-separated ``LAYER,P,R,F`` with a header; row ``k`` is layer ``k``; ``-1``: the last row, which
+    torchmetrics takes without ``num_layers``), as float32."""
     path = Path(path)
     if not path.is_file():
         raise ModelNotFoundError(
@@ -68,7 +69,7 @@ def read_baseline(path: str | Path, num_layers: int) -> np.ndarray:
         )
     with path.open(encoding="utf-8", newline="") as handle:
         rows = [row for row in csv.reader(handle) if row][1:]
-    if not 0 <= num_layers < len(rows):
+    if not -len(rows) <= num_layers < len(rows):
         raise InputError(f"baseline file {path} has no row for layer {num_layers} ({len(rows)} rows)")
     return np.asarray([float(v) for v in rows[num_layers][1:4]], dtype=np.float32)
 
@@ -126,9 +127,12 @@ class BERTScore(CorpusMetric):
 
     @cached_property
     def layers(self) -> int | None:
-        """The layer used (``num_layers``, or bert-score's tuned layer of a known model)."""
+        """The layer used (``num_layers``, or bert-score's tuned layer of a known model; the last layer
+        (None) for the torchmetrics flavor)."""
         if self.num_layers is not None:
             return int(self.num_layers)
+        if self.flavor == "torchmetrics":
+            return None  # torchmetrics: the last layer
         name = str(self.model).rstrip("/")
         for key in (name, Path(name).name):
             if key in MODEL_LAYERS:
@@ -148,6 +152,8 @@ class BERTScore(CorpusMetric):
         if not self.rescale_with_baseline:
             return None
         assert self.baseline_path is not None
+        if self.flavor == "torchmetrics" and self.num_layers is None:
+            return read_baseline(self.baseline_path, -1)  # torchmetrics' baseline[-1]
         return read_baseline(self.baseline_path, int(self.encoder.num_layers))
 
     # -- statistics -----------------------------------------------------------------------
@@ -175,7 +181,8 @@ class BERTScore(CorpusMetric):
         flat_refs = [r for group in refs for r in group]
         unique = list(dict.fromkeys(hyps + flat_refs))
         tokenizer = self.encoder.tokenizer
-        encoded, cut = tokenizer.encode(unique)
+        torchmetrics = self.flavor == "torchmetrics"
+        encoded, cut = tokenizer.encode_plain(unique) if torchmetrics else tokenizer.encode(unique)
         ids = dict(zip(unique, encoded, strict=True))
         if cut:
             cut_texts = {unique[i] for i in cut}
@@ -188,8 +195,8 @@ class BERTScore(CorpusMetric):
                 "BERTScore",
             )
         vectors = self._embed(unique, ids, set(flat_refs))
-        weight = self._weights(flat_refs, ids, tokenizer.special_ids)
-        values = _greedy(
+        weight = self._weights(flat_refs, ids, frozenset() if torchmetrics else tokenizer.special_ids)
+        values = (_torchmetrics if torchmetrics else _greedy)(
             [vectors[h] for h in flat_hyps],
             [vectors[r] for r in flat_refs],
             [torch.tensor([weight(t) for t in ids[h]], dtype=torch.float32) for h in flat_hyps],
@@ -262,6 +269,12 @@ class BERTScore(CorpusMetric):
 
         template = self._memo("signature", build)
         return Signature(tuple((k, nrefs if v == "{nrefs}" else v) for k, v in template.items))
+
+
+def _torchmetrics(*args: Any) -> Any:
+    from nlpeval.metrics.bertscore.greedy import torchmetrics_match
+
+    return torchmetrics_match(*args)
 
 
 def _greedy(*args: Any) -> Any:

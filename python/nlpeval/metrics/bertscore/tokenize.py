@@ -25,6 +25,8 @@ _NO_LIMIT = 10**6
 class TruncationWarning(UserWarning):
     """Some segments were longer than the model accepts and were cut (the warning names them)."""
 
+    one_line = True  # the command line shows it as one line, "nlpeval score: warning: ..."
+
 
 @dataclass(frozen=True)
 class OwnedTokenizer:
@@ -92,6 +94,23 @@ class OwnedTokenizer:
                     cut.append(i)
                     ids = ids[:room]
                 out[i] = prefix + list(ids) + suffix
+        return out, cut
+
+    def encode_plain(self, sentences: Sequence[str]) -> tuple[list[list[int]], list[int]]:
+        """Token ids as torchmetrics' ``bert_score`` gets them: the tokenizer called on the text as it is (no
+        strip, no added prefix space), special tokens included, cut to ``max_length`` keeping the last one
+        (its ``truncation=True``); and the positions of those cut."""
+        if not sentences:
+            return [], []
+        encoded = self.tokenizer(list(sentences), add_special_tokens=True, verbose=False)["input_ids"]
+        out: list[list[int]] = []
+        cut: list[int] = []
+        for i, ids in enumerate(encoded):
+            ids = list(ids)
+            if len(ids) > self.max_length:
+                cut.append(i)
+                ids = [*ids[: self.max_length - 1], ids[-1]]
+            out.append(ids)
         return out, cut
 
 

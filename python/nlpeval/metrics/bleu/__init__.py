@@ -7,11 +7,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from nlpeval._lazy import lazy_attributes
-from nlpeval.core.metric import CorpusMetric
-from nlpeval.core.score import Score
 from nlpeval.core.validation import check_order
 
 if TYPE_CHECKING:
+    from nlpeval.core.metric import CorpusMetric
+    from nlpeval.core.score import Score
     from nlpeval.metrics.bleu.hf import HfBLEU, HfTokenIdBLEU
     from nlpeval.metrics.bleu.nltk import NltkBLEU, NltkTokenIdBLEU
     from nlpeval.metrics.bleu.sacrebleu import BLEU, TokenIdBLEU
@@ -32,6 +32,9 @@ __getattr__ = lazy_attributes(__name__, _FLAVOR_MODULES)
 
 
 FLAVORS = ("sacrebleu", "nltk", "hf")
+
+#: Tokenizers that read a SentencePiece model file (never cached with the metric object).
+_SPM_TOKENIZERS = frozenset({"spm", "flores101", "flores200", "spBLEU-1K"})
 
 #: The shared default of ``smooth``: it stands for each flavor's own default.
 DEFAULT_SMOOTH = "exp"
@@ -202,7 +205,8 @@ def bleu(
         may vary per segment). For token ids: an id sequence or a list of them.
     tokenize : str
         sacreBLEU tokenizer: ``13a``, ``intl``, ``zh``, ``char``, ``none``, ``ja-mecab``,
-        ``ko-mecab``, ``spm``/``flores101``/``flores200`` (needs ``spm_model``).
+        ``ko-mecab``, ``spm``/``flores101``/``flores200``/``spBLEU-1K`` (a local model:
+        ``spm_model`` or sacreBLEU's cache, ``~/.sacrebleu/models``).
         ``nltk``: strings are split on whitespace (``13a``, the default, and ``none``
         both mean that). ``hf``: ``13a`` (evaluate's Tokenizer13a) or ``none``.
     lowercase : bool
@@ -268,7 +272,7 @@ def bleu(
     """
     from nlpeval.core.token_ids import is_token_id_input
 
-    options = {
+    options: dict[str, Any] = {
         "flavor": flavor,
         "tokenize": tokenize,
         "lowercase": lowercase,
@@ -286,9 +290,10 @@ def bleu(
     try:
         # the same options give an equal metric object: reuse it (with its resolved tokenizer and
         # cached signatures), as a training loop calls with the same options every step; an spm
-        # model is a file that may change, so it is loaded afresh; weights may mix ints and floats,
-        # which a cache key would not tell apart
-        uncached = spm_model is not None or weights is not None
+        # model is a file that may change (or be found through $NLPEVAL_SPM_MODEL or sacreBLEU's
+        # cache), so it is loaded afresh; weights may mix ints and floats, which a cache key would
+        # not tell apart
+        uncached = spm_model is not None or weights is not None or tokenize in _SPM_TOKENIZERS
         metric = make_bleu(**options) if uncached else _configured(**options)
     except TypeError as error:
         if "unhashable" not in str(error):

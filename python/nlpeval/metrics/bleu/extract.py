@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -69,7 +69,7 @@ def text_rows(
         refs = map_references(refs, lambda ref: pre(ref.rstrip()))
     with unicode_checked(hyps, refs):
         rows = _native.bleu_stats(hyps, refs, tokenizer.native, max_order)
-    return _with_ref_counts(rows, 1 if single else reference_counts(refs))
+    return _with_ref_counts(rows, 1 if single else reference_counts(cast("list[list[str]]", refs)))
 
 
 #: Turns raw strings into space-separated tokens (a batch at a time).
@@ -164,5 +164,6 @@ def id_rows(
     stripped of every ``pad_id``.
     """
     hyps, refs = flat_token_ids(hypotheses, references, pad_id=pad_id, eos_id=eos_id)
+    assert refs.counts is not None  # references always carry their per-segment counts
     rows = _native.bleu_stats_flat(hyps.ids, hyps.lens, refs.ids, refs.lens, refs.counts, max_order)
     return _with_ref_counts(rows, refs.counts)

@@ -119,7 +119,7 @@ def nltk_rows(base: np.ndarray, n_orders: int, *, last_order5: bool) -> np.ndarr
     return np.hstack(columns)
 
 
-def _divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
+def _divide(numerator: np.ndarray | float, denominator: np.ndarray) -> np.ndarray:
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(denominator != 0, numerator / np.where(denominator != 0, denominator, 1.0), 0.0)
 

@@ -6,7 +6,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import numpy as np
 
@@ -18,16 +18,16 @@ from nlpeval.core.stats import Stats, StatsSchema
 from nlpeval.core.validation import check_order
 from nlpeval.metrics.bleu import _pymath
 from nlpeval.metrics.bleu.extract import bleu_schema, id_rows, text_rows
+from nlpeval.metrics.bleu.fields import (
+    SMOOTH_DEFAULTS,
+    component_dict,
+    native_formula,
+    signature_fields,
+)
 from nlpeval.tokenizers import TokenizerSpec, resolve_tokenizer
-
-#: Default ``smooth_value`` per smoothing method (``None``: the method takes no value).
-SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1.0, "exp": None}
 
 #: sacreBLEU's floor for log(0).
 _LOG_ZERO = -9999999999.0
-
-#: Largest ``max_order`` of the native formula (``_native.bleu_row_scores``).
-MAX_NATIVE_ORDER = 7
 
 
 def sacrebleu_values(
@@ -38,7 +38,7 @@ def sacrebleu_values(
     smooth_value: float | None,
     effective_order: bool,
     ref_len_column: int = 1,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray | np.float64, np.ndarray, np.ndarray | np.float64]:
     """BLEU (0–100), precisions (0–100) and brevity penalty of statistics rows.
 
     Vectorised over the leading axes of ``totals``; follows sacreBLEU's
@@ -49,11 +49,9 @@ def sacrebleu_values(
     natively (see :func:`sentence_scores`).
     """
     totals = np.asarray(totals)
-    if totals.ndim == 1 and totals.dtype == np.int64 and _native_options(max_order, smooth, smooth_value):
-        score, precisions, bp = _native.bleu_totals_values(
-            totals, max_order, smooth, smooth_value, effective_order, ref_len_column
-        )
-        return np.float64(score), np.array(precisions), np.float64(bp)
+    if totals.ndim == 1 and totals.dtype == np.int64 and native_formula(max_order, smooth, smooth_value):
+        native = _native.bleu_totals_values(totals, max_order, smooth, smooth_value, effective_order, ref_len_column)
+        return np.float64(native[0]), np.array(native[1]), np.float64(native[2])
     totals = np.asarray(totals, dtype=np.float64)
     if totals.ndim == 1 and max_order < 8:
         scalar = _scalar_values(
@@ -70,7 +68,7 @@ def sacrebleu_values(
     ref_len = totals[..., ref_len_column]
     correct = totals[..., 3 : 3 + max_order].copy()
     total = totals[..., 3 + max_order : 3 + 2 * max_order].copy()
-    value = SMOOTH_DEFAULTS[smooth] if smooth_value is None else smooth_value
+    value = _smooth_value(smooth, smooth_value)
 
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = np.where(sys_len > 0, 1.0 - ref_len / np.where(sys_len > 0, sys_len, 1.0), 0.0)
@@ -106,6 +104,12 @@ def sacrebleu_values(
     return score, precisions, bp
 
 
+def _smooth_value(smooth: str, smooth_value: float | None) -> float:
+    """The value of a smoothing method that takes one (0.0, unused, for ``exp`` and ``none``)."""
+    default = SMOOTH_DEFAULTS[smooth] if smooth_value is None else smooth_value
+    return 0.0 if default is None else default
+
+
 def _scalar_values(
     totals: list[float],
     *,
@@ -114,7 +118,7 @@ def _scalar_values(
     smooth_value: float | None,
     effective_order: bool,
     ref_len_column: int,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+) -> tuple[np.float64, np.ndarray, np.float64] | None:
     """:func:`sacrebleu_values` of one totals vector: Python floats for the arithmetic (the same IEEE
     operations in the same order) and the C library's ``log``/``exp`` (sacreBLEU's ``math`` functions),
     without the per-call cost of ~60 small array operations. None where a ratio is undefined (the array path
@@ -122,7 +126,7 @@ def _scalar_values(
     sys_len, ref_len = totals[0], totals[ref_len_column]
     correct = totals[3 : 3 + max_order]
     total = totals[3 + max_order : 3 + 2 * max_order]
-    value = SMOOTH_DEFAULTS[smooth] if smooth_value is None else smooth_value
+    value = _smooth_value(smooth, smooth_value)
     try:
         bp = (math.exp(1.0 - ref_len / sys_len) if sys_len > 0 else 0.0) if sys_len < ref_len else 1.0
         any_correct = any(c != 0 for c in correct)
@@ -160,17 +164,6 @@ def _scalar_values(
     return np.float64(score), np.array(precisions), np.float64(bp)
 
 
-def _native_options(max_order: int, smooth: str, smooth_value: float | None) -> bool:
-    """Whether the native formula computes with the same arithmetic as the Python one: up to
-    :data:`MAX_NATIVE_ORDER` orders (NumPy sums 8 or more values pairwise) and no ``smooth_value``
-    or a finite int or float that a float64 holds exactly."""
-    if type(max_order) is not int or not 1 <= max_order <= MAX_NATIVE_ORDER or smooth not in SMOOTH_DEFAULTS:
-        return False
-    if smooth_value is None:
-        return True
-    return type(smooth_value) in (int, float) and math.isfinite(smooth_value) and float(smooth_value) == smooth_value
-
-
 def sentence_scores(
     rows: np.ndarray,
     *,
@@ -198,13 +191,19 @@ def sentence_scores(
     rows = np.asarray(rows)
     if rows.dtype.kind == "i" and rows.dtype != np.int64:
         rows = rows.astype(np.int64)
-    if rows.ndim == 2 and rows.dtype == np.int64 and _native_options(max_order, smooth, smooth_value):
+    if rows.ndim == 2 and rows.dtype == np.int64 and native_formula(max_order, smooth, smooth_value):
         return _native.bleu_row_scores(
             rows, max_order, smooth, smooth_value, effective_order, ref_len_column, float(divisor)
         )
-    options = {"max_order": max_order, "smooth": smooth, "smooth_value": smooth_value}
-    values = sacrebleu_values(rows, **options, effective_order=effective_order, ref_len_column=ref_len_column)
-    return values[0] / divisor if divisor != 1.0 else values[0]
+    score = sacrebleu_values(
+        rows,
+        max_order=max_order,
+        smooth=smooth,
+        smooth_value=smooth_value,
+        effective_order=effective_order,
+        ref_len_column=ref_len_column,
+    )[0]
+    return cast("np.ndarray", score / divisor if divisor != 1.0 else score)  # rows: an array
 
 
 @dataclass(frozen=True)
@@ -270,7 +269,9 @@ class BLEU(CorpusMetric):
         )
         return Stats(self.schema, rows)
 
-    def _values(self, totals: np.ndarray, *, effective_order: bool) -> tuple[np.ndarray, ...]:
+    def _values(
+        self, totals: np.ndarray, *, effective_order: bool
+    ) -> tuple[np.ndarray | np.float64, np.ndarray, np.ndarray | np.float64]:
         return sacrebleu_values(
             totals,
             max_order=self.max_order,
@@ -280,7 +281,8 @@ class BLEU(CorpusMetric):
         )
 
     def corpus_values(self, totals: np.ndarray) -> np.ndarray:
-        return self._values(totals, effective_order=self.effective_order)[0] / 100.0
+        score = self._values(totals, effective_order=self.effective_order)[0] / 100.0
+        return cast("np.ndarray", score)  # a NumPy scalar for one totals vector
 
     def segment_values(self, stats: Stats) -> np.ndarray:
         """Sentence BLEU of each segment, as ``sacrebleu.sentence_bleu`` (effective order on)."""
@@ -324,9 +326,9 @@ class BLEU(CorpusMetric):
 
     @cached_property
     def _native_formula(self) -> bool:
-        return _native_options(self.max_order, self.smooth, self.smooth_value)
+        return native_formula(self.max_order, self.smooth, self.smooth_value)
 
-    def _components(self, totals: np.ndarray, precisions: np.ndarray, bp: np.ndarray) -> dict[str, Any]:
+    def _components(self, totals: np.ndarray, precisions: np.ndarray, bp: np.ndarray | np.float64) -> dict[str, Any]:
         return self._component_dict(
             np.asarray(totals).tolist(),  # Python numbers: one conversion, not one per element
             [p / 100.0 for p in np.asarray(precisions, dtype=np.float64).tolist()],
@@ -335,24 +337,7 @@ class BLEU(CorpusMetric):
 
     def _component_dict(self, totals: list, precisions: list[float], bp: float) -> dict[str, Any]:
         """The components of a totals list: precisions (0–1) and brevity penalty as given."""
-        hyp_len, ref_len = int(totals[0]), int(totals[1])
-        n = self.max_order
-        return {
-            "precisions": precisions,
-            "brevity_penalty": bp,
-            "length_ratio": hyp_len / ref_len if ref_len else 0.0,
-            "hyp_len": hyp_len,
-            "ref_len": ref_len,
-            "counts": [int(c) for c in totals[3 : 3 + n]],
-            "totals": [int(t) for t in totals[3 + n : 3 + 2 * n]],
-        }
-
-    def _smooth_field(self) -> str:
-        default = SMOOTH_DEFAULTS[self.smooth]
-        if default is None:
-            return self.smooth
-        value = default if self.smooth_value is None else self.smooth_value
-        return f"{self.smooth}[{value:.2f}]"
+        return component_dict(totals, precisions, bp, self.max_order)
 
     def signature(self, totals: np.ndarray) -> Signature:
         width = 3 + 2 * self.max_order  # the nrefs_min, nrefs_max columns follow (see bleu_schema)
@@ -364,12 +349,9 @@ class BLEU(CorpusMetric):
         return self._memo(
             ("signature", nrefs_min, nrefs_max),
             lambda: Signature.build(
-                nrefs=nrefs_field(nrefs_min, nrefs_max),
-                case="lc" if self.lowercase else "mixed",
-                eff=self.effective_order,
-                tok=self._tokenizer.signature if self._uses_text else "ids",
-                smooth=self._smooth_field(),
-                flavor=self.flavor,
+                **signature_fields(
+                    self, nrefs_field(nrefs_min, nrefs_max), self._tokenizer.signature if self._uses_text else "ids"
+                )
             ),
         )
 

@@ -4,15 +4,25 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from nlpeval.core.score import Score
-from nlpeval.metrics.chrf.sacrebleu import CHRF, DEFAULT_BETA
+from nlpeval._lazy import lazy_attributes
+from nlpeval.metrics.chrf.fields import DEFAULT_BETA
+
+if TYPE_CHECKING:
+    from nlpeval.core.score import Score
+    from nlpeval.metrics.chrf.sacrebleu import CHRF
+
+#: imported on first use: ``nlpeval.metrics.chrf.fields`` (the command line's NumPy-free path)
+#: must not import NumPy through this package
+__getattr__ = lazy_attributes(__name__, {"CHRF": "nlpeval.metrics.chrf.sacrebleu"})
 
 
 @functools.lru_cache(maxsize=64, typed=True)
 def _configured(**options: Any) -> CHRF:
     """``CHRF(**options)``, kept for the last option sets (the metric objects are frozen)."""
+    from nlpeval.metrics.chrf.sacrebleu import CHRF
+
     return CHRF(**options)
 
 
@@ -96,7 +106,7 @@ def chrf(
     except TypeError as error:
         if "unhashable" not in str(error):
             raise
-        metric = CHRF(**options)
+        metric = _configured.__wrapped__(**options)
     stats = metric.segment_stats(hypotheses, references)
     return metric.score_from_stats(stats, segments=segments, n_bootstrap=n_bootstrap, seed=seed)
 

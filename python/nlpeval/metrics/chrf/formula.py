@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
 from nlpeval import _native
+from nlpeval.metrics.chrf.fields import native_factor
 
 #: sacreBLEU's epsilon for undefined precision, recall and F (eps smoothing).
 EPS = 1e-16
@@ -28,9 +29,9 @@ class ChrfParts:
         Per order (last axis), 0 where undefined.
     """
 
-    score: np.ndarray
-    precision: np.ndarray
-    recall: np.ndarray
+    score: np.ndarray | np.float64
+    precision: np.ndarray | np.float64
+    recall: np.ndarray | np.float64
     precisions: np.ndarray
     recalls: np.ndarray
 
@@ -66,11 +67,13 @@ def chrf_parts(totals: np.ndarray, *, orders: int, factor: float, eps_smoothing:
     """
     t = np.asarray(totals)
     if t.ndim == 1 and t.dtype == np.int64 and type(orders) is int and orders >= 1 and native_factor(factor):
-        score, precision, recall, precisions, recalls = _native.chrf_totals_parts(
-            t, orders, float(factor), bool(eps_smoothing)
-        )
+        native = _native.chrf_totals_parts(t, orders, float(factor), bool(eps_smoothing))
         return ChrfParts(
-            np.float64(score), np.float64(precision), np.float64(recall), np.array(precisions), np.array(recalls)
+            np.float64(native[0]),
+            np.float64(native[1]),
+            np.float64(native[2]),
+            np.array(native[3]),
+            np.array(native[4]),
         )
     t = np.asarray(t, dtype=np.float64)
     if t.ndim == 1:
@@ -139,15 +142,6 @@ def _scalar_parts(t: list[float], *, orders: int, factor: float, eps_smoothing: 
     )
 
 
-def native_factor(factor: float) -> bool:
-    """Whether the native formula computes with ``factor`` as the Python one does: a finite
-    Python float, or an int that a float64 holds exactly (also ``1 + factor``); a NumPy scalar
-    would change the types of the arithmetic."""
-    if type(factor) is float:
-        return math.isfinite(factor)
-    return type(factor) is int and abs(factor) < 2**53
-
-
 def sentence_scores(
     rows: np.ndarray, *, orders: int, factor: float, eps_smoothing: bool, divisor: float = 1.0
 ) -> np.ndarray:
@@ -168,4 +162,4 @@ def sentence_scores(
     if rows.ndim == 2 and rows.dtype == np.int64 and type(orders) is int and orders >= 1 and native_factor(factor):
         return _native.chrf_row_scores(rows, orders, float(factor), bool(eps_smoothing), float(divisor))
     score = chrf_parts(rows, orders=orders, factor=factor, eps_smoothing=eps_smoothing).score
-    return score / divisor if divisor != 1.0 else score
+    return cast("np.ndarray", score / divisor if divisor != 1.0 else score)  # rows: an array

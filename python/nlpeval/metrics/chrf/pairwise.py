@@ -8,7 +8,7 @@ import numpy as np
 
 from nlpeval import _native
 from nlpeval.core.validation import unicode_checked, validate_segments
-from nlpeval.metrics.chrf.sacrebleu import DEFAULT_BETA, check_options
+from nlpeval.metrics.chrf.fields import DEFAULT_BETA, check_options
 
 
 def _texts(values: Sequence[str], side: str, lowercase: bool) -> list[str]:

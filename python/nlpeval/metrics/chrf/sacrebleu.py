@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import functools
-import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import numpy as np
 
@@ -16,10 +15,8 @@ from nlpeval.core.score import Score
 from nlpeval.core.signature import Signature, nrefs_field
 from nlpeval.core.stats import Stats, StatsSchema
 from nlpeval.core.validation import map_references, unicode_checked, validate_text_native
-from nlpeval.metrics.chrf.formula import ChrfParts, chrf_parts, native_factor, sentence_scores
-
-#: chrF's default beta (recall weighted twice as much as precision).
-DEFAULT_BETA = 2
+from nlpeval.metrics.chrf.fields import DEFAULT_BETA, check_options, component_dict, native_factor, signature_fields
+from nlpeval.metrics.chrf.formula import ChrfParts, chrf_parts, sentence_scores
 
 
 @functools.lru_cache(maxsize=32)
@@ -38,28 +35,6 @@ def chrf_schema(char_order: int, word_order: int) -> StatsSchema:
         for part in ("hyp", "ref", "match")
     ]
     return StatsSchema.of(*names, nrefs_min="min", nrefs_max="max")
-
-
-def check_options(char_order: Any, word_order: Any, beta: Any) -> None:
-    """Reject option values sacreBLEU could not score (``ValueError``).
-
-    Examples
-    --------
-    >>> check_options(6, 2, 2)
-    >>> check_options(0, 0, 2)
-    Traceback (most recent call last):
-    ...
-    ValueError: chrF needs at least one n-gram order: char_order + word_order must be >= 1
-    """
-    for name, value in (("char_order", char_order), ("word_order", word_order)):
-        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
-            raise ValueError(f"{name} must be a non-negative int; got {value!r}")
-    if char_order + word_order < 1:
-        raise ValueError("chrF needs at least one n-gram order: char_order + word_order must be >= 1")
-    if char_order + word_order > 255:
-        raise ValueError(f"char_order + word_order must be at most 255; got {char_order + word_order}")
-    if isinstance(beta, bool) or not isinstance(beta, numbers.Real) or not np.isfinite(beta) or beta < 0:
-        raise ValueError(f"beta must be a non-negative number; got {beta!r}")
 
 
 @dataclass(frozen=True)
@@ -162,7 +137,7 @@ class CHRF(CorpusMetric):
         return chrf_parts(totals, orders=self.orders, factor=self.factor, eps_smoothing=self.eps_smoothing)
 
     def corpus_values(self, totals: np.ndarray) -> np.ndarray:
-        return self.parts(totals).score / 100.0
+        return cast("np.ndarray", self.parts(totals).score / 100.0)  # a NumPy scalar for one totals vector
 
     def segment_values(self, stats: Stats) -> np.ndarray:
         """Sentence chrF of each segment (``sacrebleu.sentence_chrf`` / 100)."""
@@ -211,18 +186,7 @@ class CHRF(CorpusMetric):
         self, precision: float, recall: float, precisions: list[float], recalls: list[float]
     ) -> dict[str, Any]:
         """The components from the averaged and the per-order precision and recall."""
-        c = self.char_order
-        return {
-            "precision": precision,
-            "recall": recall,
-            "char_precisions": precisions[:c],
-            "char_recalls": recalls[:c],
-            "word_precisions": precisions[c:],
-            "word_recalls": recalls[c:],
-            "beta": self.beta,
-            "char_order": self.char_order,
-            "word_order": self.word_order,
-        }
+        return component_dict(self, precision, recall, precisions, recalls)
 
     def signature(self, totals: np.ndarray) -> Signature:
         width = 3 * self.orders  # the nrefs_min, nrefs_max columns follow (see chrf_schema)
@@ -233,16 +197,7 @@ class CHRF(CorpusMetric):
         for the same one every call)."""
         return self._memo(
             ("signature", nrefs_min, nrefs_max),
-            lambda: Signature.build(
-                nrefs=nrefs_field(nrefs_min, nrefs_max),
-                case="lc" if self.lowercase else "mixed",
-                eff=not self.eps_smoothing,
-                nc=self.char_order,
-                nw=self.word_order,
-                space=self.whitespace,
-                beta=None if self.beta == DEFAULT_BETA else self.beta,
-                flavor=self.flavor,
-            ),
+            lambda: Signature.build(**signature_fields(self, nrefs_field(nrefs_min, nrefs_max))),
         )
 
 

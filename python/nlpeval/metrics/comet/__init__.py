@@ -1,7 +1,9 @@
 """COMET (Rei et al., 2020, 2022): a learned MT metric, from local checkpoints, without Lightning.
 
-The ``regression_metric`` models (COMET-22 ``Unbabel/wmt22-comet-da`` and its kin) are rebuilt in plain
-torch around a stock transformers XLM-R encoder and give unbabel-comet 2.2.7's scores. See :func:`comet`.
+The ``regression_metric`` models (COMET-22 ``Unbabel/wmt22-comet-da`` and its kin), the reference-free
+``unified_metric`` models (CometKiwi: ``Unbabel/wmt22-cometkiwi-da``, ``wmt23-cometkiwi-da-xl/xxl``) and
+``xcomet_metric`` (``Unbabel/XCOMET-XL``/``-XXL``, with error spans) are rebuilt in plain torch around stock
+transformers XLM-R / XLM-R-XL encoders and give unbabel-comet 2.2.7's scores. See :func:`comet`.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ def comet(
     hypotheses: Sequence[str],
     references: Sequence[str] | None = None,
     *,
-    sources: Sequence[str],
+    sources: Sequence[str] | None,
     model: str | Path,
     batch_size: int = 16,
     device: str | None = None,
@@ -34,7 +36,10 @@ def comet(
     Parameters
     ----------
     hypotheses, references, sources : sequence of str
-        One translation, one reference and one source per segment.
+        One translation, one reference and one source per segment. A regression model (COMET-22) needs
+        both; CometKiwi (``unified_metric`` with ``input_segments: [mt, src]``) reads the sources only
+        (``references=None``; references given are ignored, as COMET does); xCOMET reads what it is given:
+        sources and references (its three-input score), sources only, or references only (``sources=None``).
     model : str or path
         A COMET model folder (``hparams.yaml`` + ``checkpoints/model.ckpt``), its checkpoint file, or a
         hub name (``Unbabel/wmt22-comet-da``) already in the local Hugging Face cache. Its encoder
@@ -55,7 +60,10 @@ def comet(
     Returns
     -------
     Score
-        ``.score`` the mean of the segment scores (COMET's system score; not bounded to [0, 1]).
+        ``.score`` the mean of the segment scores (COMET's system score; not bounded to [0, 1]). For xCOMET,
+        ``.error_spans[i]`` holds segment ``i``'s error spans (``text``, ``start``, ``end`` in characters
+        of the hypothesis, ``severity`` minor/major/critical, ``confidence``), as COMET's
+        ``metadata.error_spans``. The signature records the inputs a unified model scored (``inputs:src``).
 
     Examples
     --------
@@ -66,9 +74,4 @@ def comet(
     ((2,), True)
     """
     metric = COMET(model=model, batch_size=batch_size, device=device, dtype=dtype)
-    return metric.score_from_stats(
-        metric.segment_stats(hypotheses, references, sources=sources),
-        segments=segments,
-        n_bootstrap=n_bootstrap,
-        seed=seed,
-    )
+    return metric(hypotheses, references, sources=sources, segments=segments, n_bootstrap=n_bootstrap, seed=seed)

@@ -17,7 +17,10 @@ from nlpeval.neural.deps import require
 from nlpeval.neural.local import ModelNotFoundError, require_file, resolve_model
 
 #: COMET model classes nlpeval rebuilds
-SUPPORTED = ("regression_metric",)
+SUPPORTED = ("regression_metric", "unified_metric", "xcomet_metric")
+
+#: encoders (``encoder_model`` in ``hparams.yaml``) nlpeval builds with stock transformers classes
+ENCODER_MODELS = ("XLM-RoBERTa", "XLM-RoBERTa-XL")
 
 
 @dataclass(frozen=True)
@@ -46,8 +49,10 @@ class CometCheckpoint:
         kind = hparams.get("class_identifier")
         if kind not in SUPPORTED:
             raise ValueError(f"COMET model class {kind!r} is not supported yet (supported: {', '.join(SUPPORTED)})")
-        if hparams.get("encoder_model", "XLM-RoBERTa") != "XLM-RoBERTa":
-            raise ValueError(f"COMET encoder {hparams.get('encoder_model')!r} is not supported yet (XLM-RoBERTa only)")
+        if hparams.get("encoder_model", "XLM-RoBERTa") not in ENCODER_MODELS:
+            raise ValueError(
+                f"COMET encoder {hparams.get('encoder_model')!r} is not supported yet ({', '.join(ENCODER_MODELS)})"
+            )
         pretrained = str(hparams.get("pretrained_model", "xlm-roberta-large"))
         if pretrained.startswith(("./", "../")) or Path(pretrained).parts[:1] in ((".",), ("..",)):
             encoder = (folder / pretrained).resolve()
@@ -60,6 +65,23 @@ class CometCheckpoint:
             encoder = resolve_model(pretrained, metric="COMET", what="encoder")
         require_file(encoder, ("config.json",), metric="COMET", what="encoder configuration")
         return cls(folder, weights, hparams, encoder)
+
+    @property
+    def kind(self) -> str:
+        """The model class (``class_identifier``): ``regression_metric``, ``unified_metric`` or ``xcomet_metric``."""
+        return str(self.hparams["class_identifier"])
+
+    @property
+    def encoder_model(self) -> str:
+        """COMET's encoder family (``encoder_model``): ``XLM-RoBERTa`` or ``XLM-RoBERTa-XL``."""
+        return str(self.hparams.get("encoder_model", "XLM-RoBERTa"))
+
+    @property
+    def input_segments(self) -> tuple[str, ...]:
+        """The inputs a unified model reads (xCOMET: always mt, src, ref; COMET's default too)."""
+        if self.kind == "xcomet_metric":
+            return ("mt", "src", "ref")
+        return tuple(self.hparams.get("input_segments") or ("mt", "src", "ref"))
 
     def state_dict(self) -> dict[str, Any]:
         """The checkpoint's tensors (``state_dict``), read without executing pickled code."""

@@ -8,6 +8,7 @@ systems scored against the same sources and references embed them once.
 
 from __future__ import annotations
 
+import dataclasses
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -23,6 +24,7 @@ from nlpeval.core.stats import Stats
 from nlpeval.core.validation import validate_segments
 from nlpeval.metrics.bertscore.tokenize import TruncationWarning
 from nlpeval.metrics.comet.checkpoint import CometCheckpoint
+from nlpeval.metrics.comet.unified import defaults
 from nlpeval.neural.deps import require, transformers_version
 from nlpeval.neural.local import weights_sha256
 from nlpeval.neural.segment_mean import SCHEMA, SegmentMeanMetric
@@ -49,6 +51,7 @@ class COMET(SegmentMeanMetric):
     dtype: str = "float32"
     cache_sentences: int = 100_000
     _embeddings: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False, hash=False)
+    _inputs: dict[str, str] = field(default_factory=dict, init=False, repr=False, compare=False, hash=False)
 
     name: ClassVar[str] = "comet"
     flavor: ClassVar[str] = "unbabel-comet"
@@ -109,21 +112,72 @@ class COMET(SegmentMeanMetric):
         return found
 
     def segment_stats(
-        self, hypotheses: Sequence[Any], references: Sequence[Any] | None = None, *, sources: Sequence[Any]
+        self, hypotheses: Sequence[Any], references: Sequence[Any] | None = None, *, sources: Sequence[Any] | None
     ) -> Stats:
         """Rows of (segment score, 1)."""
+        return self._rows(self.predict(hypotheses, references, sources=sources)["scores"])
+
+    @staticmethod
+    def _rows(scores: np.ndarray) -> Stats:
+        rows = np.empty((len(scores), 2), dtype=np.float64)
+        rows[:, 0] = scores
+        rows[:, 1] = 1.0
+        return Stats(SCHEMA, rows)
+
+    def inputs(self, references: Sequence[Any] | None, sources: Sequence[Any] | None) -> str:
+        """The inputs this model reads from the ones given: ``src+ref``, ``src`` or ``ref``.
+
+        A regression model (COMET-22) needs both; a CometKiwi model reads the source only (a reference is
+        ignored, as COMET does); xCOMET reads whichever it is given (both: its three-input score).
+        """
+        segments = (
+            ("mt", "src", "ref") if self.checkpoint.kind == "regression_metric" else self.checkpoint.input_segments
+        )
+        used = [
+            side for side, given in (("src", sources), ("ref", references)) if side in segments and given is not None
+        ]
+        if self.checkpoint.kind == "regression_metric" and len(used) < 2:
+            missing = "sources" if sources is None else "references"
+            raise InputError(f"this COMET model ({self.checkpoint.kind}) needs {missing}", side=missing)
+        if not used:
+            wanted = " or ".join({"src": "sources", "ref": "references"}[s] for s in segments if s != "mt")
+            raise InputError(f"this COMET model ({self.checkpoint.kind}) needs {wanted}")
+        return "+".join(used)
+
+    def predict(
+        self, hypotheses: Sequence[Any], references: Sequence[Any] | None = None, *, sources: Sequence[Any] | None
+    ) -> dict[str, Any]:
+        """Segment scores (``scores``, float64 array) and the model's other outputs, in input order.
+
+        xCOMET adds ``error_spans`` (a list of spans per segment), ``mqm_scores`` and, with sources and
+        references, ``src_scores``, ``ref_scores`` and ``unified_scores`` (the three inputs' regression scores).
+        """
         torch = require("torch", "COMET")
         hyps = validate_segments(hypotheses, "hypotheses")
-        srcs = validate_segments(sources, "sources")
-        if references is None:
-            raise InputError("this COMET model needs references (a reference-free model is not supported yet)")
-        refs = validate_segments(references, "references")
+        mode = self.inputs(references, sources)
+        srcs = validate_segments(sources, "sources") if sources is not None and "src" in mode else None
+        refs = validate_segments(references, "references") if references is not None and "ref" in mode else None
         for side, values in (("sources", srcs), ("references", refs)):
-            if len(values) != len(hyps):
+            if values is not None and len(values) != len(hyps):
                 raise InputError(f"{len(hyps)} hypotheses but {len(values)} {side}", side=side)
+        self._inputs["mode"] = mode
         if not hyps:
-            return Stats(SCHEMA, np.empty((0, SCHEMA.width)))
-        self._warn_truncated(hyps, refs, srcs)
+            return {"scores": np.empty(0)}
+        self._warn_truncated(hyps, refs or [], srcs or [])
+        if self.checkpoint.kind != "regression_metric":
+            from nlpeval.metrics.comet.unified import predict
+
+            found = predict(
+                self.network,
+                hyps,
+                srcs,
+                refs,
+                hparams=self.checkpoint.hparams,
+                batch_size=self.batch_size,
+                device=self.network.device_name,
+            )
+            return {k: v if k == "error_spans" else v.numpy().astype(np.float64) for k, v in found.items()}
+        assert srcs is not None and refs is not None
         vectors = self._pooled(srcs + refs + hyps, set(srcs) | set(refs))
         from nlpeval.metrics.comet.model import estimate
 
@@ -133,10 +187,7 @@ class COMET(SegmentMeanMetric):
             torch.stack([vectors[t] for t in hyps]),
             torch.stack([vectors[t] for t in refs]),
         )
-        rows = np.empty((len(hyps), 2), dtype=np.float64)
-        rows[:, 0] = scores.numpy().astype(np.float64)
-        rows[:, 1] = 1.0
-        return Stats(SCHEMA, rows)
+        return {"scores": scores.numpy().astype(np.float64)}
 
     def _warn_truncated(self, hyps: list[str], refs: list[str], srcs: list[str]) -> None:
         parts = []
@@ -149,7 +200,7 @@ class COMET(SegmentMeanMetric):
                 f"COMET: segments longer than {self.network.max_length} tokens were cut to that length: "
                 + "; ".join(parts),
                 TruncationWarning,
-                stacklevel=3,
+                stacklevel=4,  # the caller of segment_stats or __call__
             )
 
     def __call__(  # type: ignore[override]
@@ -157,22 +208,37 @@ class COMET(SegmentMeanMetric):
         hypotheses: Sequence[Any],
         references: Sequence[Any] | None = None,
         *,
-        sources: Sequence[Any],
+        sources: Sequence[Any] | None,
         segments: bool = False,
+        n_bootstrap: int = 0,
+        seed: int | None = 12345,
     ) -> Any:
-        return self.score_from_stats(self.segment_stats(hypotheses, references, sources=sources), segments=segments)
+        found = self.predict(hypotheses, references, sources=sources)
+        score = self.score_from_stats(
+            self._rows(found["scores"]), segments=segments, n_bootstrap=n_bootstrap, seed=seed
+        )
+        if "error_spans" in found:
+            spans = tuple(tuple(segment) for segment in found["error_spans"])
+            score = dataclasses.replace(score, error_spans=spans)
+        return score
 
     def signature(self, totals: np.ndarray) -> Signature:
+        mode = self._inputs.get("mode", "src+ref")
+
         def build() -> Signature:
             hparams = self.checkpoint.hparams
-            return Signature.build(
-                model=self.checkpoint.folder.name,
-                sha256=weights_sha256(self.checkpoint.weights)[:16],
-                encoder=str(hparams.get("pretrained_model", "")),
-                layers=f"{hparams.get('layer', 'mix')}-{hparams.get('layer_transformation', 'softmax')}",
-                dtype=self.dtype,
-                flavor=self.flavor,
-                transformers=transformers_version(),
-            )
+            kind = self.checkpoint.kind
+            layer = hparams.get("sent_layer", hparams.get("layer", "mix"))
+            transformation = hparams.get("layer_transformation", defaults(kind)["layer_transformation"])
+            fields = {
+                "model": self.checkpoint.folder.name,
+                "sha256": weights_sha256(self.checkpoint.weights)[:16],
+                "encoder": str(hparams.get("pretrained_model", "")),
+                "layers": f"{layer}-{transformation}",
+            }
+            if kind != "regression_metric":  # CometKiwi / xCOMET: which inputs were scored changes the metric
+                fields["type"] = kind.removesuffix("_metric")
+                fields["inputs"] = mode
+            return Signature.build(**fields, dtype=self.dtype, flavor=self.flavor, transformers=transformers_version())
 
-        return self._memo("signature", build)
+        return self._memo(("signature", mode), build)

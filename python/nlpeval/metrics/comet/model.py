@@ -36,20 +36,39 @@ def sparsemax(weights: Any) -> Any:
     return torch.clamp(weights - tau, min=0)
 
 
+#: stock transformers classes of COMET's ``encoder_model`` names (configuration, model)
+ENCODERS = {
+    "XLM-RoBERTa": ("XLMRobertaConfig", "XLMRobertaModel"),
+    "XLM-RoBERTa-XL": ("XLMRobertaXLConfig", "XLMRobertaXLModel"),
+}
+
+
 def build(checkpoint: CometCheckpoint, *, dtype: str = "float32") -> Any:
-    """The COMET regression model of ``checkpoint`` as a ``torch.nn.Module`` (eval mode)."""
+    """The COMET model of ``checkpoint`` as a ``torch.nn.Module`` (eval mode).
+
+    ``regression_metric``: encoder, layer mix and the estimator over ``[h, r, h*r, |h-r|, h*s, |h-s|]``.
+    ``unified_metric`` / ``xcomet_metric`` (CometKiwi, xCOMET): encoder, layer mix (``sent_layer: mix``) and
+    the estimator over the first token's embedding, plus the word-level tagger ``hidden2tag`` when the model
+    tags words (xCOMET always; a unified model with ``word_level_training``).
+    """
     torch = require("torch", "COMET")
     transformers = require("transformers", "COMET")
     nn = torch.nn
     hparams = checkpoint.hparams
+    kind = checkpoint.kind
+    config_name, model_name = ENCODERS[checkpoint.encoder_model]
     with quiet_transformers():
-        config = transformers.XLMRobertaConfig.from_pretrained(str(checkpoint.encoder), local_files_only=True)
+        config = getattr(transformers, config_name).from_pretrained(str(checkpoint.encoder), local_files_only=True)
         tokenizer = transformers.AutoTokenizer.from_pretrained(str(checkpoint.encoder), local_files_only=True)
+    unified = kind != "regression_metric"
+    mixed = str(hparams.get("sent_layer", hparams.get("layer", "mix")) if unified else hparams.get("layer", "mix"))
+    word_level = kind == "xcomet_metric" or (unified and bool(hparams.get("word_level_training", False)))
+    labels = list(hparams.get("error_labels") or ["minor", "major", "critical"]) if word_level else []
 
     class Encoder(nn.Module):
         def __init__(self) -> None:
             super().__init__()
-            self.model = transformers.XLMRobertaModel(config, add_pooling_layer=False)
+            self.model = getattr(transformers, model_name)(config, add_pooling_layer=False)
 
     class LayerMix(nn.Module):
         def __init__(self, count: int) -> None:
@@ -60,7 +79,7 @@ def build(checkpoint: CometCheckpoint, *, dtype: str = "float32") -> Any:
     class Estimator(nn.Module):
         def __init__(self, dim: int) -> None:
             super().__init__()
-            sizes = [dim * 6, *hparams.get("hidden_sizes", [3072, 1024])]
+            sizes = [dim, *hparams.get("hidden_sizes", [3072, 1024])]
             activation = getattr(nn, str(hparams.get("activations", "Tanh")).title())
             modules: list[Any] = []
             for a, b in itertools.pairwise(sizes):
@@ -70,17 +89,22 @@ def build(checkpoint: CometCheckpoint, *, dtype: str = "float32") -> Any:
                 modules.append(getattr(nn, str(hparams["final_activation"]).title())())
             self.ff = nn.Sequential(*modules)
 
-    class Regression(nn.Module):
+    class Model(nn.Module):
         def __init__(self) -> None:
             super().__init__()
             self.encoder = Encoder()
-            self.layerwise_attention = LayerMix(config.num_hidden_layers + 1)
-            self.estimator = Estimator(config.hidden_size)
+            if mixed == "mix":
+                self.layerwise_attention = LayerMix(config.num_hidden_layers + 1)
+            self.estimator = Estimator(config.hidden_size * (1 if unified else 6))
+            if word_level:
+                self.hidden2tag = nn.Linear(config.hidden_size, len(labels) + 1)
 
-    model = Regression()
+    model = Model()
     state = {k: v for k, v in checkpoint.state_dict().items() if not k.startswith("layerwise_attention.dropout_")}
     missing, unexpected = model.load_state_dict(state, strict=False)
-    unexpected = [k for k in unexpected if not k.endswith("position_ids")]
+    unexpected = [
+        k for k in unexpected if not k.endswith("position_ids") and not k.startswith(("wordloss.", "sentloss."))
+    ]
     if missing or unexpected:
         raise ValueError(
             f"COMET checkpoint {checkpoint.weights} does not match its hparams.yaml: "
@@ -90,6 +114,12 @@ def build(checkpoint: CometCheckpoint, *, dtype: str = "float32") -> Any:
     model.to(getattr(torch, dtype))
     model.tokenizer = tokenizer
     model.max_length = config.max_position_embeddings - 4  # COMET: max_positions - 2, itself mpe - 2
+    model.max_positions = config.max_position_embeddings - 2
+    model.num_layers = config.num_hidden_layers + 1
+    model.kind = kind
+    model.sent_layer = mixed
+    model.word_level = word_level
+    model.labels = ["O", *(f"I-{label}" for label in labels)]
     return model
 
 

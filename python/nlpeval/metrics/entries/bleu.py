@@ -11,7 +11,7 @@ from nlpeval.metrics.registry import MetricEntry, Option
 if TYPE_CHECKING:
     from nlpeval.core.metric import CorpusMetric
 
-TOKENIZERS = ("13a", "intl", "zh", "char", "none", "ja-mecab", "ko-mecab", "spm", "flores101", "flores200")
+TOKENIZERS = ("13a", "intl", "zh", "char", "none", "ja-mecab", "ko-mecab", "spm", "flores101", "flores200", "spBLEU-1K")
 
 OPTIONS = (
     Option("tokenize", "--tokenize", "str", None, "tokenizer (default 13a)", choices=TOKENIZERS, short="-tok"),
@@ -46,7 +46,12 @@ OPTIONS = (
     ),
     Option("auto_reweigh", "--auto-reweigh", "flag", False, "NLTK's auto_reweigh (--bleu-flavor nltk)"),
     Option(
-        "spm_model", "--spm-model", "path", None, "local SentencePiece model for spm/flores tokenizers", metavar="PATH"
+        "spm_model",
+        "--spm-model",
+        "path",
+        None,
+        "local SentencePiece model for spm/flores/spBLEU-1K tokenizers",
+        metavar="PATH",
     ),
 )
 

@@ -12,6 +12,14 @@ if TYPE_CHECKING:
     from nlpeval.core.metric import CorpusMetric
 
 OPTIONS = (
+    Option(
+        "wer_normalize",
+        "--wer-normalize",
+        "str",
+        None,
+        "OpenAI Whisper's text normaliser first: whisper-en (EnglishTextNormalizer) or whisper-basic",
+        choices=("whisper-en", "whisper-basic"),
+    ),
     LOWERCASE,
     Option(
         "remove_punctuation", "--remove-punctuation", "flag", False, "delete Unicode punctuation (categories P*) first"
@@ -54,6 +62,7 @@ def build(name: str, options: Mapping[str, Any]) -> CorpusMetric:
     max_cells = options["wer_max_cells"]
     return make_edit_metric(
         name,
+        normalize=options["wer_normalize"],
         lowercase=options["lowercase"],
         remove_punctuation=options["remove_punctuation"],
         nfkc=options["nfkc"],

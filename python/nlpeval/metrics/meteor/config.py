@@ -138,8 +138,9 @@ def totals_score(
     (1.0, 0.0, {'exact': 3})
     """
     k = len(modules)
+    alpha, beta, gamma, delta = params
     score, precision, recall, fmean, penalty, _, _ = _native.meteor_row_parts(
-        [float(t) for t in totals[: 5 + 4 * k]], *params, list(weights)
+        [float(t) for t in totals[: 5 + 4 * k]], alpha, beta, gamma, delta, list(weights)
     )
     row = [int(t) for t in totals[: 5 + 4 * k]]
     components = {

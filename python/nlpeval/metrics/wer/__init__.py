@@ -28,6 +28,12 @@ _OPTIONS_DOC = """
     references : sequence of (str or sequence of str)
         One reference per hypothesis, or a list of references (each segment is then
         scored against the one needing the fewest edits, the first on ties).
+    normalize : {"whisper-en", "whisper-basic"} or None
+        OpenAI Whisper's text normaliser (openai-whisper 20250625), applied to both sides
+        before the other options: ``whisper-en`` is ``EnglishTextNormalizer`` (numbers and
+        currencies as digits, contractions, British to American spelling, fillers and
+        bracketed spans removed), ``whisper-basic`` is ``BasicTextNormalizer``. Recorded in
+        the signature (``norm:``).
     lowercase : bool
         Lowercase both sides first.
     remove_punctuation : bool
@@ -89,6 +95,7 @@ def wer(
     hypotheses: Sequence[str],
     references: Sequence[Any],
     *,
+    normalize: str | None = None,
     lowercase: bool = False,
     remove_punctuation: bool = False,
     nfkc: bool = False,
@@ -131,6 +138,7 @@ def wer(
         "wer",
         hypotheses,
         references,
+        normalize=normalize,
         lowercase=lowercase,
         remove_punctuation=remove_punctuation,
         nfkc=nfkc,
@@ -149,6 +157,7 @@ def mer(
     hypotheses: Sequence[str],
     references: Sequence[Any],
     *,
+    normalize: str | None = None,
     lowercase: bool = False,
     remove_punctuation: bool = False,
     nfkc: bool = False,
@@ -177,6 +186,7 @@ def mer(
         "mer",
         hypotheses,
         references,
+        normalize=normalize,
         lowercase=lowercase,
         remove_punctuation=remove_punctuation,
         nfkc=nfkc,
@@ -195,6 +205,7 @@ def wil(
     hypotheses: Sequence[str],
     references: Sequence[Any],
     *,
+    normalize: str | None = None,
     lowercase: bool = False,
     remove_punctuation: bool = False,
     nfkc: bool = False,
@@ -223,6 +234,7 @@ def wil(
         "wil",
         hypotheses,
         references,
+        normalize=normalize,
         lowercase=lowercase,
         remove_punctuation=remove_punctuation,
         nfkc=nfkc,
@@ -241,6 +253,7 @@ def wip(
     hypotheses: Sequence[str],
     references: Sequence[Any],
     *,
+    normalize: str | None = None,
     lowercase: bool = False,
     remove_punctuation: bool = False,
     nfkc: bool = False,
@@ -269,6 +282,7 @@ def wip(
         "wip",
         hypotheses,
         references,
+        normalize=normalize,
         lowercase=lowercase,
         remove_punctuation=remove_punctuation,
         nfkc=nfkc,
@@ -287,6 +301,7 @@ def cer(
     hypotheses: Sequence[str],
     references: Sequence[Any],
     *,
+    normalize: str | None = None,
     lowercase: bool = False,
     remove_punctuation: bool = False,
     nfkc: bool = False,
@@ -322,6 +337,7 @@ def cer(
         "cer",
         hypotheses,
         references,
+        normalize=normalize,
         lowercase=lowercase,
         remove_punctuation=remove_punctuation,
         nfkc=nfkc,

@@ -31,8 +31,9 @@ class EditRate(CorpusMetric):
 
     Parameters
     ----------
-    lowercase, remove_punctuation, nfkc, whitespace, split_unspaced
-        Normalisation before tokenisation; see :class:`~nlpeval.metrics.wer.normalize.Normalizer`.
+    lowercase, remove_punctuation, nfkc, whitespace, split_unspaced, normalize
+        Normalisation before tokenisation; see :class:`~nlpeval.metrics.wer.normalize.Normalizer`
+        (``normalize``: Whisper's ``whisper-en`` or ``whisper-basic`` normaliser, applied first).
     flavor : {"jiwer"}
         jiwer 4: its default transforms, its alignment (rapidfuzz's Levenshtein
         opcodes) and its conventions for empty references.
@@ -49,6 +50,7 @@ class EditRate(CorpusMetric):
     split_unspaced: bool = False
     flavor: str = "jiwer"
     max_cells: int | None = MAX_CELLS
+    normalize: str | None = None
 
     name: ClassVar[str] = "wer"
     #: ``word`` or ``char``
@@ -71,6 +73,7 @@ class EditRate(CorpusMetric):
     def normalizer(self) -> Normalizer:
         """The normalisation steps of these options."""
         return Normalizer(
+            normalize=self.normalize,
             lowercase=self.lowercase,
             remove_punctuation=self.remove_punctuation,
             nfkc=self.nfkc,

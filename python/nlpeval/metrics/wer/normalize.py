@@ -1,6 +1,6 @@
 """Text normalisation applied before WER/CER tokenisation (each step optional, all recorded in the signature).
 
-The steps run in this order: Unicode NFKC, lowercasing, punctuation removal,
+The steps run in this order: Whisper's normaliser (``normalize``), Unicode NFKC, lowercasing, punctuation removal,
 whitespace handling, splitting of scripts written without spaces. Then jiwer's
 default transform tokenises the result (done natively): for words, runs of two or
 more whitespace characters become one space, the ends are stripped and the text
@@ -106,6 +106,9 @@ class Normalizer:
     split_unspaced : bool
         Surround each character of Han, Kana, Thai, Lao, Khmer, Myanmar and Tibetan
         text with spaces, so that it counts as one word.
+    normalize : {"whisper-en", "whisper-basic"} or None
+        OpenAI Whisper's English or basic text normaliser
+        (:mod:`nlpeval.metrics.wer.whisper`), before every other step.
 
     Examples
     --------
@@ -120,21 +123,35 @@ class Normalizer:
     nfkc: bool = False
     whitespace: str = "jiwer"
     split_unspaced: bool = False
+    normalize: str | None = None
 
     def __post_init__(self) -> None:
         if self.whitespace not in WHITESPACE:
             raise ValueError(f"unknown whitespace handling {self.whitespace!r}; choose one of {', '.join(WHITESPACE)}")
+        if self.normalize is not None:
+            from nlpeval.metrics.wer.whisper import whisper_normalizer
+
+            whisper_normalizer(self.normalize)  # validates the name
 
     @property
     def is_identity(self) -> bool:
         """True when no step changes the text."""
         return not (
-            self.lowercase or self.remove_punctuation or self.nfkc or self.split_unspaced or self.whitespace != "jiwer"
+            self.lowercase
+            or self.remove_punctuation
+            or self.nfkc
+            or self.split_unspaced
+            or self.whitespace != "jiwer"
+            or self.normalize is not None
         )
 
     def steps(self) -> list[Callable[[str], str]]:
         """The configured steps, in order."""
         steps: list[Callable[[str], str]] = []
+        if self.normalize is not None:
+            from nlpeval.metrics.wer.whisper import whisper_normalizer
+
+            steps.append(whisper_normalizer(self.normalize))
         if self.nfkc:
             steps.append(functools.partial(unicodedata.normalize, "NFKC"))
         if self.lowercase:
@@ -178,4 +195,6 @@ class Normalizer:
         }
         if words:
             fields["unspaced"] = "split" if self.split_unspaced else "kept"
+        if self.normalize is not None:
+            fields["norm"] = self.normalize
         return fields

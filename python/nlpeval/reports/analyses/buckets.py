@@ -4,6 +4,7 @@ significance marker against the baseline; buckets with few segments are flagged.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -12,6 +13,7 @@ from nlpeval.core.stats import Stats
 from nlpeval.reports.analyses.multitest import benjamini_hochberg
 from nlpeval.reports.analyses.resampling import Resamples, batched_totals, smoothed_p
 from nlpeval.reports.model import BucketCell, BucketRow, BucketTable, Estimate
+from nlpeval.reports.settings import Comparison
 from nlpeval.significance.bootstrap import percentile_interval
 
 
@@ -64,39 +66,43 @@ def _assemble(
     return tuple(rows)
 
 
+@dataclass(frozen=True)
+class Buckets:
+    """The head of a bucket table: its id and title, what it buckets by, and the buckets' labels and
+    ``(lower, upper)`` bounds (``None`` for an open end)."""
+
+    id: str
+    title: str
+    by: str
+    labels: Sequence[str]
+    bounds: Sequence[tuple[float | None, float | None]]
+
+
 def metric_table(
-    *,
-    id: str,
-    title: str,
-    by: str,
-    statistic: str,
+    buckets: Buckets,
     assignment: np.ndarray,
-    labels: Sequence[str],
-    bounds: Sequence[tuple[float | None, float | None]],
+    *,
+    statistic: str,
     metric: CorpusMetric,
     stats: Mapping[str, Stats],
-    systems: Sequence[str],
-    baseline: str,
-    n_bootstrap: int,
-    seed: int | None,
-    alpha: float = 0.05,
-    level: float = 0.95,
+    compared: Comparison,
     higher_is_better: bool = True,
-    min_segments: int = 10,
     empty_value: float | None = None,
     scale: float = 1.0,
 ) -> BucketTable:
     """A corpus metric per bucket of segments (``assignment[i]`` is segment ``i``'s bucket, the same
     for every system). Intervals and paired-bootstrap p-values resample within each bucket."""
+    systems, baseline, settings = compared.systems, compared.baseline, compared.resampling
+    n_bootstrap, seed, level = settings.n_bootstrap, settings.seed, settings.confidence
     raw = []
     sizes = []
-    for b, label in enumerate(labels):
+    for b, label in enumerate(buckets.labels):
         members = np.flatnonzero(assignment == b)
         sizes.append(len(members))
-        lower, upper = bounds[b]
+        lower, upper = buckets.bounds[b]
         resamples = Resamples.draw(len(members), n_bootstrap, seed) if n_bootstrap >= 2 and len(members) >= 2 else None
         resampled = {}
-        values = {}
+        values: dict[str, float | None] = {}
         subsets = {s: stats[s].take(members) for s in systems}
         totals = batched_totals(resamples, subsets) if resamples is not None else {}
         for s in systems:
@@ -116,14 +122,25 @@ def metric_table(
                 ci = percentile_interval(resampled[s], level=level)
                 low, high = ci.low, ci.high
                 if s != baseline:
-                    difference = values[s] - values[baseline]
+                    value, base = values[s], values[baseline]
+                    assert value is not None and base is not None  # resampled: at least 2 segments
+                    difference = value - base
                     spread = np.abs(resampled[s] - resampled[baseline])
                     p = smoothed_p(spread - spread.mean(), abs(difference))
             cells.append((s, Estimate(values[s], len(members), low, high), p, difference))
         raw.append((label, lower, upper, cells))
-    rows = _assemble(raw, baseline, alpha, higher_is_better, min_segments, sizes)
+    min_segments = compared.min_segments
+    rows = _assemble(raw, baseline, settings.alpha, higher_is_better, min_segments, sizes)
     return BucketTable(
-        id, title, "sentence", by, statistic, rows, False, min_segments, segment_buckets=_membership(assignment, labels)
+        buckets.id,
+        buckets.title,
+        "sentence",
+        buckets.by,
+        statistic,
+        rows,
+        False,
+        min_segments,
+        segment_buckets=_membership(assignment, buckets.labels),
     )
 
 
@@ -134,18 +151,14 @@ def _membership(assignment: np.ndarray, labels: Sequence[str]) -> tuple[int, ...
 
 
 def count_table(
-    *,
-    id: str,
-    title: str,
-    by: str,
+    buckets: Buckets,
     assignments: Mapping[str, np.ndarray],
-    labels: Sequence[str],
-    bounds: Sequence[tuple[float | None, float | None]],
-    systems: Sequence[str],
-    min_segments: int = 10,
+    compared: Comparison,
+    *,
     depends_on_hypothesis: bool = True,
 ) -> BucketTable:
     """Segment counts per bucket and system (bucket membership may depend on each system's output)."""
+    systems, min_segments, labels, bounds = compared.systems, compared.min_segments, buckets.labels, buckets.bounds
     rows = []
     for b, label in enumerate(labels):
         cells = tuple(
@@ -157,10 +170,10 @@ def count_table(
     members = {s: _membership(assignments[s], labels) for s in systems}
     shared = not depends_on_hypothesis and len({members[s] for s in systems}) == 1
     return BucketTable(
-        id,
-        title,
+        buckets.id,
+        buckets.title,
         "sentence",
-        by,
+        buckets.by,
         "count",
         tuple(rows),
         depends_on_hypothesis,
@@ -203,14 +216,8 @@ def sentence_metric_tables(
     segment_scores: Mapping[str, np.ndarray],
     ref_lengths: np.ndarray,
     length_edges: Sequence[float],
-    systems: Sequence[str],
-    baseline: str,
-    n_bootstrap: int,
-    seed: int | None,
-    alpha: float = 0.05,
-    level: float = 0.95,
+    compared: Comparison,
     higher_is_better: bool = True,
-    min_segments: int = 10,
     scale: float = 1.0,
 ) -> tuple[BucketTable, BucketTable]:
     """compare-mt's two sentence analyses for any sentence-level metric: the metric (its corpus value on
@@ -222,50 +229,48 @@ def sentence_metric_tables(
     --------
     >>> import numpy as np
     >>> from nlpeval.reports.metrics import build_metrics
+    >>> from nlpeval.reports.settings import Comparison, Resampling
     >>> chrf = build_metrics(("chrf",))["chrf"][0]
     >>> hyps = {"A": ["a b c", "d e"], "B": ["a b", "d e f"]}
     >>> stats = {s: chrf.segment_stats(h, [["a b c"], ["d e f"]]) for s, h in hyps.items()}
     >>> scores = {s: chrf.segment_values(stats[s]) for s in hyps}
     >>> by_length, counts = sentence_metric_tables(name="chrf", label="chrF", metric=chrf, stats=stats,
-    ...     segment_scores=scores, ref_lengths=np.array([3, 3]), length_edges=[2, 5], systems=["A", "B"],
-    ...     baseline="A", n_bootstrap=0, seed=1)
+    ...     segment_scores=scores, ref_lengths=np.array([3, 3]), length_edges=[2, 5],
+    ...     compared=Comparison(("A", "B"), "A", Resampling(n_bootstrap=0, seed=1)))
     >>> [row.label for row in by_length.rows], by_length.rows[1].cells[0].estimate.n, by_length.segment_buckets
     (['<2', '[2,5)', '>=5'], 2, (1, 1))
     """
     from nlpeval.reports.analyses.comparemt import bucket_labels, bucket_of
 
     by_length = metric_table(
-        id=f"by-ref-length-{name}",
-        title=f"{label} by reference length",
-        by="ref-length",
+        Buckets(
+            f"by-ref-length-{name}",
+            f"{label} by reference length",
+            "ref-length",
+            bucket_labels(length_edges),
+            bounds_of(length_edges),
+        ),
+        bucket_of(ref_lengths, length_edges),
         statistic=name,
-        assignment=bucket_of(ref_lengths, length_edges),
-        labels=bucket_labels(length_edges),
-        bounds=bounds_of(length_edges),
         metric=metric,
         stats=stats,
-        systems=systems,
-        baseline=baseline,
-        n_bootstrap=n_bootstrap,
-        seed=seed,
-        alpha=alpha,
-        level=level,
+        compared=compared,
         higher_is_better=higher_is_better,
-        min_segments=min_segments,
     )
     edges = score_edges(segment_scores)
     # the edges on the scale the leaderboard uses (10, not 10.000000000000002 or 10.0)
     shown = tuple(int(x) if x.is_integer() else x for x in (round(scale * e, 10) for e in edges))
     integer = all(isinstance(e, int) for e in shown)
     counts = count_table(
-        id=f"count-by-sentence-{name}",
-        title=f"segments by sentence {label}",
-        by=f"sentence-score:{name}",
-        assignments={s: _score_buckets(segment_scores[s], edges) for s in systems},
-        labels=bucket_labels(list(shown), integer=integer),
-        bounds=bounds_of(shown),
-        systems=systems,
-        min_segments=min_segments,
+        Buckets(
+            f"count-by-sentence-{name}",
+            f"segments by sentence {label}",
+            f"sentence-score:{name}",
+            bucket_labels(list(shown), integer=integer),
+            bounds_of(shown),
+        ),
+        {s: _score_buckets(segment_scores[s], edges) for s in compared.systems},
+        compared,
     )
     return by_length, counts
 
@@ -296,34 +301,16 @@ def word_tables(
     labels: Sequence[str],
     bounds: Sequence[tuple[float | None, float | None]],
     accuracy: Callable[[np.ndarray], Mapping[str, np.ndarray]],
-    systems: Sequence[str],
-    baseline: str,
-    n_bootstrap: int,
-    seed: int | None,
     by: str,
-    alpha: float = 0.05,
-    level: float = 0.95,
-    min_words: int = 10,
+    compared: Comparison,
 ) -> tuple[BucketTable, ...]:
     """Word F-measure, precision and recall per bucket (``rows_by_system[s]`` is ``(n, 3, B)``
     matched/output/reference counts); intervals resample segments."""
-    n_segments = next(iter(rows_by_system.values())).shape[0]
-    resamples = Resamples.draw(n_segments, n_bootstrap, seed) if n_bootstrap >= 2 and n_segments >= 2 else None
+    systems, baseline, settings = compared.systems, compared.baseline, compared.resampling
+    level, min_words = settings.confidence, compared.min_segments
     point = {s: accuracy(rows.sum(axis=0)) for s, rows in rows_by_system.items()}
     counts = {s: rows.sum(axis=0) for s, rows in rows_by_system.items()}
-    resampled = {}
-    if resamples is not None:
-        # every system's counts summed in one pass over the draws (integers: exact)
-        names = list(rows_by_system)
-        flat = [np.asarray(rows_by_system[s]).reshape(n_segments, -1) for s in names]
-        if all(np.issubdtype(f.dtype, np.integer) for f in flat):
-            summed = resamples.sums(np.hstack(flat))
-        else:
-            summed = np.rint(resamples.counts @ np.hstack(flat).astype(np.float64))
-        width = flat[0].shape[1] if flat else 0
-        for k, s in enumerate(names):
-            totals = summed[:, k * width : (k + 1) * width]
-            resampled[s] = accuracy(totals.reshape(len(totals), *rows_by_system[s].shape[1:]))
+    resampled = _resampled_accuracy(rows_by_system, accuracy, settings.n_bootstrap, settings.seed)
     tables = []
     titles = {"fmeas": "word F-measure", "prec": "word precision", "rec": "word recall"}
     for statistic in ("fmeas", "prec", "rec"):
@@ -338,7 +325,7 @@ def word_tables(
                 value = float(point[s][statistic][b])
                 low = high = p = None
                 difference = value - float(point[baseline][statistic][b])
-                if resamples is not None:
+                if resampled:
                     series = resampled[s][statistic][:, b]
                     ci = percentile_interval(series, level=level)
                     low, high = ci.low, ci.high
@@ -347,10 +334,36 @@ def word_tables(
                         p = smoothed_p(spread - spread.mean(), abs(difference))
                 cells.append((s, Estimate(value, n, low, high), p, difference))
             raw.append((label, bounds[b][0], bounds[b][1], cells))
-        rows = _assemble(raw, baseline, alpha, True, min_words, sizes)
+        rows = _assemble(raw, baseline, settings.alpha, True, min_words, sizes)
         tables.append(
             BucketTable(
                 f"word-{statistic}-{by}", f"{titles[statistic]} by {by}", "word", by, statistic, rows, False, min_words
             )
         )
     return tuple(tables)
+
+
+def _resampled_accuracy(
+    rows_by_system: Mapping[str, np.ndarray],
+    accuracy: Callable[[np.ndarray], Mapping[str, np.ndarray]],
+    n_bootstrap: int,
+    seed: int | None,
+) -> dict[str, Mapping[str, np.ndarray]]:
+    """Each system's word accuracy on every bootstrap resample of the segments (empty: no resampling)."""
+    n_segments = next(iter(rows_by_system.values())).shape[0]
+    if n_bootstrap < 2 or n_segments < 2:
+        return {}
+    resamples = Resamples.draw(n_segments, n_bootstrap, seed)
+    # every system's counts summed in one pass over the draws (integers: exact)
+    names = list(rows_by_system)
+    flat = [np.asarray(rows_by_system[s]).reshape(n_segments, -1) for s in names]
+    if all(np.issubdtype(f.dtype, np.integer) for f in flat):
+        summed = resamples.sums(np.hstack(flat))
+    else:
+        summed = np.rint(resamples.counts @ np.hstack(flat).astype(np.float64))
+    width = flat[0].shape[1] if flat else 0
+    resampled = {}
+    for k, s in enumerate(names):
+        totals = summed[:, k * width : (k + 1) * width]
+        resampled[s] = accuracy(totals.reshape(len(totals), *rows_by_system[s].shape[1:]))
+    return resampled

@@ -52,11 +52,17 @@ def _curves(gold: np.ndarray, scores: np.ndarray, labels: Sequence[str]) -> tupl
         precision, recall, _ = precision_recall_curve(truth, column)
         curves.append(
             Curve(
-                "pr", label, tuple(recall.tolist()), tuple(precision.tolist()), average_precision_score(truth, column)
+                "pr",
+                label,
+                tuple(recall.tolist()),
+                tuple(precision.tolist()),
+                float(average_precision_score(truth, column)),
             )
         )
         fpr, tpr, _ = roc_curve(truth, column)
-        curves.append(Curve("roc", label, tuple(fpr.tolist()), tuple(tpr.tolist()), roc_auc_score(truth, column)))
+        curves.append(
+            Curve("roc", label, tuple(fpr.tolist()), tuple(tpr.tolist()), float(roc_auc_score(truth, column)))
+        )
     return tuple(curves)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from itertools import combinations
 
 import numpy as np
@@ -174,85 +175,130 @@ def leaderboard(
     swaps = None
     if n_randomization >= 1:
         swaps = randomization_swaps(n_segments, n_randomization, seed)
-    cells: list[LeaderboardCell] = []
-    baseline_tests: list[PairwiseTest] = []
-    pair_tests: list[PairwiseTest] = []
-    matrices: list[PValueMatrix] = []
-    clusters: list[Cluster] = []
-    for name, metric in metrics.items():
-        by_system = stats[name]
-        scores = {s: float(_values(metric, by_system[s].totals())) for s in systems}
-        resampled = {}
-        if resamples is not None:
-            totals = batched_totals(resamples, {s: by_system[s] for s in systems})
-            resampled = {s: _values(metric, totals[s]) for s in systems}
-        swapped = None
-        if swaps is not None:
-            summed = np.array([rule == "sum" for rule in metric.schema.merge])
-            swapped = {s: _swapped(swaps, by_system[s].rows[:, summed]) for s in systems}
-        for s in systems:
-            low = high = None
-            if resamples is not None:
-                ci = percentile_interval(resampled[s][:n_bootstrap], level=level)
-                low, high = ci.low, ci.high
-            cells.append(LeaderboardCell(s, name, Estimate(scores[s], n_segments, low, high)))
-
-        def test(
-            system: str,
-            other: str,
-            name: str = name,
-            metric: CorpusMetric = metric,
-            by_system: Mapping[str, Stats] = by_system,
-            scores: Mapping[str, float] = scores,
-            resampled: Mapping[str, np.ndarray] = resampled,
-            swapped: Mapping[str, np.ndarray] | None = swapped,
-            k: int = r_baseline,
-        ) -> tuple:
-            if resamples is None:
-                return scores[system] - scores[other], None, None, None, None
-            first = {s: values[:k] for s, values in resampled.items()}
-            return _pair(name, metric, system, other, by_system, scores, first, swapped, seed, level)
-
-        computed: dict[tuple[str, str], tuple] = {}
-        others = [s for s in systems if s != baseline]
-        for s in others:
-            computed[(s, baseline)] = test(s, baseline)
-        adjusted = holm([computed[(s, baseline)][3] for s in others])
-        for s, p_holm in zip(others, adjusted, strict=True):
-            diff, low, high, p_boot, p_ar = computed[(s, baseline)]
-            significant = p_holm is not None and p_holm < alpha
-            baseline_tests.append(PairwiseTest(name, s, baseline, diff, low, high, p_boot, p_ar, p_holm, significant))
-        pairs = list(combinations(systems, 2)) if all_pairs else []
-        results = []
-        for a, b in pairs:
-            if (b, a) in computed and r_pairs == r_baseline:
-                results.append(computed[(b, a)])
-            else:
-                # same resamples: (a, b) is the mirror of (b, a)
-                results.append(test(b, a, k=r_pairs))
-        adjusted = holm([r[3] for r in results])
-        significant_pairs: dict[frozenset[str], bool] = {}
-        matrix = {s: dict.fromkeys(systems) for s in systems}
-        for (a, b), result, p_holm in zip(pairs, results, adjusted, strict=True):
-            diff, low, high, p_boot, p_ar = result
-            significant = p_holm is not None and p_holm < alpha
-            pair_tests.append(PairwiseTest(name, b, a, diff, low, high, p_boot, p_ar, p_holm, significant))
-            significant_pairs[frozenset((a, b))] = significant
-            matrix[a][b] = matrix[b][a] = p_holm
-        if all_pairs:
-            matrices.append(
-                PValueMatrix(name, tuple(systems), tuple(tuple(matrix[a][b] for b in systems) for a in systems))
-            )
-            sign = -1.0 if higher_is_better.get(name, True) else 1.0
-            order = sorted(systems, key=lambda s: (sign * scores[s], systems.index(s)))
-            clusters.extend(_clusters(name, order, significant_pairs))
+    draws = _Draws(resamples, swaps, n_bootstrap, r_baseline, r_pairs, seed, level, alpha, all_pairs)
+    parts = [
+        _metric_part(name, metric, stats[name], systems, baseline, draws, higher_is_better.get(name, True))
+        for name, metric in metrics.items()
+    ]
     return Leaderboard(
         systems=tuple(systems),
         metrics=tuple(metrics),
         baseline=baseline,
-        cells=tuple(cells),
-        vs_baseline=tuple(baseline_tests),
-        all_pairs=tuple(pair_tests),
-        clusters=tuple(clusters),
-        matrices=tuple(matrices),
+        cells=tuple(cell for part in parts for cell in part.cells),
+        vs_baseline=tuple(test for part in parts for test in part.vs_baseline),
+        all_pairs=tuple(test for part in parts for test in part.all_pairs),
+        clusters=tuple(cluster for part in parts for cluster in part.clusters),
+        matrices=tuple(part.matrix for part in parts if part.matrix is not None),
     )
+
+
+@dataclass(frozen=True)
+class _Draws:
+    """The leaderboard's shared draws and settings: bootstrap resamples (``None``: too few segments or
+    resamples), randomization swaps (``None``: no trials), the resample counts of the two Holm families."""
+
+    resamples: Resamples | None
+    swaps: np.ndarray | None
+    n_bootstrap: int
+    r_baseline: int
+    r_pairs: int
+    seed: int | None
+    level: float
+    alpha: float
+    all_pairs: bool
+
+
+@dataclass(frozen=True)
+class _MetricPart:
+    """One metric's share of the leaderboard."""
+
+    cells: list[LeaderboardCell]
+    vs_baseline: list[PairwiseTest]
+    all_pairs: list[PairwiseTest]
+    matrix: PValueMatrix | None
+    clusters: list[Cluster]
+
+
+_Result = tuple[float, float | None, float | None, float | None, float | None]
+
+
+def _metric_part(
+    name: str,
+    metric: CorpusMetric,
+    by_system: Mapping[str, Stats],
+    systems: Sequence[str],
+    baseline: str,
+    draws: _Draws,
+    higher_is_better: bool,
+) -> _MetricPart:
+    """Scores, intervals, the tests against the baseline and (``all_pairs``) between every pair of one metric."""
+    n_segments = len(next(iter(by_system.values())))
+    resamples, swaps, level = draws.resamples, draws.swaps, draws.level
+    scores = {s: float(_values(metric, by_system[s].totals())) for s in systems}
+    resampled = {}
+    if resamples is not None:
+        totals = batched_totals(resamples, {s: by_system[s] for s in systems})
+        resampled = {s: _values(metric, totals[s]) for s in systems}
+    swapped = None
+    if swaps is not None:
+        summed = np.array([rule == "sum" for rule in metric.schema.merge])
+        swapped = {s: _swapped(swaps, by_system[s].rows[:, summed]) for s in systems}
+    cells = []
+    for s in systems:
+        low = high = None
+        if resamples is not None:
+            ci = percentile_interval(resampled[s][: draws.n_bootstrap], level=level)
+            low, high = ci.low, ci.high
+        cells.append(LeaderboardCell(s, name, Estimate(scores[s], n_segments, low, high)))
+
+    def test(system: str, other: str, k: int) -> _Result:
+        if resamples is None:
+            return scores[system] - scores[other], None, None, None, None
+        first = {s: values[:k] for s, values in resampled.items()}
+        return _pair(name, metric, system, other, by_system, scores, first, swapped, draws.seed, level)
+
+    computed: dict[tuple[str, str], _Result] = {}
+    others = [s for s in systems if s != baseline]
+    for s in others:
+        computed[(s, baseline)] = test(s, baseline, draws.r_baseline)
+    baseline_tests = []
+    for s, p_holm in zip(others, holm([computed[(s, baseline)][3] for s in others]), strict=True):
+        diff, low, high, p_boot, p_ar = computed[(s, baseline)]
+        significant = p_holm is not None and p_holm < draws.alpha
+        baseline_tests.append(PairwiseTest(name, s, baseline, diff, low, high, p_boot, p_ar, p_holm, significant))
+    if not draws.all_pairs:
+        return _MetricPart(cells, baseline_tests, [], None, [])
+    pairs = list(combinations(systems, 2))
+    # same resamples: (a, b) is the mirror of (b, a)
+    results = [
+        computed[(b, a)] if (b, a) in computed and draws.r_pairs == draws.r_baseline else test(b, a, draws.r_pairs)
+        for a, b in pairs
+    ]
+    return _all_pairs_part(name, systems, pairs, results, scores, draws.alpha, higher_is_better, cells, baseline_tests)
+
+
+def _all_pairs_part(
+    name: str,
+    systems: Sequence[str],
+    pairs: list[tuple[str, str]],
+    results: list[_Result],
+    scores: Mapping[str, float],
+    alpha: float,
+    higher_is_better: bool,
+    cells: list[LeaderboardCell],
+    baseline_tests: list[PairwiseTest],
+) -> _MetricPart:
+    """The all-pairs family of one metric: Holm over its tests, the p-value matrix and the clusters."""
+    pair_tests = []
+    significant_pairs: dict[frozenset[str], bool] = {}
+    matrix: dict[str, dict[str, float | None]] = {s: dict.fromkeys(systems) for s in systems}
+    for (a, b), result, p_holm in zip(pairs, results, holm([r[3] for r in results]), strict=True):
+        diff, low, high, p_boot, p_ar = result
+        significant = p_holm is not None and p_holm < alpha
+        pair_tests.append(PairwiseTest(name, b, a, diff, low, high, p_boot, p_ar, p_holm, significant))
+        significant_pairs[frozenset((a, b))] = significant
+        matrix[a][b] = matrix[b][a] = p_holm
+    values = PValueMatrix(name, tuple(systems), tuple(tuple(matrix[a][b] for b in systems) for a in systems))
+    sign = -1.0 if higher_is_better else 1.0
+    order = sorted(systems, key=lambda s: (sign * scores[s], systems.index(s)))
+    return _MetricPart(cells, baseline_tests, pair_tests, values, _clusters(name, order, significant_pairs))

@@ -8,6 +8,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -255,7 +256,7 @@ def occurrence_spans(
     offsets = np.zeros(len(grams) + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
     flat = np.fromiter(itertools.chain.from_iterable(grams), dtype=np.int64, count=int(offsets[-1]))
-    rows = []
+    rows: list[Any] = []
     for side, name in enumerate((system, other)):
         segment, start, entry = _native.report_ngram_occurrences(corpus.sides[name], n_segments, (flat, offsets))
         rows.extend(zip(segment.tolist(), [side] * len(segment), start.tolist(), entry.tolist(), strict=True))

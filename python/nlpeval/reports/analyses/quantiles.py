@@ -28,6 +28,7 @@ import numpy as np
 from nlpeval.core.metric import CorpusMetric
 from nlpeval.core.stats import Stats
 from nlpeval.reports.model import BucketTable
+from nlpeval.reports.settings import Comparison
 
 #: names of the common quantile counts (titles), others are "N-quantiles"
 NAMES = {2: "halves", 3: "terciles", 4: "quartiles", 5: "quintiles", 10: "deciles"}
@@ -61,7 +62,7 @@ def check_quantiles(n: Any, n_segments: int) -> int:
     ...
     ValueError: quantiles must be an integer from 2 to the number of segments (3), got 5
     """
-    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or not 2 <= n <= n_segments:
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or not 2 <= int(n) <= n_segments:
         raise ValueError(f"quantiles must be an integer from 2 to the number of segments ({n_segments}), got {n!r}")
     return int(n)
 
@@ -145,13 +146,7 @@ def quantile_tables(
     length_diffs: Mapping[str, np.ndarray],
     metrics: Mapping[str, tuple[str, CorpusMetric, Mapping[str, Stats], bool]],
     sentence_scores: Sequence[tuple[str, str, Mapping[str, np.ndarray], float]],
-    systems: Sequence[str],
-    baseline: str,
-    n_bootstrap: int,
-    seed: int | None,
-    alpha: float = 0.05,
-    level: float = 0.95,
-    min_segments: int = 10,
+    compared: Comparison,
 ) -> list[BucketTable]:
     """Every quantile table of a report (see the module docstring for the features and edges).
 
@@ -169,8 +164,8 @@ def quantile_tables(
         Metric name -> ``(label, metric, stats by system, higher_is_better)``.
     sentence_scores : sequence
         ``(name, label, scores by system, display scale)`` per sentence-level score.
-    systems, baseline, n_bootstrap, seed, alpha, level, min_segments
-        As in :func:`~nlpeval.reports.analyses.buckets.metric_table`.
+    compared : Comparison
+        The systems, the baseline, the resampling settings and the trust threshold.
 
     Returns
     -------
@@ -180,51 +175,25 @@ def quantile_tables(
     --------
     >>> import numpy as np
     >>> from nlpeval.reports.metrics import build_metrics
+    >>> from nlpeval.reports.settings import Comparison, Resampling
     >>> chrf = build_metrics(("chrf",))["chrf"][0]
     >>> hyps = {"A": ["a b c", "d e", "f"], "B": ["a b", "d e f", "f g"]}
     >>> refs = [["a b c"], ["d e f"], ["f g"]]
     >>> stats = {s: chrf.segment_stats(h, refs) for s, h in hyps.items()}
     >>> tables = quantile_tables(n_quantiles=2, ref_lengths=np.array([3, 3, 2]), sources=None,
     ...     length_diffs={"A": np.array([-1, 0, 1]), "B": np.array([-1, -1, 0])},
-    ...     metrics={"chrf": ("chrF", chrf, stats, True)}, sentence_scores=[], systems=["A", "B"],
-    ...     baseline="A", n_bootstrap=0, seed=1)
+    ...     metrics={"chrf": ("chrF", chrf, stats, True)}, sentence_scores=[],
+    ...     compared=Comparison(("A", "B"), "A", Resampling(n_bootstrap=0, seed=1)))
     >>> [(t.by, [r.label for r in t.rows]) for t in tables]
     [('quantile:ref-length', ['[2,3)', '[3,3]']), ('quantile:length-diff', ['[-1,0)', '[0,1]'])]
     >>> [[c.estimate.n for c in row.cells] for row in tables[1].rows]
     [[1, 2], [2, 1]]
     """
-    from nlpeval.reports.analyses.buckets import count_table, metric_table
     from nlpeval.reports.analyses.comparemt import tokenize
 
-    name = quantile_name(n_quantiles)
-    tables = []
     features = [("ref-length", "reference length", np.asarray(ref_lengths, dtype=np.float64))]
     if sources is not None:
         features.append(("src-length", "source length", np.array([len(tokenize(x)) for x in sources], np.float64)))
-    for key, what, values in features:
-        buckets = quantiles(values, n_quantiles)
-        assignment = buckets.assign(values)
-        for metric_name, (label, metric, stats, higher) in metrics.items():
-            table = metric_table(
-                id=f"{metric_name}-by-quantile-{key}",
-                title=f"{label} by {what} {name}",
-                by=f"quantile:{key}",
-                statistic=metric_name,
-                assignment=assignment,
-                labels=buckets.labels,
-                bounds=buckets.bounds,
-                metric=metric,
-                stats=stats,
-                systems=systems,
-                baseline=baseline,
-                n_bootstrap=n_bootstrap,
-                seed=seed,
-                alpha=alpha,
-                level=level,
-                higher_is_better=higher,
-                min_segments=min_segments,
-            )
-            tables.append(table if buckets.note is None else dataclasses.replace(table, note=buckets.note))
     counted = [("length-diff", "count-by-quantile-length-diff", "len(output) - len(reference)", length_diffs, 1.0)]
     for score_name, label, scores, scale in sentence_scores:
         counted.append(
@@ -236,6 +205,58 @@ def quantile_tables(
                 scale,
             )
         )
+    return [
+        *_metric_tables(n_quantiles, features, metrics, compared),
+        *_count_tables(n_quantiles, counted, compared),
+    ]
+
+
+def _metric_tables(
+    n_quantiles: int,
+    features: Sequence[tuple[str, str, np.ndarray]],
+    metrics: Mapping[str, tuple[str, CorpusMetric, Mapping[str, Stats], bool]],
+    compared: Comparison,
+) -> list[BucketTable]:
+    """Every metric by quantiles of each segment feature (``(key, what, values)``, the same for every system)."""
+    from nlpeval.reports.analyses.buckets import Buckets, metric_table
+
+    name = quantile_name(n_quantiles)
+    tables = []
+    for key, what, values in features:
+        buckets = quantiles(values, n_quantiles)
+        assignment = buckets.assign(values)
+        for metric_name, (label, metric, stats, higher) in metrics.items():
+            table = metric_table(
+                Buckets(
+                    f"{metric_name}-by-quantile-{key}",
+                    f"{label} by {what} {name}",
+                    f"quantile:{key}",
+                    buckets.labels,
+                    buckets.bounds,
+                ),
+                assignment,
+                statistic=metric_name,
+                metric=metric,
+                stats=stats,
+                compared=compared,
+                higher_is_better=higher,
+            )
+            tables.append(table if buckets.note is None else dataclasses.replace(table, note=buckets.note))
+    return tables
+
+
+def _count_tables(
+    n_quantiles: int,
+    counted: Sequence[tuple[str, str, str, Mapping[str, np.ndarray], float]],
+    compared: Comparison,
+) -> list[BucketTable]:
+    """Segment counts by quantiles of per-system values (``(key, id, what, values by system, scale)``),
+    with the baseline's edges for every system."""
+    from nlpeval.reports.analyses.buckets import Buckets, count_table
+
+    name = quantile_name(n_quantiles)
+    systems, baseline = compared.systems, compared.baseline
+    tables = []
     for key, table_id, what, by_system, scale in counted:
         values = {s: scale * np.asarray(by_system[s], dtype=np.float64) for s in systems}
         if not np.isfinite(values[baseline]).any():
@@ -245,14 +266,11 @@ def quantile_tables(
         if buckets.note is not None:
             note += f"; {buckets.note}"
         table = count_table(
-            id=table_id,
-            title=f"segments by {what}, {name} of {baseline}",
-            by=f"quantile:{key}",
-            assignments={s: buckets.assign(values[s]) for s in systems},
-            labels=buckets.labels,
-            bounds=buckets.bounds,
-            systems=systems,
-            min_segments=min_segments,
+            Buckets(
+                table_id, f"segments by {what}, {name} of {baseline}", f"quantile:{key}", buckets.labels, buckets.bounds
+            ),
+            {s: buckets.assign(values[s]) for s in systems},
+            compared,
         )
         tables.append(dataclasses.replace(table, note=note))
     return tables

@@ -85,7 +85,10 @@ class Resamples:
 
     def __len__(self) -> int:
         """The number of resamples."""
-        return len(self._seeded.states) if self._seeded is not None else len(self._indices)
+        if self._seeded is not None:
+            return len(self._seeded.states)
+        assert self._indices is not None
+        return len(self._indices)
 
     @classmethod
     def draw(cls, n_segments: int, n_resamples: int, seed: int | None) -> Resamples:
@@ -117,6 +120,7 @@ class Resamples:
         if self._seeded is not None:
             seeded = self._seeded
             return Resamples(seeded=_Seeded(seeded.entropy, seeded.n_segments, seeded.states[:n_resamples]))
+        assert self._indices is not None
         return Resamples(self._indices[:n_resamples])
 
     @functools.cached_property
@@ -127,6 +131,7 @@ class Resamples:
         from nlpeval import _native
 
         seeded = self._seeded
+        assert seeded is not None
         return _native.report_seeded_rows(seeded.entropy, seeded.states, seeded.n_segments)
 
     @functools.cached_property

@@ -13,7 +13,7 @@ from nlpeval.reports.model import Histogram, LengthSection, SanityRow, SegmentId
 MAX_EXAMPLE_IDS = 10
 
 
-def histogram(values: Sequence[float], edges: Sequence[float]) -> Histogram:
+def histogram(values: Sequence[float] | np.ndarray, edges: Sequence[float]) -> Histogram:
     """Counts of ``values`` in the bins of ``edges`` (numpy's rule: last bin closed)."""
     counts, _ = np.histogram(np.asarray(values, dtype=np.float64), bins=np.asarray(edges, dtype=np.float64))
     return Histogram(tuple(float(e) for e in edges), tuple(int(c) for c in counts))
@@ -76,6 +76,7 @@ def length_section(
     ref_scripts = [script(refs[0]) if refs else None for refs in references] if sources is not None else []
     for s in systems:
         hyps = hypotheses[s]
+        bp: float | None
         if bleu_components is not None:
             comp = bleu_components[s]
             hyp_len, ref_len = int(comp["hyp_len"]), int(comp["ref_len"])

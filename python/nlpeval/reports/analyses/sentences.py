@@ -30,8 +30,8 @@ def sign_test(wins: int, losses: int) -> float | None:
     if n <= 400:
         # exact: 2 * P(X <= smaller) for X ~ Binomial(n, 1/2), summed in integers
         term = total = 1
-        for i in range(smaller):
-            term = term * (n - i) // (i + 1)
+        for k in range(smaller):
+            term = term * (n - k) // (k + 1)
             total += term
         return min(1.0, total / (1 << (n - 1)))
     # log pmf terms from the ratios C(n, i+1) / C(n, i) (relative error of p below 1e-10)
@@ -162,4 +162,4 @@ def word_alignments(
         whitespace=metric.whitespace,
         split_unspaced=metric.split_unspaced,
     )
-    return [("".join(_OP_CODES[op] for op in segment.ops), segment.reference_index) for segment in result]
+    return [("".join(_OP_CODES[op] for op in segment.ops), segment.reference_index) for segment in result.segments]

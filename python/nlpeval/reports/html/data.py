@@ -67,7 +67,7 @@ class StringTable:
         """``[self.add(text) for text in texts]``."""
         index_of = self._index
         strings = self.strings
-        out = []
+        out: list[int] = []
         append = out.append
         for text in texts:
             index = index_of.get(text)
@@ -362,7 +362,7 @@ def _buckets(tables: Sequence[Mapping[str, Any]], systems: Sequence[str], ids: S
         if table.get("kind") != "sentence":
             continue
         shared = table.get("segment_buckets")
-        by_system = table.get("segment_buckets_by_system")
+        by_system: Mapping[str, Any] = table.get("segment_buckets_by_system") or {}
         if shared is None and not by_system:
             continue
         entry: dict[str, Any] = {

@@ -193,7 +193,7 @@ def _svg(width: int, height: int, label: str, children: list[Element]) -> Chart:
 
 
 def _text(x: float, y: float, text: str, anchor: str = "middle", fill: str = TEXT, **attrs: object) -> Element:
-    return el("text", text, x=float(x), y=float(y), text_anchor=anchor, fill=fill, **attrs)
+    return el("text", text, (), x=float(x), y=float(y), text_anchor=anchor, fill=fill, **attrs)
 
 
 def _y_axis(scale: _Scale, ticks: list[float], left: float, right: float, label: str, top: float) -> list[Element]:

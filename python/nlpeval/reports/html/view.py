@@ -92,11 +92,40 @@ def leaderboard(report: Dict, infos: Mapping[str, Dict]) -> dict[str, Any] | Non
     metrics = list(board.get("metrics") or [])
     baseline = board.get("baseline")
     cells = {(c["system"], c["metric"]): c.get("estimate") or {} for c in board.get("cells") or []}
-    vs_base = {(t["system"], t["metric"]): t for t in board.get("vs_baseline") or []}
-    rank = {}
+    clusters: dict[str, list[dict[str, Any]]] = {}
     for cluster in board.get("clusters") or []:
-        for name in cluster.get("systems") or []:
-            rank[(name, cluster["metric"])] = cluster.get("rank")
+        clusters.setdefault(cluster["metric"], []).append(
+            {"rank": cluster.get("rank"), "systems": list(cluster.get("systems") or [])}
+        )
+    alpha = float((report.get("provenance") or {}).get("alpha") or 0.05)
+    return {
+        "best": _best(board, infos, systems, metrics, cells),
+        "systems": systems,
+        "baseline": baseline,
+        "columns": _board_columns(infos, systems, metrics, cells),
+        "rows": _board_rows(board, infos, systems, metrics, cells),
+        "charts": [_board_chart(infos, systems, metric, cells) for metric in metrics],
+        "pairs": [_pair_row(infos, test) for test in board.get("all_pairs") or []],
+        # the two Holm families (per metric): the tests against the baseline, and all pairs
+        "n_baseline_tests": max(len(systems) - 1, 0),
+        "n_pairs": len(systems) * (len(systems) - 1) // 2,
+        "clusters": [
+            {"metric": _label(infos, m), "groups": sorted(groups, key=lambda g: g["rank"] or 0)}
+            for m, groups in clusters.items()
+        ],
+        # with two systems the one pair is the leaderboard's test against the baseline: no heatmap repeats it
+        "heatmaps": _heatmaps(board, infos, alpha) if len(systems) > 2 else [],
+        "colors": [svg.color(i) for i in range(len(systems))],
+    }
+
+
+_Cells = Mapping[tuple[str, str], Dict]
+
+
+def _board_columns(
+    infos: Mapping[str, Dict], systems: list[str], metrics: list[str], cells: _Cells
+) -> list[dict[str, Any]]:
+    """The leaderboard table's metric columns (label, direction, segment counts)."""
     columns = []
     for metric in metrics:
         ns = {str((cells.get((s, metric)) or {}).get("n", "")) for s in systems}
@@ -108,13 +137,26 @@ def leaderboard(report: Dict, infos: Mapping[str, Dict]) -> dict[str, Any] | Non
                 "n": ", ".join(sorted(ns)),
             }
         )
+    return columns
+
+
+def _board_rows(
+    board: Dict, infos: Mapping[str, Dict], systems: list[str], metrics: list[str], cells: _Cells
+) -> list[dict[str, Any]]:
+    """The leaderboard table's rows: each system's estimates, cluster ranks and test against the baseline."""
+    baseline = board.get("baseline")
+    vs_base = {(t["system"], t["metric"]): t for t in board.get("vs_baseline") or []}
+    rank = {}
+    for cluster in board.get("clusters") or []:
+        for name in cluster.get("systems") or []:
+            rank[(name, cluster["metric"])] = cluster.get("rank")
     rows = []
     for system in systems:
         row_cells = []
         for metric in metrics:
             scale = _scale(infos, metric)
             test = vs_base.get((system, metric))
-            cell = _estimate(cells.get((system, metric)), scale)
+            cell: dict[str, Any] = _estimate(cells.get((system, metric)), scale)
             cell["rank"] = rank.get((system, metric))
             if test and system != baseline:
                 better = (test.get("difference") or 0) > 0
@@ -132,49 +174,48 @@ def leaderboard(report: Dict, infos: Mapping[str, Dict]) -> dict[str, Any] | Non
                 )
             row_cells.append(cell)
         rows.append({"system": system, "baseline": system == baseline, "cells": row_cells})
-    colors = [svg.color(i) for i in range(len(systems))]
-    charts = []
-    for metric in metrics:
-        scale = _scale(infos, metric)
-        est = [cells.get((s, metric)) or {} for s in systems]
-        scaled = [[None if e.get(k) is None else e[k] * scale for e in est] for k in ("value", "low", "high")]
-        charts.append(
-            svg.bar_chart(
-                systems,
-                [scaled[0]],
-                lows=[scaled[1]],
-                highs=[scaled[2]],
-                counts=[[e.get("n") for e in est]],
-                y_label=_label(infos, metric),
-                label=f"{_label(infos, metric)} by system with 95% confidence intervals",
-                width=max(300, min(900, 52 * len(systems) + 90)),
-            )
-        )
-    pairs = []
-    for test in board.get("all_pairs") or []:
-        scale = _scale(infos, test["metric"])
-        pairs.append(
-            {
-                "metric": _label(infos, test["metric"]),
-                "system": test["system"],
-                "other": test["other"],
-                "diff": fmt_diff(test.get("difference"), scale),
-                "diff_key": sort_key(test.get("difference")),
-                "ci": fmt_ci(test.get("ci_low"), test.get("ci_high"), scale),
-                "p_boot": fmt_p(test.get("p_bootstrap")),
-                "p_boot_key": sort_key(test.get("p_bootstrap")),
-                "p_ar": fmt_p(test.get("p_randomization")),
-                "p_ar_key": sort_key(test.get("p_randomization")),
-                "p_holm": fmt_p(test.get("p_holm")),
-                "p_holm_key": sort_key(test.get("p_holm")),
-                "significant": bool(test.get("significant")),
-            }
-        )
-    clusters: dict[str, list[dict[str, Any]]] = {}
-    for cluster in board.get("clusters") or []:
-        clusters.setdefault(cluster["metric"], []).append(
-            {"rank": cluster.get("rank"), "systems": list(cluster.get("systems") or [])}
-        )
+    return rows
+
+
+def _board_chart(infos: Mapping[str, Dict], systems: list[str], metric: str, cells: _Cells) -> Any:
+    """One metric's bar chart of every system with its interval."""
+    scale = _scale(infos, metric)
+    est = [cells.get((s, metric)) or {} for s in systems]
+    scaled = [[None if e.get(k) is None else e[k] * scale for e in est] for k in ("value", "low", "high")]
+    return svg.bar_chart(
+        systems,
+        [scaled[0]],
+        lows=[scaled[1]],
+        highs=[scaled[2]],
+        counts=[[e.get("n") for e in est]],
+        y_label=_label(infos, metric),
+        label=f"{_label(infos, metric)} by system with 95% confidence intervals",
+        width=max(300, min(900, 52 * len(systems) + 90)),
+    )
+
+
+def _pair_row(infos: Mapping[str, Dict], test: Dict) -> Dict:
+    """One row of the all-pairs table."""
+    scale = _scale(infos, test["metric"])
+    return {
+        "metric": _label(infos, test["metric"]),
+        "system": test["system"],
+        "other": test["other"],
+        "diff": fmt_diff(test.get("difference"), scale),
+        "diff_key": sort_key(test.get("difference")),
+        "ci": fmt_ci(test.get("ci_low"), test.get("ci_high"), scale),
+        "p_boot": fmt_p(test.get("p_bootstrap")),
+        "p_boot_key": sort_key(test.get("p_bootstrap")),
+        "p_ar": fmt_p(test.get("p_randomization")),
+        "p_ar_key": sort_key(test.get("p_randomization")),
+        "p_holm": fmt_p(test.get("p_holm")),
+        "p_holm_key": sort_key(test.get("p_holm")),
+        "significant": bool(test.get("significant")),
+    }
+
+
+def _heatmaps(board: Dict, infos: Mapping[str, Dict], alpha: float) -> list[dict[str, Any]]:
+    """The all-pairs p-value heatmap of every metric, with each cell's test as its tooltip."""
     heatmaps = []
     pair_index = {(t["system"], t["other"], t["metric"]): t for t in board.get("all_pairs") or []}
     for matrix in board.get("matrices") or []:
@@ -209,10 +250,17 @@ def leaderboard(report: Dict, infos: Mapping[str, Dict]) -> dict[str, Any] | Non
                     matrix.get("p_values") or [],
                     tips=tips,
                     label=f"Holm-adjusted p-values between all pairs of systems, {_label(infos, metric)}",
-                    alpha=float((report.get("provenance") or {}).get("alpha") or 0.05),
+                    alpha=alpha,
                 ),
             }
         )
+    return heatmaps
+
+
+def _best(
+    board: Dict, infos: Mapping[str, Dict], systems: list[str], metrics: list[str], cells: _Cells
+) -> list[dict[str, Any]]:
+    """The best system of every metric, and whether it is significantly better than the others."""
     best = []
     for metric in metrics:
         scored = [(s, cells[(s, metric)]) for s in systems if (cells.get((s, metric)) or {}).get("value") is not None]
@@ -240,24 +288,7 @@ def leaderboard(report: Dict, infos: Mapping[str, Dict]) -> dict[str, Any] | Non
                 "note": note,
             }
         )
-    return {
-        "best": best,
-        "systems": systems,
-        "baseline": baseline,
-        "columns": columns,
-        "rows": rows,
-        "charts": charts,
-        "pairs": pairs,
-        # the two Holm families (per metric): the tests against the baseline, and all pairs
-        "n_baseline_tests": max(len(systems) - 1, 0),
-        "n_pairs": len(systems) * (len(systems) - 1) // 2,
-        "clusters": [
-            {"metric": _label(infos, m), "groups": sorted(groups, key=lambda g: g["rank"] or 0)}
-            for m, groups in clusters.items()
-        ],
-        "heatmaps": heatmaps,
-        "colors": colors,
-    }
+    return best
 
 
 def clusters_of(board: Dict, metric: str) -> list[list[str]]:
@@ -582,7 +613,7 @@ def classification(report: Dict) -> dict[str, Any] | None:
             }
             for c in item.get("classes") or []
         ]
-        curves = {}
+        curves: dict[str, list[Dict]] = {}
         for curve in item.get("curves") or []:
             curves.setdefault(curve.get("kind"), []).append(curve)
         charts = []
@@ -653,6 +684,43 @@ def summarization(report: Dict, infos: Mapping[str, Dict]) -> dict[str, Any] | N
     }
 
 
+def human_agreement(report: Dict, infos: Mapping[str, Dict]) -> dict[str, Any] | None:
+    """The "Agreement with humans" table: per metric each statistic, its PERM-BOTH cluster and acc_eq's epsilon."""
+    section = report.get("human_agreement")
+    if not section:
+        return None
+
+    def cell(value: float | None, rank: int | None) -> dict[str, Any]:
+        shown = "—" if value is None else f"{value:.4f}"
+        return {"text": shown, "key": "" if value is None else value, "rank": rank, "top": rank == 1}
+
+    rows = [
+        {
+            "metric": _label(infos, r["metric"]),
+            "negated": r["metric"] in (section.get("negated") or []),
+            "cells": [
+                cell(r.get("spa"), r.get("spa_rank")),
+                cell(r.get("acc_eq"), r.get("acc_eq_rank")),
+                cell(r.get("pearson"), r.get("pearson_rank")),
+            ],
+            "epsilon": "—" if r.get("acc_eq_epsilon") is None else f"{r['acc_eq_epsilon']:.4g}",
+        }
+        for r in section.get("rows") or []
+    ]
+    return {
+        "source": section.get("source"),
+        "level": section.get("level"),
+        "systems": section.get("systems") or [],
+        "unjudged": section.get("unjudged") or [],
+        "n_judged": section.get("n_judged"),
+        "n_items": section.get("n_items"),
+        "k": section.get("k"),
+        "alpha": section.get("alpha"),
+        "notes": section.get("notes") or [],
+        "rows": rows,
+    }
+
+
 def build(report: Dict) -> dict[str, Any]:
     """Everything the page template needs, from ``Report.to_dict()``."""
     infos = metric_infos(report)
@@ -665,11 +733,13 @@ def build(report: Dict) -> dict[str, Any]:
         "ngrams": ngrams(report),
         "classification": classification(report),
         "summarization": summarization(report, infos),
+        "human_agreement": human_agreement(report, infos),
     }
     names = [
         ("leaderboard", "Leaderboard"),
         ("classification", "Classification"),
         ("summarization", "Summarisation"),
+        ("human_agreement", "Agreement with humans"),
         ("length", "Length & sanity"),
         ("sentences", "Sentence level"),
         ("buckets", "Buckets"),

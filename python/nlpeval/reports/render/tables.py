@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from nlpeval._tables import latex_escape, latex_table, markdown_table, one_line
-from nlpeval.reports.model import Estimate, Report
+from nlpeval.reports.model import BucketTable, Estimate, MetricInfo, Report
 
 Table = tuple[str, list[str], list[list[str]]]
 MAX_NGRAMS = 10
@@ -38,75 +38,9 @@ def tables(model: Report) -> list[Table]:
     """Every table of the report as (title, header, rows) of strings."""
     out: list[Table] = []
     info = {m.name: m for m in model.provenance.metrics}
-    board = model.leaderboard
-    if board is not None:
-        header = [
-            "system",
-            *(f"{info[m].label}{'' if info[m].higher_is_better else ' (lower better)'}" for m in board.metrics),
-        ]
-        rows = []
-        for s in board.systems:
-            row = [s]
-            for m in board.metrics:
-                cell = next(c for c in board.cells if c.system == s and c.metric == m)
-                e = cell.estimate
-                row.append(_num(e.value, info[m].scale) + _ci(e.low, e.high, info[m].scale))
-            rows.append(row)
-        out.append((f"Leaderboard ({model.provenance.confidence:.0%} bootstrap intervals, n = segments)", header, rows))
-        n_systems = len(board.systems)
-        n_pairs = n_systems * (n_systems - 1) // 2
-        families = [
-            (
-                f"Against the baseline {board.baseline} (p Holm: over the {_plural(n_systems - 1, 'test')} "
-                "against the baseline, per metric)",
-                board.vs_baseline,
-            )
-        ]
-        if n_systems > 2:  # with two systems the only pair is the test against the baseline: said once
-            families.append(
-                (
-                    f"All pairs (p Holm: over all {_plural(n_pairs, 'pair')}, per metric; a larger family than "
-                    "the baseline's, so larger p-values)",
-                    board.all_pairs,
-                )
-            )
-        for title, tests in families:
-            rows = [
-                [
-                    info[t.metric].label,
-                    f"{t.system} - {t.other}",
-                    _num(t.difference, info[t.metric].scale) + _ci(t.ci_low, t.ci_high, info[t.metric].scale),
-                    _p(t.p_bootstrap),
-                    _p(t.p_randomization),
-                    _p(t.p_holm),
-                    "*" if t.significant else "",
-                ]
-                for t in tests
-            ]
-            if rows:
-                header = ["metric", "pair", "difference [CI]", "p (bootstrap)", "p (AR)", "p (Holm)", "sig."]
-                out.append((title, header, rows))
-        if board.clusters:
-            rows = [[info[c.metric].label, str(c.rank), ", ".join(c.systems)] for c in board.clusters]
-            out.append(("Clusters of systems not significantly different", ["metric", "rank", "systems"], rows))
-    if model.length is not None:
-        rows = []
-        for length, sanity in zip(model.length.systems, model.length.sanity, strict=True):
-            rows.append(
-                [
-                    length.system,
-                    _num(length.ratio, 1.0, 4),
-                    _num(length.brevity_penalty, 1.0, 4),
-                    str(length.hyp_length),
-                    str(length.ref_length),
-                    str(sanity.empty.count),
-                    str(sanity.duplicate.count),
-                    "-" if sanity.copied_source is None else str(sanity.copied_source.count),
-                    "-" if sanity.untranslated is None else str(sanity.untranslated.count),
-                ]
-            )
-        header = ["system", "length ratio", "BP", "hyp len", "ref len", "empty", "duplicate", "copied", "untranslated"]
-        out.append((f"Length and sanity ({model.length.tokenization} tokens)", header, rows))
+    out.extend(_leaderboard_tables(model, info))
+    out.extend(_length_tables(model))
+    out.extend(_human_tables(model, info))
     if model.sentences is not None and model.sentences.pairs:
         rows = [
             [p.metric, f"{p.system} vs {p.other}", str(p.wins), str(p.ties), str(p.losses), _p(p.p_sign)]
@@ -116,28 +50,7 @@ def tables(model: Report) -> list[Table]:
             ("Sentence level: wins, ties, losses", ["metric", "pair", "wins", "ties", "losses", "p (sign)"], rows)
         )
     baseline = model.leaderboard.baseline if model.leaderboard is not None else None
-    for table in model.buckets:
-        scale = (
-            info[table.statistic].scale if table.statistic in info else (100.0 if table.statistic == "bleu" else 1.0)
-        )
-        systems = [c.system for c in table.rows[0].cells] if table.rows else []
-        rows = []
-        for row in table.rows:
-            cells = []
-            for c in row.cells:
-                if table.statistic == "count":
-                    cells.append(str(c.estimate.n))
-                elif c.estimate.n == 0:  # an empty bucket has no value, interval or test
-                    cells.append("–")
-                else:
-                    digits = 4 if table.kind == "word" else 2
-                    text = _num(c.estimate.value, scale, digits) + _ci(c.estimate.low, c.estimate.high, scale, digits)
-                    untested = c.p_value is None and c.system != baseline
-                    mark = f" {c.marker}" if c.marker else (" (not tested)" if untested else "")
-                    cells.append(f"{text} n={c.estimate.n}{mark}")
-            rows.append([row.label + (" (few)" if row.few else ""), *cells])
-        title = table.title if table.note is None else f"{table.title} ({table.note})"
-        out.append((title, [table.by, *systems], rows))
+    out.extend(_bucket_table(table, info, baseline) for table in model.buckets)
     for comparison in model.ngrams:
         for better, entries in (
             (comparison.system, comparison.system_better),
@@ -152,6 +65,133 @@ def tables(model: Report) -> list[Table]:
     if model.classification is not None:
         out.extend(_classification_tables(model))
     return out
+
+
+def _leaderboard_tables(model: Report, info: Mapping[str, MetricInfo]) -> list[Table]:
+    """The leaderboard, its tests (against the baseline; all pairs for more than two systems), its clusters."""
+    board = model.leaderboard
+    if board is None:
+        return []
+    header = [
+        "system",
+        *(f"{info[m].label}{'' if info[m].higher_is_better else ' (lower better)'}" for m in board.metrics),
+    ]
+    rows = []
+    for s in board.systems:
+        row = [s]
+        for m in board.metrics:
+            cell = next(c for c in board.cells if c.system == s and c.metric == m)
+            e = cell.estimate
+            row.append(_num(e.value, info[m].scale) + _ci(e.low, e.high, info[m].scale))
+        rows.append(row)
+    out = [(f"Leaderboard ({model.provenance.confidence:.0%} bootstrap intervals, n = segments)", header, rows)]
+    n_systems = len(board.systems)
+    n_pairs = n_systems * (n_systems - 1) // 2
+    families = [
+        (
+            f"Against the baseline {board.baseline} (p Holm: over the {_plural(n_systems - 1, 'test')} "
+            "against the baseline, per metric)",
+            board.vs_baseline,
+        )
+    ]
+    if n_systems > 2:  # with two systems the only pair is the test against the baseline: said once
+        families.append(
+            (
+                f"All pairs (p Holm: over all {_plural(n_pairs, 'pair')}, per metric; a larger family than "
+                "the baseline's, so larger p-values)",
+                board.all_pairs,
+            )
+        )
+    for title, tests in families:
+        rows = [
+            [
+                info[t.metric].label,
+                f"{t.system} - {t.other}",
+                _num(t.difference, info[t.metric].scale) + _ci(t.ci_low, t.ci_high, info[t.metric].scale),
+                _p(t.p_bootstrap),
+                _p(t.p_randomization),
+                _p(t.p_holm),
+                "*" if t.significant else "",
+            ]
+            for t in tests
+        ]
+        if rows:
+            header = ["metric", "pair", "difference [CI]", "p (bootstrap)", "p (AR)", "p (Holm)", "sig."]
+            out.append((title, header, rows))
+    if board.clusters:
+        rows = [[info[c.metric].label, str(c.rank), ", ".join(c.systems)] for c in board.clusters]
+        out.append(("Clusters of systems not significantly different", ["metric", "rank", "systems"], rows))
+    return out
+
+
+def _human_tables(model: Report, info: Mapping[str, MetricInfo]) -> list[Table]:
+    """Agreement with humans (none without human scores): each metric's statistics with their cluster ranks."""
+    section = model.human_agreement
+    if section is None:
+        return []
+
+    def cell(value: float | None, rank: int | None) -> str:
+        return "-" if value is None else f"{value:.4f}" + ("" if rank is None else f" ({rank})")
+
+    rows = [
+        [
+            info[r.metric].label if r.metric in info else r.metric,
+            cell(r.spa, r.spa_rank),
+            cell(r.acc_eq, r.acc_eq_rank),
+            "-" if r.acc_eq_epsilon is None else f"{r.acc_eq_epsilon:.4g}",
+            cell(r.pearson, r.pearson_rank),
+        ]
+        for r in section.rows
+    ]
+    n = len(section.systems)
+    title = f"Agreement with humans ({_plural(n, 'system')}, {section.n_judged} judged; (rank): PERM-BOTH cluster)"
+    return [(title, ["metric", "SPA (rank)", "acc_eq (rank)", "acc_eq epsilon", "Pearson, system (rank)"], rows)]
+
+
+def _length_tables(model: Report) -> list[Table]:
+    """The length and sanity table (none without the section)."""
+    if model.length is None:
+        return []
+    rows = []
+    for length, sanity in zip(model.length.systems, model.length.sanity, strict=True):
+        rows.append(
+            [
+                length.system,
+                _num(length.ratio, 1.0, 4),
+                _num(length.brevity_penalty, 1.0, 4),
+                str(length.hyp_length),
+                str(length.ref_length),
+                str(sanity.empty.count),
+                str(sanity.duplicate.count),
+                "-" if sanity.copied_source is None else str(sanity.copied_source.count),
+                "-" if sanity.untranslated is None else str(sanity.untranslated.count),
+            ]
+        )
+    header = ["system", "length ratio", "BP", "hyp len", "ref len", "empty", "duplicate", "copied", "untranslated"]
+    return [(f"Length and sanity ({model.length.tokenization} tokens)", header, rows)]
+
+
+def _bucket_table(table: BucketTable, info: Mapping[str, MetricInfo], baseline: str | None) -> Table:
+    """One bucket table: each cell's value with interval, n and marker (a count for count tables)."""
+    scale = info[table.statistic].scale if table.statistic in info else (100.0 if table.statistic == "bleu" else 1.0)
+    systems = [c.system for c in table.rows[0].cells] if table.rows else []
+    rows = []
+    for row in table.rows:
+        cells = []
+        for c in row.cells:
+            if table.statistic == "count":
+                cells.append(str(c.estimate.n))
+            elif c.estimate.n == 0:  # an empty bucket has no value, interval or test
+                cells.append("–")
+            else:
+                digits = 4 if table.kind == "word" else 2
+                text = _num(c.estimate.value, scale, digits) + _ci(c.estimate.low, c.estimate.high, scale, digits)
+                untested = c.p_value is None and c.system != baseline
+                mark = f" {c.marker}" if c.marker else (" (not tested)" if untested else "")
+                cells.append(f"{text} n={c.estimate.n}{mark}")
+        rows.append([row.label + (" (few)" if row.few else ""), *cells])
+    title = table.title if table.note is None else f"{table.title} ({table.note})"
+    return (title, [table.by, *systems], rows)
 
 
 def _est(e: Estimate) -> str:
@@ -204,6 +244,12 @@ def _header(model: Report) -> list[str]:
     if p.command:
         lines.append(f"command: {p.command}")
     lines += [f"warning: {w}" for w in model.warnings]
+    if model.human_agreement is not None:
+        agreement = model.human_agreement
+        lines.append(f"human scores: {agreement.source} ({agreement.level} level)")
+        if agreement.unjudged:
+            lines.append(f"human scores: not judged, left out: {', '.join(agreement.unjudged)}")
+        lines += [f"human scores: {note}" for note in agreement.notes]
     return [one_line(line) for line in lines]  # a file name holding a newline must not start a line of its own
 
 

@@ -25,7 +25,10 @@ if TYPE_CHECKING:
 
 Model = Literal["laplace", "mcnemar", "pilot"]
 Test = Literal["randomization", "bootstrap", "mcnemar"]
-_TESTS = {"laplace": ("randomization", "bootstrap"), "pilot": ("randomization", "bootstrap")}
+_TESTS: dict[str, tuple[str, ...]] = {
+    "laplace": ("randomization", "bootstrap"),
+    "pilot": ("randomization", "bootstrap"),
+}
 _TESTS["mcnemar"] = ("mcnemar", "randomization", "bootstrap")
 
 

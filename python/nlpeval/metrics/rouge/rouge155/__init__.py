@@ -228,8 +228,16 @@ class Rouge155(Rouge):
         n_bootstrap: int = 0,
         seed: int | None = 12345,
         confidence: float = 0.95,
+        resampling: str = "multinomial",
+        ids: Sequence[Any] | None = None,
     ) -> RougeScore:
-        """The Perl's printed averages (bootstrap means of ``n_bootstrap`` or 1,000 resamples)."""
+        """The Perl's printed averages (bootstrap means of ``n_bootstrap`` or 1,000 resamples).
+
+        The Perl's own resampling is the only one: ``resampling`` other than ``"multinomial"`` and
+        keyed ``ids`` (the Poisson bootstrap of distributed runs) are refused.
+        """
+        if resampling != "multinomial" or ids is not None:
+            raise ValueError("ROUGE-1.5.5 resamples as the Perl does: no Poisson bootstrap or keyed ids")
         resamples = n_bootstrap or 1000
         totals = stats.totals()
         plain = self._values(totals)
