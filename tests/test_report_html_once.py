@@ -126,10 +126,13 @@ def test_the_page_shows_everything_once(browser, pages, models, k: int) -> None:
     lead = browser.js("return document.querySelector('#leaderboard p.lead').textContent")
     assert re.search(rf"over the {k - 1} tests? against the baseline", lead)
     summary = browser.js("var s = document.querySelector('details.pairs summary'); return s && s.textContent")
+    heatmaps = browser.js("return document.querySelectorAll('#heatmaps ~ .chart-grid svg').length")
     if k == 2:
         assert summary is None  # the one pair is the leaderboard's test against the baseline
+        assert heatmaps == 0 and browser.js("return document.getElementById('heatmaps')") is None  # nor a heatmap
     else:
         assert f"over all {k * (k - 1) // 2} pairs" in summary
+        assert heatmaps == len(models[k].leaderboard.metrics)
     page_text = browser.js("return document.body.textContent")
     assert "(1 pairs)" not in page_text and "over all 1 pairs" not in page_text
     browser.collect(load)

@@ -113,7 +113,8 @@ def leaderboard(report: Dict, infos: Mapping[str, Dict]) -> dict[str, Any] | Non
             {"metric": _label(infos, m), "groups": sorted(groups, key=lambda g: g["rank"] or 0)}
             for m, groups in clusters.items()
         ],
-        "heatmaps": _heatmaps(board, infos, alpha),
+        # with two systems the one pair is the leaderboard's test against the baseline: no heatmap repeats it
+        "heatmaps": _heatmaps(board, infos, alpha) if len(systems) > 2 else [],
         "colors": [svg.color(i) for i in range(len(systems))],
     }
 
