@@ -35,8 +35,8 @@ VENVS = Path(os.environ.get("NLPEVAL_VENVS", "/work/venvs"))
 TARGETS = {"comet-1x500": 1.2, "comet-8": 2.5, "bertscore-16": 2.0}
 COMET_SYSTEMS = ["Facebook-AI", "HuaweiTSC", "Nemo", "Online-W", "UEdin", "VolcTrans-AT", "VolcTrans-GLAT",
                  "eTranslation"]  # fmt: skip
-N_COMET_8 = 250
-N_BERT_16 = 300
+N_COMET_8 = 100
+N_BERT_16 = 100
 
 BUILD_COMET = r"""
 import sys, torch, yaml
@@ -210,6 +210,7 @@ def main() -> None:
          "bert-score 0.3.13 BERTScorer", [bert_python, str(work / "ref_bertscore.py"), str(roberta), ref16, *sys16],
          [*nlpeval, *bert_flags, "-r", ref16, *sys16], "bertscore"),
     ]  # fmt: skip
+    cases = cases[1:] + cases[:1]  # the multi-system cases first (the machine is shared: the quick ones first)
     if args.build_only:
         print(f"built in {work}")
         return

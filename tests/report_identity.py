@@ -2,7 +2,8 @@
 
 Each case is one ``nlpeval.report(...)`` call on the committed real data (``tests/realdata.py``): compare-mt's
 TED (default metrics, and the compare-mt preset), compare-mt's summaries (ROUGE, quantile buckets) and WMT17
-en-de (4 systems with labels and quantile buckets; 2 systems). Every case is rendered in every format
+en-de (4 systems with labels and quantile buckets; 2 systems); and one IR and one classification report on
+generated data. Every case is rendered in every format
 (HTML, JSON, Markdown, text, LaTeX). The seeds are fixed and the nlpeval version is set to ``GOLDEN_VERSION``
 while building (signatures and the provenance carry the version; nothing else in a page depends on the time
 or a path). BLAS runs on one thread while building: with OpenBLAS's threads, float sums of resampled
@@ -81,13 +82,47 @@ def _wmt17_2() -> dict[str, Any]:
     return {"hypotheses_by_system": systems, "references": refs, "metrics": ("bleu", "chrf"), "max_examples": 40}
 
 
-#: case name -> the keyword arguments of ``nlpeval.report`` (besides the shared resampling settings)
-CASES: dict[str, Callable[[], dict[str, Any]]] = {
+def _ir() -> Any:
+    """``nlpeval report --task ir``'s model: three runs on 40 generated queries."""
+    from nlpeval.ir.report import ir_report
+
+    qrels = {f"q{i}": {"a": 1, "b": i % 3, "c": (i * 7) % 2, "d": int(i % 5 == 0)} for i in range(40)}
+    runs = {
+        "A": {q: ["a", "b", "c", "d"] for q in qrels},
+        "B": {q: ["c", "b", "a"] if int(q[1:]) % 2 else ["d", "a"] for q in qrels},
+        "C": {q: ["b", "a"] for q in qrels},
+    }
+    return ir_report(qrels, runs, "map,P@1,ndcg@10,recip_rank", command="nlpeval report --task ir (golden)", **SETTINGS)
+
+
+def _classification() -> Any:
+    """``nlpeval report --task classify``'s model: two classifiers on 60 generated items, with class scores."""
+    import numpy as np
+
+    from nlpeval.reports.build import classification_report
+
+    gold = ["a", "b", "c"] * 20
+    scores = np.random.default_rng(3).dirichlet(np.ones(3), size=60)
+    return classification_report(
+        gold,
+        {"X": ["a", "b", "a"] * 20, "Y": ["b", "b", "c"] * 20},
+        scores_by_system={"X": scores, "Y": scores[::-1]},
+        seed=SETTINGS["seed"],
+        n_bootstrap=SETTINGS["n_bootstrap"],
+        command="nlpeval report --task classify (golden)",
+    )
+
+
+#: case name -> the keyword arguments of ``nlpeval.report`` (besides the shared resampling settings), or the
+#: model itself (the IR and classification reports)
+CASES: dict[str, Callable[[], Any]] = {
     "ted": _ted,
     "ted-comparemt": _ted_comparemt,
     "sum": _sum,
     "wmt17-4": _wmt17_4,
     "wmt17-2": _wmt17_2,
+    "ir": _ir,
+    "classification": _classification,
 }
 
 #: the resampling settings of every case (small, so the test stays fast; fixed seed)
@@ -119,7 +154,10 @@ def pages(case: str) -> dict[str, str]:
 
     # one BLAS thread: OpenBLAS's float sums (ROUGE's statistics) change in the last bit with its thread count
     with golden_version(), threadpool_limits(1, user_api="blas"):
-        model = nlpeval.report(**CASES[case](), **SETTINGS, command="nlpeval report (golden)")
+        made = CASES[case]()
+        model = (
+            nlpeval.report(**made, **SETTINGS, command="nlpeval report (golden)") if isinstance(made, dict) else made
+        )
         return {fmt: render(model, fmt) for fmt in FORMATS}
 
 
