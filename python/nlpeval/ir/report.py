@@ -58,11 +58,9 @@ def ir_report(
     >>> model.task, model.leaderboard.metrics, len(model.buckets[0].rows)
     ('ir', ('map', 'P_1'), 4)
     """
-    from nlpeval.reports.analyses.buckets import Buckets, metric_table
-    from nlpeval.reports.analyses.leaderboard import leaderboard
-    from nlpeval.reports.model import SCHEMA_VERSION
-    from nlpeval.reports.provenance import metric_info, provenance
-    from nlpeval.reports.settings import Comparison, Resampling
+    from nlpeval.reports.analyses.buckets import Buckets
+    from nlpeval.reports.settings import Resampling
+    from nlpeval.reports.task import BucketSpec, TaskMetric, task_report
 
     if not runs:
         raise InputError("no run to report on")
@@ -91,14 +89,6 @@ def ir_report(
             values = result[measure.name].segments[[where[q] for q in shared]]
             stats[measure.name][name] = stats_of(np.asarray(values, dtype=np.float64))
     resampling = Resampling(n_bootstrap, n_randomization, seed, alpha, confidence)
-    board = leaderboard(
-        names,
-        metrics,
-        stats,
-        higher_is_better=dict.fromkeys(metrics, True),
-        baseline=baseline,
-        **resampling.leaderboard_options(),
-    )
     relevant = np.array(
         [sum(1 for rel in judgements[q].values() if rel >= relevance_level) for q in shared], dtype=np.int64
     )
@@ -106,7 +96,7 @@ def ir_report(
     for b, (low, high, _) in enumerate(R_BUCKETS):
         assignment[(relevant >= low) & (relevant <= (high if high is not None else np.iinfo(np.int64).max))] = b
     main = parsed[0]
-    buckets = metric_table(
+    by_relevant = BucketSpec(
         Buckets(
             "ir-relevant",
             f"{main.label} by the query's number of relevant documents (R)",
@@ -115,10 +105,7 @@ def ir_report(
             [(float(low), None if high is None else float(high)) for low, high, _ in R_BUCKETS],
         ),
         assignment,
-        statistic=main.name,
-        metric=metrics[main.name],
-        stats=stats[main.name],
-        compared=Comparison(tuple(names), baseline, resampling),
+        main.name,
     )
     if inputs is None:
         inputs = [InputFile("qrels", "qrels", None, sum(map(len, judgements.values())), _digest(judgements))]
@@ -132,19 +119,19 @@ def ir_report(
             )
             for name in names
         ]
-    info = [metric_info(m.name, m.label, results[baseline][m.name].signature, 100.0, True) for m in parsed]
-    options = {"queries": len(shared), **{k: str(v) for k, v in settings.items()}}
-    return Report(
-        schema_version=SCHEMA_VERSION,
-        title=title,
+    reported = [
+        TaskMetric(m.name, m.label, metrics[m.name], results[baseline][m.name].signature, stats[m.name]) for m in parsed
+    ]
+    return task_report(
         task="ir",
-        systems=tuple(names),
-        provenance=provenance(resampling, command=command, inputs=inputs, metrics=info, options=options),
-        leaderboard=board,
-        length=None,
-        sentences=None,
-        buckets=(buckets,),
-        ngrams=(),
-        examples=None,
-        warnings=tuple(warnings),
+        title=title,
+        systems=names,
+        baseline=baseline,
+        metrics=reported,
+        buckets=[by_relevant],
+        resampling=resampling,
+        inputs=inputs,
+        options={"queries": len(shared), **{k: str(v) for k, v in settings.items()}},
+        command=command,
+        warnings=warnings,
     )
