@@ -62,7 +62,7 @@ def build(oracle_dir: Path) -> list[tuple[Case, Callable[[Any, Any], None]]]:
     """Cases, each with a check that both sides agree exactly."""
     from nlpeval.correlation import meta_evaluate
     from nlpeval.correlation.compare import compare_metrics
-    from nlpeval.correlation.spa import _signs
+    from nlpeval.correlation.spa import _REFERENCE_P, _signs
 
     tools = _golden_tools()
     oracle = tools.load_oracle(oracle_dir)
@@ -78,7 +78,8 @@ def build(oracle_dir: Path) -> list[tuple[Case, Callable[[Any, Any], None]]]:
         return stats.PairwiseConfidenceError(gold, flat["metric0"], N_SYSTEMS)[0]
 
     def ours_spa_cold() -> float:
-        _signs.cache_clear()  # no reuse of the permutations between calls
+        _signs.cache_clear()  # no reuse of the permutations or of the human p-values between calls
+        _REFERENCE_P.clear()
         return meta_evaluate(m0, human, method="spa").statistic
 
     def check_spa(ref: Any, ours: Any) -> None:
@@ -203,27 +204,43 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--oracle", type=Path, default=None)
     parser.add_argument("--only", default=None)
+    parser.add_argument("--repeat", type=int, default=5, help="timed runs per side, alternating (median kept)")
+    parser.add_argument("--slow-repeat", type=int, default=1, help="runs per side of the PERM-BOTH rows")
     args = parser.parse_args()
     oracle = _oracle_dir(args.oracle)
     if oracle is None:
         print("mt-metrics-eval not found; pass --oracle PATH", file=sys.stderr)
         return 2
     warnings.simplefilter("ignore")
-    print("| case | mt-metrics-eval (s) | nlpeval (s) | ratio | identical |")
-    print("|:---|---:|---:|---:|:---|")
+    print(f"warm (one process, after a warm-up call); median of {args.repeat} alternating samples per side;")
+    print("a sample of a fast case runs it several times (seconds below are per run); wall and CPU time")
+    print("| case | mt-metrics-eval s (wall) | nlpeval s (wall) | ratio wall | ratio CPU | worst pair (CPU) | same |")
+    print("|:---|---:|---:|---:|---:|---:|:---|")
     for case, check in build(oracle):
         if args.only and args.only.lower() not in case.name.lower():
             continue
         case.run_nlpeval()  # warm-up (imports)
+        slow = "PERM-BOTH" in case.name
+        repeat = args.slow_repeat if slow else args.repeat
         start = time.perf_counter()
-        ref_result = case.run_reference()
-        ref_s = time.perf_counter() - start
-        start = time.perf_counter()
-        ours_result = case.run_nlpeval()
-        ours_s = time.perf_counter() - start
-        check(ref_result, ours_result)  # raises when the two sides differ
+        check(case.run_reference(), case.run_nlpeval())  # raises when the two sides differ
+        calls = 1 if slow else max(1, min(50, int(0.5 / max(time.perf_counter() - start, 1e-6))))
+        times: dict[str, list[tuple[float, float]]] = {"ref": [], "ours": []}
+        for _ in range(repeat):
+            for side, run in (("ref", case.run_reference), ("ours", case.run_nlpeval)):
+                wall, cpu = time.perf_counter(), time.process_time()
+                for _ in range(calls):
+                    result = run()
+                times[side].append(((time.perf_counter() - wall) / calls, (time.process_time() - cpu) / calls))
+                if side == "ref":
+                    ref_result = result
+            check(ref_result, result)
+        ref_w, ref_c = (float(np.median([t[i] for t in times["ref"]])) for i in (0, 1))
+        our_w, our_c = (float(np.median([t[i] for t in times["ours"]])) for i in (0, 1))
+        worst = min(r[1] / max(o[1], 1e-9) for r, o in zip(times["ref"], times["ours"], strict=True))
         print(
-            f"| {case.name} | {ref_s:.3f} | {ours_s:.4f} | {ref_s / ours_s:.1f}x | yes |",
+            f"| {case.name} | {ref_w:.4f} | {our_w:.4f} | {ref_w / our_w:.1f}x | {ref_c / max(our_c, 1e-9):.1f}x "
+            f"| {worst:.1f}x | yes |",
             flush=True,
         )
     return 0

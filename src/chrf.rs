@@ -425,6 +425,7 @@ pub struct Workspace {
     words: Scratch,
     candidate: Vec<i64>,
     packed: PackedWorkspace,
+    long: SortScratch,
 }
 
 /// Bits of one symbol in a packed key of n-grams up to `max_order` (0: too many orders).
@@ -717,17 +718,22 @@ impl PackedWorkspace {
         if char_lane == 0 || (cfg.word_order > 0 && word_lane == 0) {
             return None;
         }
+        self.learn_hyp_chars(hyp, cfg.whitespace);
+        (u64::from(self.alphabet) < 1u64 << char_lane).then_some((char_lane, word_lane))
+    }
+
+    /// Reads the hypothesis characters into fresh character ids (from 1) in `hyp_chars`.
+    fn learn_hyp_chars(&mut self, hyp: &str, whitespace: bool) {
         self.ascii.clear();
         self.ascii.resize(128, 0);
-        if !cfg.whitespace {
+        if !whitespace {
             for &b in ASCII_PY_SPACES {
                 self.ascii[usize::from(b)] = SKIP;
             }
         }
         self.wide.clear();
         self.alphabet = 0;
-        self.char_ids(hyp, cfg.whitespace, true, true);
-        (u64::from(self.alphabet) < 1u64 << char_lane).then_some((char_lane, word_lane))
+        self.char_ids(hyp, whitespace, true, true);
     }
 
     /// The packed statistics of a segment into `row` (the best reference's);
@@ -931,6 +937,10 @@ pub fn prepared_segment_stats_with(
 ) {
     workspace.candidate.clear();
     workspace.candidate.resize(cfg.row_width(), 0);
+    if is_long_line(hyp, text) {
+        long_segment_stats(workspace, hyp, text, cfg, row);
+        return;
+    }
     if workspace
         .packed
         .prepared_segment_stats(hyp, refs, vocab, cfg, &mut workspace.candidate, row)
@@ -950,6 +960,10 @@ pub fn segment_stats_with<R: AsRef<str>>(
 ) {
     workspace.candidate.clear();
     workspace.candidate.resize(cfg.row_width(), 0);
+    if is_long_line(hyp, refs) {
+        long_segment_stats(workspace, hyp, refs, cfg, row);
+        return;
+    }
     if workspace
         .packed
         .segment_stats(hyp, refs, cfg, &mut workspace.candidate, row)
@@ -957,6 +971,189 @@ pub fn segment_stats_with<R: AsRef<str>>(
         return;
     }
     trie_segment_stats(workspace, hyp, refs, cfg, row);
+}
+
+/// Hypotheses of at least this many bytes take [`long_segment_stats`] (issue 28):
+/// below it the hash tables of the packed and trie paths (up to ~320 bytes per
+/// character: every order's n-grams at once, at a load of 1/4) stay under 10 MB.
+pub(crate) const LONG_LINE_BYTES: usize = 1 << 15;
+
+/// Whether a segment takes [`long_segment_stats`]: a hypothesis of
+/// [`LONG_LINE_BYTES`] or more whose symbol positions fit `u32`.
+fn is_long_line<R: AsRef<str>>(hyp: &str, refs: &[R]) -> bool {
+    hyp.len() >= LONG_LINE_BYTES
+        && refs
+            .iter()
+            .all(|r| hyp.len() + r.as_ref().len() < u32::MAX as usize)
+}
+
+/// A position whose n-gram the other side lacks (so do all its extensions).
+const DEAD: u32 = u32::MAX;
+
+/// Buffers of [`sorted_matches`].
+#[derive(Default)]
+struct SortScratch {
+    /// Rank of the n-gram (of the current order) starting at each position.
+    hyp_rank: Vec<u32>,
+    ref_rank: Vec<u32>,
+    /// `(key, position)`: hypothesis positions first, then the reference's.
+    entries: Vec<(u64, u32)>,
+    /// Word ids of the hypothesis and reference (the characters' are in `packed`).
+    hyp_words: Vec<u32>,
+    ref_words: Vec<u32>,
+}
+
+/// The clipped matches per order `1..=max_order` of a hypothesis and a reference
+/// symbol sequence (hypothesis ids from 1; reference id 0: a symbol the hypothesis
+/// lacks) added to `matches`, one order at a time: each position's n-gram of order
+/// `n` is the key `(rank of its (n-1)-gram, its last symbol)`; the keys of both
+/// sides are sorted together, and each run of equal keys is one n-gram, its clipped
+/// matches `min(hyp, ref)` of the run, its positions' new rank the run's number
+/// (or [`DEAD`] when one side lacks it). Memory: 4 bytes a position for the ranks
+/// and 16 for the sort entries, whatever the orders (issue 28).
+fn sorted_matches(
+    hyp: &[u32],
+    reference: &[u32],
+    max_order: usize,
+    matches: &mut [i64],
+    s: &mut SortScratch,
+) {
+    let (h, r) = (hyp.len(), reference.len());
+    let SortScratch {
+        hyp_rank,
+        ref_rank,
+        entries,
+        ..
+    } = s;
+    hyp_rank.clear();
+    hyp_rank.resize(h, 0);
+    ref_rank.clear();
+    ref_rank.resize(r, 0);
+    entries.clear();
+    entries.reserve_exact(h + r);
+    for n in 1..=max_order.min(h).min(r) {
+        entries.clear();
+        for (i, &prefix) in hyp_rank[..=h - n].iter().enumerate() {
+            if prefix != DEAD {
+                entries.push((trie_key(prefix, hyp[i + n - 1]), i as u32));
+            }
+        }
+        for (j, prefix) in ref_rank[..=r - n].iter_mut().enumerate() {
+            if *prefix == DEAD {
+                continue;
+            }
+            let symbol = reference[j + n - 1];
+            if symbol == 0 {
+                *prefix = DEAD;
+                continue;
+            }
+            entries.push((trie_key(*prefix, symbol), (h + j) as u32));
+        }
+        if entries.is_empty() {
+            break;
+        }
+        entries.sort_unstable_by_key(|e| e.0);
+        let mut next = 0u32;
+        let mut start = 0;
+        while start < entries.len() {
+            let key = entries[start].0;
+            let mut end = start;
+            let mut in_hyp = 0i64;
+            while end < entries.len() && entries[end].0 == key {
+                in_hyp += i64::from((entries[end].1 as usize) < h);
+                end += 1;
+            }
+            let in_ref = (end - start) as i64 - in_hyp;
+            let rank = if in_hyp > 0 && in_ref > 0 {
+                matches[n - 1] += in_hyp.min(in_ref);
+                next += 1;
+                next - 1
+            } else {
+                DEAD
+            };
+            for &(_, position) in &entries[start..end] {
+                let p = position as usize;
+                if p < h {
+                    hyp_rank[p] = rank;
+                } else {
+                    ref_rank[p - h] = rank;
+                }
+            }
+            start = end;
+        }
+    }
+}
+
+/// [`segment_stats`] for long hypotheses (see [`LONG_LINE_BYTES`]): the same row,
+/// counted by [`sorted_matches`] one order at a time, so that memory is a few
+/// bytes per symbol (code points: 4 each for the ids of both sides, then 20 for
+/// the ranks and sort entries) instead of hash tables of every order at once.
+fn long_segment_stats<R: AsRef<str>>(
+    workspace: &mut Workspace,
+    hyp: &str,
+    refs: &[R],
+    cfg: &ChrfConfig,
+    row: &mut [i64],
+) {
+    row.fill(0);
+    let Workspace {
+        candidate,
+        packed,
+        long,
+        ..
+    } = workspace;
+    candidate.clear();
+    candidate.resize(cfg.row_width(), 0);
+    packed.learn_hyp_chars(hyp, cfg.whitespace);
+    let mut vocab: FxHashMap<&str, u32> = FxHashMap::default();
+    long.hyp_words.clear();
+    if cfg.word_order > 0 {
+        let hyp_words = &mut long.hyp_words;
+        for_each_chrf_word(hyp, |word| {
+            let next = vocab.len() as u32 + 1;
+            hyp_words.push(*vocab.entry(word).or_insert(next));
+        });
+    }
+    let mut best = -1.0;
+    let mut matches = vec![0i64; cfg.orders()];
+    for reference in refs {
+        let reference = reference.as_ref();
+        matches.fill(0);
+        let (char_matches, word_matches) = matches.split_at_mut(cfg.char_order);
+        packed.char_ids(reference, cfg.whitespace, false, false);
+        sorted_matches(
+            &packed.hyp_chars,
+            &packed.ref_chars,
+            cfg.char_order,
+            char_matches,
+            long,
+        );
+        long.ref_words.clear();
+        if cfg.word_order > 0 {
+            let ref_words = &mut long.ref_words;
+            for_each_chrf_word(reference, |word| {
+                ref_words.push(vocab.get(word).copied().unwrap_or(0));
+            });
+            let (hyp_words, ref_words) = (
+                std::mem::take(&mut long.hyp_words),
+                std::mem::take(&mut long.ref_words),
+            );
+            sorted_matches(&hyp_words, &ref_words, cfg.word_order, word_matches, long);
+            (long.hyp_words, long.ref_words) = (hyp_words, ref_words);
+        }
+        let lengths = [
+            packed.hyp_chars.len(),
+            packed.ref_chars.len(),
+            long.hyp_words.len(),
+            long.ref_words.len(),
+        ];
+        fill_candidate(candidate, &matches, lengths, cfg);
+        keep_if_best(candidate, cfg, &mut best, row);
+    }
+    // a long line's buffers are not kept for the worker's next (short) segments
+    *long = SortScratch::default();
+    packed.hyp_chars = Vec::new();
+    packed.ref_chars = Vec::new();
 }
 
 /// [`segment_stats`] through tries of n-gram ids: any number of orders and
@@ -1295,6 +1492,96 @@ mod tests {
         workspace.candidate.resize(cfg.row_width(), 0);
         trie_segment_stats(&mut workspace, hyp, refs, cfg, &mut row);
         row
+    }
+
+    /// The row of the packed path (or the tries where the keys do not fit), whatever the length.
+    fn table_stats(hyp: &str, refs: &[&str], cfg: &ChrfConfig) -> Vec<i64> {
+        let mut row = vec![0; cfg.row_width()];
+        let mut workspace = Workspace::default();
+        let mut candidate = vec![0; cfg.row_width()];
+        if !workspace
+            .packed
+            .segment_stats(hyp, refs, cfg, &mut candidate, &mut row)
+        {
+            workspace.candidate.resize(cfg.row_width(), 0);
+            trie_segment_stats(&mut workspace, hyp, refs, cfg, &mut row);
+        }
+        row
+    }
+
+    #[test]
+    fn long_lines_count_like_the_hash_tables() {
+        // issue 28: long lines are counted one order at a time by sorting; the rows must be
+        // those of the packed and trie paths, on long generated lines with repeated chunks
+        // (long matching n-grams), small and large alphabets, several references
+        let mut rng = fastrand::Rng::with_seed(28);
+        let small: Vec<char> = "ab c.,!\u{a0}é".chars().collect();
+        let large: Vec<char> = (0..1500u32)
+            .filter_map(|i| char::from_u32(0x4e00 + i))
+            .chain(" .".chars())
+            .collect();
+        let line = |rng: &mut fastrand::Rng, alphabet: &[char], chunks: &[String]| -> String {
+            let mut text = String::new();
+            while text.len() < LONG_LINE_BYTES + 5000 {
+                if rng.bool() {
+                    text.push_str(&chunks[rng.usize(0..chunks.len())]);
+                } else {
+                    for _ in 0..rng.usize(1..50) {
+                        text.push(alphabet[rng.usize(0..alphabet.len())]);
+                    }
+                }
+            }
+            text
+        };
+        let configs = [
+            config(6, 0),
+            config(6, 2),
+            config(0, 2),
+            config(3, 4),
+            ChrfConfig {
+                whitespace: true,
+                ..config(6, 2)
+            },
+        ];
+        let mut workspace = Workspace::default();
+        for alphabet in [&small, &large] {
+            let chunks: Vec<String> = (0..20)
+                .map(|_| {
+                    (0..rng.usize(5..400))
+                        .map(|_| alphabet[rng.usize(0..alphabet.len())])
+                        .collect()
+                })
+                .collect();
+            for _ in 0..2 {
+                let hyp = line(&mut rng, alphabet, &chunks);
+                let refs: Vec<String> = (0..rng.usize(1..4))
+                    .map(|_| line(&mut rng, alphabet, &chunks))
+                    .chain(["short ref".to_string(), String::new()])
+                    .collect();
+                let refs: Vec<&str> = refs.iter().map(String::as_str).collect();
+                assert!(is_long_line(&hyp, &refs));
+                for cfg in &configs {
+                    let mut row = vec![0; cfg.row_width()];
+                    segment_stats_with(&mut workspace, &hyp, &refs, cfg, &mut row);
+                    assert_eq!(row, table_stats(&hyp, &refs, cfg), "{cfg:?}");
+                    // the repeated chunks match (words may not: the large alphabet has few spaces)
+                    assert!(cfg.char_order == 0 || row[2] > 0);
+                }
+            }
+        }
+        // the hypothesis as its own reference: every n-gram matches
+        let hyp = line(&mut rng, &small, &["abc abc".to_string()]);
+        let mut row = vec![0; config(6, 2).row_width()];
+        segment_stats_with(
+            &mut workspace,
+            &hyp,
+            &[hyp.as_str()],
+            &config(6, 2),
+            &mut row,
+        );
+        for triple in row.chunks_exact(3) {
+            assert!(triple[0] == triple[1] && triple[1] == triple[2] && triple[0] > 0);
+        }
     }
 
     #[test]

@@ -180,3 +180,22 @@ def test_flavors_differ_and_are_recorded() -> None:
     assert "flavor:torchmetrics" in tm.signature and "flavor:bert_score" in bs.signature
     with pytest.raises(ValueError, match="unknown BERTScore flavor"):
         BERTScore(model=FIXTURES / "bert-tiny", flavor="evaluate")
+
+
+@pytest.mark.filterwarnings("ignore::nlpeval.metrics.bertscore.TruncationWarning")
+def test_parity_with_the_torchmetrics_module_live() -> None:
+    from torchmetrics.text import BERTScore as TorchmetricsBERTScore
+
+    hyps, refs = case("ted")
+    hyps, refs = hyps[:40], refs[:40]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        module = TorchmetricsBERTScore(
+            model_name_or_path=str(FIXTURES / "roberta-tiny"), max_length=LIMITS["roberta-tiny"], truncation=True
+        )
+        module.update(hyps, refs)
+        out = module.compute()
+    theirs = np.stack([out["precision"].numpy(), out["recall"].numpy(), out["f1"].numpy()], axis=1).astype(np.float64)
+    pair_hyps, pair_refs = as_scored("roberta-tiny", hyps, refs)  # the module sorts as the function does
+    ours = bertscore(pair_hyps, pair_refs, model=FIXTURES / "roberta-tiny", flavor="torchmetrics", segments=True)
+    close(ours.segments, theirs)

@@ -142,3 +142,23 @@ def test_comet_function_returns_the_spans() -> None:
     gold = next(g for g in GOLDEN["cases"] if g["model"] == "xcomet-tiny" and g["case"] == "adversarial")
     assert _without_confidence(score.error_spans) == _without_confidence(gold["metadata"]["error_spans"])
     assert np.abs(score.segments - np.array(gold["scores"])).max() <= TOLERANCE
+
+
+QE_GOLDEN = json.loads((FIXTURES / "comet_qe_golden.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.filterwarnings("ignore::nlpeval.metrics.bertscore.TruncationWarning")
+@pytest.mark.parametrize("gold", QE_GOLDEN["cases"], ids=lambda gold: gold["case"])
+def test_referenceless_regression_parity_with_unbabel_comet(gold: dict) -> None:
+    """wmt20/21-comet-qe-style referenceless_regression_metric: [h, s, h*s, |h-s|] over pooled embeddings."""
+    case = cases()[gold["case"]]
+    m = metric("comet-qe-tiny", gold["batch_size"])
+    score = m(case["mt"], None, sources=case["src"], segments=True)
+    assert np.abs(score.segments - np.array(gold["scores"])).max() <= TOLERANCE
+    assert abs(score.score - gold["system_score"]) <= TOLERANCE
+    assert "type:referenceless_regression|inputs:src|" in score.signature
+    with_refs = m(case["mt"][:10], case["ref"][:10] if case["ref"] else case["mt"][:10], sources=case["src"][:10])
+    without = m(case["mt"][:10], None, sources=case["src"][:10])
+    assert with_refs.score == without.score and with_refs.signature == without.signature  # references are not read
+    with pytest.raises(InputError, match="needs sources"):
+        m(case["mt"][:3], None, sources=None)

@@ -26,9 +26,18 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument("systems", nargs="*", metavar="SYS", help="system output files (the first is the baseline)")
     parser.add_argument("-r", "--ref", action="append", metavar="REF", help="reference (repeatable)")
-    parser.add_argument("--task", choices=("generation", "classify", "ir"), default="generation", help="kind of report")
+    parser.add_argument(
+        "--task", choices=("generation", "classify", "ir", "qa", "mc"), default="generation", help="kind of report"
+    )
     parser.add_argument("--qrels", metavar="FILE", help="--task ir: TREC qrels (the SYS files are TREC runs)")
-    parser.add_argument("--gold", metavar="FILE", help="--task classify: gold labels, one per line")
+    parser.add_argument(
+        "--gold",
+        metavar="FILE",
+        help="--task classify: gold labels, one per line; --task qa: gold answers (a JSON list per line); --task mc: "
+        "gold choice indices",
+    )
+    parser.add_argument("--squad-version", choices=("1.1", "2.0"), default="1.1", help="--task qa: SQuAD script")
+    parser.add_argument("--choices", metavar="FILE", help="--task mc: choice texts, a JSON list per line (acc_norm)")
     parser.add_argument("--pred", action="append", default=[], metavar="FILE", help="--task classify: predictions")
     parser.add_argument(
         "--scores",
@@ -226,6 +235,10 @@ def _run(options: argparse.Namespace) -> int:
         return _classify(options, fmt)
     if options.task == "ir":
         return _ir(options, fmt)
+    if options.task in ("qa", "mc"):
+        from nlpeval.cli import report_qa
+
+        return (report_qa.run_qa if options.task == "qa" else report_qa.run_mc)(options, fmt)
     from nlpeval.cli.dataoptions import check_data_options
 
     check_data_options(options)

@@ -235,9 +235,9 @@ class _Engine:
             if fn == "acc_eq":
                 raise AssertionError("acc_eq resamples one at a time")
             if fn == "spa":
-                from nlpeval.correlation.spa import pairwise_p_value_rows
+                from nlpeval.correlation.spa import _upper, pairwise_p_value_rows
 
-                first, second = np.triu_indices(self.n_sys, 1)
+                first, second = _upper(self.n_sys)
                 gold_p = self.gold_p[first, second]
                 out = np.empty(len(scores))
                 for lo in range(0, len(scores), _SPA_BATCH):

@@ -100,6 +100,24 @@ def _check(scores: object, side: str) -> np.ndarray:
     return array
 
 
+@lru_cache(maxsize=32)
+def _upper(n_systems: int) -> tuple[np.ndarray, np.ndarray]:
+    """``np.triu_indices(n_systems, 1)`` (read-only; cached: the call costs more than a small product)."""
+    first, second = np.triu_indices(n_systems, 1)
+    first.flags.writeable = False
+    second.flags.writeable = False
+    return first, second
+
+
+def _counts(partial: np.ndarray, totals: np.ndarray, first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """Per pair ``i < j``: permutations whose ``partial[:, i] - partial[:, j]`` reaches ``totals[i] - totals[j]``
+    (float32 throughout, as pce.py), from the transposed sums (one system's permutations contiguous)."""
+    sums = np.ascontiguousarray(partial.T)
+    null = sums[first]
+    null -= sums[second]
+    return np.count_nonzero(null >= (totals[first] - totals[second])[:, None], axis=1)
+
+
 def pairwise_p_values_many(matrices: list[np.ndarray], signs: np.ndarray) -> list[np.ndarray]:
     """:func:`pairwise_p_values_from_signs` of several systems x items matrices.
 
@@ -108,20 +126,14 @@ def pairwise_p_values_many(matrices: list[np.ndarray], signs: np.ndarray) -> lis
     the p-values compare sums to the last bit.
     """
     out = []
-    first_cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}
     for scores in matrices:
         # C order as the oracle's reshaped rows: BLAS rounds a transposed operand differently
         seg = np.ascontiguousarray(scores, dtype=np.float64).astype(np.float32)
         n_systems = seg.shape[0]
-        totals = np.sum(seg, axis=1)
-        partial = np.matmul(signs, seg.T)
-        if n_systems not in first_cache:
-            first_cache[n_systems] = np.triu_indices(n_systems, 1)
-        first, second = first_cache[n_systems]
-        null = partial[:, first] - partial[:, second]
-        observed = totals[first] - totals[second]
+        first, second = _upper(n_systems)
+        counts = _counts(np.matmul(signs, seg.T), np.sum(seg, axis=1), first, second)
         p = np.full((n_systems, n_systems), np.nan)
-        p[first, second] = np.count_nonzero(null >= observed, axis=0) / signs.shape[0]
+        p[first, second] = counts / signs.shape[0]
         out.append(p)
     return out
 
@@ -138,7 +150,7 @@ def pairwise_p_value_rows(stack: np.ndarray, signs: np.ndarray) -> np.ndarray:
     taken from the transposed sums (one system's permutations contiguous).
     """
     n_mats, n_systems, n_items = stack.shape
-    first, second = np.triu_indices(n_systems, 1)
+    first, second = _upper(n_systems)
     seg = np.ascontiguousarray(stack, dtype=np.float64).astype(np.float32).reshape(n_mats * n_systems, n_items)
     totals = np.sum(seg, axis=1).reshape(n_mats, n_systems)
     observed = (totals[:, first] - totals[:, second])[:, :, None]
@@ -220,7 +232,7 @@ def reference_p_values(scores: np.ndarray, signs: np.ndarray, seed: int | None) 
 
 def spa_from_p_values(human_p: np.ndarray, metric_p: np.ndarray) -> float:
     """``1 - mean |human_p - metric_p|`` over the upper triangle (``pce.compute_one_minus_pce``)."""
-    first, second = np.triu_indices(human_p.shape[0], 1)
+    first, second = _upper(human_p.shape[0])
     return float(1.0 - np.mean(np.abs(human_p - metric_p)[first, second]))
 
 

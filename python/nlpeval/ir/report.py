@@ -12,8 +12,9 @@ from typing import Any
 import numpy as np
 
 from nlpeval.core.errors import InputError
+from nlpeval.core.stats import Stats
 from nlpeval.ir.api import RetrievalMeasure, load_qrels, load_run, retrieval, stats_of
-from nlpeval.ir.measures import parse_measures
+from nlpeval.ir.measures import Measure, parse_measures
 from nlpeval.reports.model import InputFile, Report
 
 #: buckets of queries by R, the number of relevant documents
@@ -28,7 +29,7 @@ def _digest(data: Mapping[str, Mapping[str, Any]]) -> str:
 def ir_report(
     qrels: Any,
     runs: Mapping[str, Any],
-    measures: str | Sequence[str] = "map,ndcg@10,P@10,recall@100,recip_rank",
+    measures: str | Sequence[str | Measure] = "map,ndcg@10,P@10,recall@100,recip_rank",
     *,
     baseline: str | None = None,
     relevance_level: int = 1,
@@ -58,11 +59,9 @@ def ir_report(
     >>> model.task, model.leaderboard.metrics, len(model.buckets[0].rows)
     ('ir', ('map', 'P_1'), 4)
     """
-    from nlpeval.reports.analyses.buckets import Buckets, metric_table
-    from nlpeval.reports.analyses.leaderboard import leaderboard
-    from nlpeval.reports.model import SCHEMA_VERSION
-    from nlpeval.reports.provenance import metric_info, provenance
-    from nlpeval.reports.settings import Comparison, Resampling
+    from nlpeval.reports.analyses.buckets import Buckets
+    from nlpeval.reports.settings import Resampling
+    from nlpeval.reports.task import BucketSpec, TaskMetric, task_report
 
     if not runs:
         raise InputError("no run to report on")
@@ -73,7 +72,12 @@ def ir_report(
     parsed = parse_measures(measures)
     judgements = load_qrels(qrels)
     checked = {name: load_run(run) for name, run in runs.items()}
-    settings = {"relevance_level": relevance_level, "complete": complete, "judged_only": judged_only, "flavor": flavor}
+    settings: dict[str, Any] = {
+        "relevance_level": relevance_level,
+        "complete": complete,
+        "judged_only": judged_only,
+        "flavor": flavor,
+    }
     results = {name: retrieval(judgements, checked[name], parsed, **settings) for name in names}
     shared = sorted(set.intersection(*(set(r.queries) for r in results.values())))
     if not shared:
@@ -83,22 +87,14 @@ def ir_report(
         if len(result.queries) != len(shared):
             warnings.append(f"{name}: {len(result.queries) - len(shared)} of its queries left out (not in every run)")
     metrics = {m.name: RetrievalMeasure(m.name, relevance_level, complete, judged_only, flavor) for m in parsed}
-    stats = {}
+    stats: dict[str, dict[str, Stats]] = {}
     for measure in parsed:
         stats[measure.name] = {}
         for name, result in results.items():
             where = {q: i for i, q in enumerate(result.queries)}
-            values = result[measure.name].segments[[where[q] for q in shared]]
+            values = result.query_values(measure.name)[[where[q] for q in shared]]
             stats[measure.name][name] = stats_of(np.asarray(values, dtype=np.float64))
     resampling = Resampling(n_bootstrap, n_randomization, seed, alpha, confidence)
-    board = leaderboard(
-        names,
-        metrics,
-        stats,
-        higher_is_better=dict.fromkeys(metrics, True),
-        baseline=baseline,
-        **resampling.leaderboard_options(),
-    )
     relevant = np.array(
         [sum(1 for rel in judgements[q].values() if rel >= relevance_level) for q in shared], dtype=np.int64
     )
@@ -106,7 +102,7 @@ def ir_report(
     for b, (low, high, _) in enumerate(R_BUCKETS):
         assignment[(relevant >= low) & (relevant <= (high if high is not None else np.iinfo(np.int64).max))] = b
     main = parsed[0]
-    buckets = metric_table(
+    by_relevant = BucketSpec(
         Buckets(
             "ir-relevant",
             f"{main.label} by the query's number of relevant documents (R)",
@@ -115,10 +111,7 @@ def ir_report(
             [(float(low), None if high is None else float(high)) for low, high, _ in R_BUCKETS],
         ),
         assignment,
-        statistic=main.name,
-        metric=metrics[main.name],
-        stats=stats[main.name],
-        compared=Comparison(tuple(names), baseline, resampling),
+        main.name,
     )
     if inputs is None:
         inputs = [InputFile("qrels", "qrels", None, sum(map(len, judgements.values())), _digest(judgements))]
@@ -132,19 +125,19 @@ def ir_report(
             )
             for name in names
         ]
-    info = [metric_info(m.name, m.label, results[baseline][m.name].signature, 100.0, True) for m in parsed]
-    options = {"queries": len(shared), **{k: str(v) for k, v in settings.items()}}
-    return Report(
-        schema_version=SCHEMA_VERSION,
-        title=title,
+    reported = [
+        TaskMetric(m.name, m.label, metrics[m.name], results[baseline][m.name].signature, stats[m.name]) for m in parsed
+    ]
+    return task_report(
         task="ir",
-        systems=tuple(names),
-        provenance=provenance(resampling, command=command, inputs=inputs, metrics=info, options=options),
-        leaderboard=board,
-        length=None,
-        sentences=None,
-        buckets=(buckets,),
-        ngrams=(),
-        examples=None,
-        warnings=tuple(warnings),
+        title=title,
+        systems=names,
+        baseline=baseline,
+        metrics=reported,
+        buckets=[by_relevant],
+        resampling=resampling,
+        inputs=inputs,
+        options={"queries": len(shared), **{k: str(v) for k, v in settings.items()}},
+        command=command,
+        warnings=warnings,
     )

@@ -3,7 +3,8 @@
 The ``regression_metric`` models (COMET-22 ``Unbabel/wmt22-comet-da`` and its kin), the reference-free
 ``unified_metric`` models (CometKiwi: ``Unbabel/wmt22-cometkiwi-da``, ``wmt23-cometkiwi-da-xl/xxl``) and
 ``xcomet_metric`` (``Unbabel/XCOMET-XL``/``-XXL``, with error spans) are rebuilt in plain torch around stock
-transformers XLM-R / XLM-R-XL encoders and give unbabel-comet 2.2.7's scores. See :func:`comet`.
+transformers XLM-R / XLM-R-XL encoders and give unbabel-comet 2.2.7's scores, as do the older reference-free
+``referenceless_regression_metric`` models (``wmt20-comet-qe-da``, ``wmt21-comet-qe-da``). See :func:`comet`.
 """
 
 from __future__ import annotations
@@ -37,7 +38,8 @@ def comet(
     ----------
     hypotheses, references, sources : sequence of str
         One translation, one reference and one source per segment. A regression model (COMET-22) needs
-        both; CometKiwi (``unified_metric`` with ``input_segments: [mt, src]``) reads the sources only
+        both; CometKiwi (``unified_metric`` with ``input_segments: [mt, src]``) and the
+        ``referenceless_regression_metric`` QE models read the sources only
         (``references=None``; references given are ignored, as COMET does); xCOMET reads what it is given:
         sources and references (its three-input score), sources only, or references only (``sources=None``).
     model : str or path

@@ -17,7 +17,7 @@ from nlpeval.neural.deps import require
 from nlpeval.neural.local import ModelNotFoundError, require_file, resolve_model
 
 #: COMET model classes nlpeval rebuilds
-SUPPORTED = ("regression_metric", "unified_metric", "xcomet_metric")
+SUPPORTED = ("regression_metric", "referenceless_regression_metric", "unified_metric", "xcomet_metric")
 
 #: encoders (``encoder_model`` in ``hparams.yaml``) nlpeval builds with stock transformers classes
 ENCODER_MODELS = ("XLM-RoBERTa", "XLM-RoBERTa-XL")
@@ -81,6 +81,8 @@ class CometCheckpoint:
         """The inputs a unified model reads (xCOMET: always mt, src, ref; COMET's default too)."""
         if self.kind == "xcomet_metric":
             return ("mt", "src", "ref")
+        if self.kind == "referenceless_regression_metric":
+            return ("mt", "src")
         return tuple(self.hparams.get("input_segments") or ("mt", "src", "ref"))
 
     def state_dict(self) -> dict[str, Any]:

@@ -164,7 +164,7 @@ class COMET(SegmentMeanMetric):
         if not hyps:
             return {"scores": np.empty(0)}
         self._warn_truncated(hyps, refs or [], srcs or [])
-        if self.checkpoint.kind != "regression_metric":
+        if self.checkpoint.kind in ("unified_metric", "xcomet_metric"):
             from nlpeval.metrics.comet.unified import predict
 
             found = predict(
@@ -177,15 +177,16 @@ class COMET(SegmentMeanMetric):
                 device=self.network.device_name,
             )
             return {k: v if k == "error_spans" else v.numpy().astype(np.float64) for k, v in found.items()}
-        assert srcs is not None and refs is not None
-        vectors = self._pooled(srcs + refs + hyps, set(srcs) | set(refs))
+        assert srcs is not None
+        kept = refs or []
+        vectors = self._pooled(srcs + kept + hyps, set(srcs) | set(kept))
         from nlpeval.metrics.comet.model import estimate
 
         scores = estimate(
             self.network,
             torch.stack([vectors[t] for t in srcs]),
             torch.stack([vectors[t] for t in hyps]),
-            torch.stack([vectors[t] for t in refs]),
+            None if refs is None else torch.stack([vectors[t] for t in refs]),
         )
         return {"scores": scores.numpy().astype(np.float64)}
 

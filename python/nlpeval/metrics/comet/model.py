@@ -60,7 +60,8 @@ def build(checkpoint: CometCheckpoint, *, dtype: str = "float32") -> Any:
     with quiet_transformers():
         config = getattr(transformers, config_name).from_pretrained(str(checkpoint.encoder), local_files_only=True)
         tokenizer = transformers.AutoTokenizer.from_pretrained(str(checkpoint.encoder), local_files_only=True)
-    unified = kind != "regression_metric"
+    unified = kind in ("unified_metric", "xcomet_metric")
+    features = 1 if unified else 4 if kind == "referenceless_regression_metric" else 6
     mixed = str(hparams.get("sent_layer", hparams.get("layer", "mix")) if unified else hparams.get("layer", "mix"))
     word_level = kind == "xcomet_metric" or (unified and bool(hparams.get("word_level_training", False)))
     labels = list(hparams.get("error_labels") or ["minor", "major", "critical"]) if word_level else []
@@ -95,7 +96,7 @@ def build(checkpoint: CometCheckpoint, *, dtype: str = "float32") -> Any:
             self.encoder = Encoder()
             if mixed == "mix":
                 self.layerwise_attention = LayerMix(config.num_hidden_layers + 1)
-            self.estimator = Estimator(config.hidden_size * (1 if unified else 6))
+            self.estimator = Estimator(config.hidden_size * features)
             if word_level:
                 self.hidden2tag = nn.Linear(config.hidden_size, len(labels) + 1)
 
@@ -178,10 +179,14 @@ def _layer_norm(tensor: Any, mask: Any) -> Any:
     return (tensor - mean) / torch.sqrt(variance + 1e-12).view(batch, 1, 1)
 
 
-def estimate(model: Any, src: Any, mt: Any, ref: Any) -> Any:
-    """Scores of stacked ``(n, dim)`` source, translation and reference embeddings."""
+def estimate(model: Any, src: Any, mt: Any, ref: Any | None) -> Any:
+    """Scores of stacked ``(n, dim)`` source, translation and reference embeddings (``ref`` None: the
+    reference-free ``referenceless_regression_metric`` features ``[h, s, h*s, |h-s|]``)."""
     torch = require("torch", "COMET")
     with torch.inference_mode():
-        features = torch.cat((mt, ref, mt * ref, torch.abs(mt - ref), mt * src, torch.abs(mt - src)), dim=1)
+        if ref is None:
+            features = torch.cat((mt, src, mt * src, torch.abs(mt - src)), dim=1)
+        else:
+            features = torch.cat((mt, ref, mt * ref, torch.abs(mt - ref), mt * src, torch.abs(mt - src)), dim=1)
         parameter = next(model.estimator.parameters())
         return model.estimator.ff(features.to(parameter.device, parameter.dtype)).view(-1).float().cpu()

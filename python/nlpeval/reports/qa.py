@@ -1,0 +1,271 @@
+"""``nlpeval report --task qa`` and ``--task mc``: systems answering the same questions, compared.
+
+QA (SQuAD v1.1/v2.0 exact match and F1, the official scripts' numbers): a leaderboard with bootstrap
+intervals and paired tests between systems, F1 by the number of gold answers and, for v2.0, by
+HasAns/NoAns (the official split), and the worst and best questions (by F1 averaged over systems) as
+examples: gold answers, every system's answer and its scores. Multiple choice (lm-eval's ``acc`` and,
+with the choice texts, ``acc_norm``): the same leaderboard, accuracy by number of choices, and the
+questions most and least often answered right. The report model is built by
+:func:`nlpeval.reports.task.task_report`, so every renderer (text, Markdown, LaTeX, JSON, HTML) draws it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from nlpeval.core.errors import InputError
+from nlpeval.reports.model import Example, ExamplesSection, InputFile, Report
+
+#: buckets of questions by their number of gold answers
+ANSWER_BUCKETS = ((1, 1, "1 answer"), (2, 2, "2 answers"), (3, None, "3+ answers"))
+
+
+def _systems(systems: Mapping[str, Any], baseline: str | None) -> tuple[list[str], str]:
+    if not systems:
+        raise InputError("no system to report on")
+    names = list(systems)
+    baseline = names[0] if baseline is None else baseline
+    if baseline not in systems:
+        raise InputError(f"baseline {baseline!r} is not one of the systems: {', '.join(names)}")
+    return names, baseline
+
+
+def _extremes(values: np.ndarray, count: int) -> list[int]:
+    """The ``count`` lowest and ``count`` highest segments by ``values`` (ties by index), lowest first."""
+    order = np.lexsort((np.arange(len(values)), values)).tolist()
+    if len(order) <= 2 * count:
+        return order
+    return order[:count] + order[-count:]
+
+
+def _bounded(label: str, low: int, high: int | None) -> tuple[str, tuple[float, float | None]]:
+    return label, (float(low), None if high is None else float(high))
+
+
+def qa_report(
+    answers: Sequence[Sequence[str]],
+    systems: Mapping[str, Sequence[str]],
+    *,
+    version: str = "1.1",
+    no_answer_probs: Mapping[str, Sequence[float]] | None = None,
+    no_answer_threshold: float = 1.0,
+    questions: Sequence[str] | None = None,
+    baseline: str | None = None,
+    seed: int | None = 12345,
+    n_bootstrap: int = 1000,
+    n_randomization: int = 1000,
+    alpha: float = 0.05,
+    confidence: float = 0.95,
+    max_examples: int = 40,
+    title: str = "QA system comparison",
+    command: str | None = None,
+    inputs: Sequence[InputFile] | None = None,
+) -> Report:
+    """Compare QA systems on the same questions (SQuAD's exact match and F1): the report model.
+
+    Parameters
+    ----------
+    answers : sequence of sequence of str
+        Gold answers per question (v2.0: an empty list is an unanswerable question).
+    systems : mapping of str to sequence of str
+        System name -> one answer per question (``""``: no answer).
+    version : {"1.1", "2.0"}
+        The official script to follow.
+    no_answer_probs : mapping of str to sequence of float, optional
+        v2.0: per system, the no-answer probability of each question (``no_answer_threshold`` applies).
+    questions : sequence of str, optional
+        Question texts (or ids) shown with the examples.
+    max_examples : int
+        The worst and best questions shown, half each (by F1 averaged over the systems).
+
+    Examples
+    --------
+    >>> model = qa_report([["Paris"], ["1889"], []], {"A": ["paris", "1889", ""], "B": ["Lyon", "1889", "x"]},
+    ...                   version="2.0", n_bootstrap=50, n_randomization=50)
+    >>> model.task, model.leaderboard.metrics, [t.id for t in model.buckets]
+    ('qa', ('exact_match', 'f1'), ['qa-answers', 'qa-has-answer'])
+    """
+    from nlpeval.metrics.squad import SQuAD
+    from nlpeval.reports.analyses.buckets import Buckets
+    from nlpeval.reports.provenance import memory_inputs
+    from nlpeval.reports.settings import Resampling
+    from nlpeval.reports.task import BucketSpec, TaskMetric, task_report
+
+    names, baseline = _systems(systems, baseline)
+    golds = [list(a) for a in answers]
+    probs = no_answer_probs or {}
+    unknown = sorted(set(probs) - set(names))
+    if unknown:
+        raise InputError(f"no-answer probabilities for {unknown[0]!r}, which is no system")
+    metrics = {
+        target: SQuAD(version=version, target=target, no_answer_threshold=no_answer_threshold)  # type: ignore[arg-type]
+        for target in ("exact_match", "f1")
+    }
+    stats = {}
+    for name in names:
+        predictions = list(systems[name])
+        if len(predictions) != len(golds):
+            raise InputError(f"{name}: {len(predictions)} answers for {len(golds)} questions")
+        stats[name] = metrics["f1"].segment_stats(predictions, golds, probs.get(name))
+    reported = [
+        TaskMetric(
+            target,
+            "EM" if target == "exact_match" else "F1",
+            metric,
+            metric.signature(stats[baseline].totals()),
+            stats,
+        )
+        for target, metric in metrics.items()
+    ]
+    counts = np.array([len(a) for a in golds], dtype=np.int64)
+    by_answers = np.full(len(golds), -1, dtype=np.int64)
+    for b, (low, high, _) in enumerate(ANSWER_BUCKETS):
+        by_answers[(counts >= low) & (counts <= (high if high is not None else np.iinfo(np.int64).max))] = b
+    labels, bounds = zip(*(_bounded(label, low, high) for low, high, label in ANSWER_BUCKETS), strict=True)
+    buckets = [
+        BucketSpec(
+            Buckets("qa-answers", "F1 by number of gold answers", "gold-answers", labels, bounds), by_answers, "f1"
+        )
+    ]
+    if version == "2.0":
+        has = (counts > 0).astype(np.int64)  # bucket 0: HasAns, 1: NoAns
+        split = Buckets("qa-has-answer", "F1 on answerable (HasAns) and unanswerable (NoAns) questions", "has-answer",
+                        ["HasAns", "NoAns"], [(1.0, None), (0.0, 0.0)])  # fmt: skip
+        buckets.append(BucketSpec(split, 1 - has, "f1"))
+    f1 = np.stack([np.asarray(stats[n]["f1"], dtype=np.float64) for n in names])
+    em = np.stack([np.asarray(stats[n]["exact"], dtype=np.float64) for n in names])
+    shown = _extremes(f1.mean(axis=0), max_examples // 2)
+    texts = list(questions) if questions is not None else [f"question {i + 1}" for i in range(len(golds))]
+    examples = ExamplesSection(
+        total=len(golds),
+        max_examples=max_examples,
+        metric="f1",
+        examples=tuple(
+            Example(
+                id=i,
+                source=texts[i],
+                references=tuple(golds[i]) or ("(no answer)",),
+                hypotheses=tuple(str(systems[n][i]) for n in names),
+                scores={"f1": tuple(f1[:, i].tolist()), "exact_match": tuple(em[:, i].tolist())},
+            )
+            for i in shown
+        ),
+    )
+    if inputs is None:
+        sides = [("reference", "answers", [" | ".join(a) for a in golds])]
+        inputs = memory_inputs(sides + [("system", n, [str(x) for x in systems[n]]) for n in names])
+    return task_report(
+        task="qa",
+        title=title,
+        systems=names,
+        baseline=baseline,
+        metrics=reported,
+        buckets=buckets,
+        resampling=Resampling(n_bootstrap, n_randomization, seed, alpha, confidence),
+        inputs=inputs,
+        options={"version": version, "questions": len(golds), "no_answer_threshold": str(no_answer_threshold)},
+        command=command,
+        examples=examples,
+    )
+
+
+def mc_report(
+    gold: Sequence[Any],
+    systems: Mapping[str, Sequence[Sequence[float]]],
+    *,
+    choices: Sequence[Sequence[str]] | None = None,
+    baseline: str | None = None,
+    seed: int | None = 12345,
+    n_bootstrap: int = 1000,
+    n_randomization: int = 1000,
+    alpha: float = 0.05,
+    confidence: float = 0.95,
+    max_examples: int = 40,
+    title: str = "Multiple-choice comparison",
+    command: str | None = None,
+    inputs: Sequence[InputFile] | None = None,
+) -> Report:
+    """Compare models on multiple-choice questions from their per-choice log-likelihoods (lm-eval's
+    ``acc``, and ``acc_norm`` when the choice texts are given): the report model.
+
+    Examples
+    --------
+    >>> lls = {"A": [[-1, -2], [-3, -1], [-1, -2, -0.5]], "B": [[-2, -1], [-1, -3], [-1, -2, -3]]}
+    >>> model = mc_report([0, 1, 2], lls, n_bootstrap=50, n_randomization=50)
+    >>> model.leaderboard.metrics, [row.label for row in model.buckets[0].rows]
+    (('acc',), ['2 choices', '3 choices'])
+    """
+    from nlpeval.lm.choice import MultipleChoice
+    from nlpeval.reports.analyses.buckets import Buckets
+    from nlpeval.reports.provenance import memory_inputs
+    from nlpeval.reports.settings import Resampling
+    from nlpeval.reports.task import BucketSpec, TaskMetric, task_report
+
+    names, baseline = _systems(systems, baseline)
+    targets = ("acc", "acc_norm") if choices is not None else ("acc",)
+    metrics = {t: MultipleChoice(target=t, allow_ragged=True) for t in targets}  # type: ignore[arg-type]
+    stats = {}
+    for name in names:
+        lls = systems[name]
+        if len(lls) != len(gold):
+            raise InputError(f"{name}: {len(lls)} questions' log-likelihoods for {len(gold)} gold answers")
+        stats[name] = metrics["acc"].choice_stats(lls, gold, choices=choices)
+    reported = [
+        TaskMetric(t, t, metric, metric.signature(stats[baseline].totals()), stats) for t, metric in metrics.items()
+    ]
+    sizes = np.array([len(row) for row in systems[baseline]], dtype=np.int64)
+    distinct = sorted(set(sizes.tolist()))
+    assignment = np.searchsorted(np.array(distinct), sizes)
+    per_count = Buckets(
+        "mc-choices",
+        "Accuracy by number of choices",
+        "choices",
+        [f"{k} choices" for k in distinct],
+        [(float(k), float(k)) for k in distinct],
+    )
+    right = np.stack([np.asarray(stats[n]["acc"], dtype=np.float64) for n in names])
+    shown = _extremes(right.mean(axis=0), max_examples // 2)
+
+    def answer(name: str, i: int) -> str:
+        row = list(systems[name][i])
+        pick = int(np.argmax(row))
+        return f"{pick}: {choices[i][pick]}" if choices is not None else str(pick)
+
+    def golds(i: int) -> tuple[str, ...]:
+        picks = gold[i] if isinstance(gold[i], (list, tuple)) else [gold[i]]
+        return tuple(f"{int(g)}: {choices[i][int(g)]}" if choices is not None else str(int(g)) for g in picks)
+
+    examples = ExamplesSection(
+        total=len(gold),
+        max_examples=max_examples,
+        metric="acc",
+        examples=tuple(
+            Example(
+                id=i,
+                source=f"question {i + 1}",
+                references=golds(i),
+                hypotheses=tuple(answer(n, i) for n in names),
+                scores={"acc": tuple(right[:, i].tolist())},
+            )
+            for i in shown
+        ),
+    )
+    if inputs is None:
+        sides = [("reference", "gold", [str(g) for g in gold])]
+        inputs = memory_inputs(sides + [("system", n, [repr(list(r)) for r in systems[n]]) for n in names])
+    return task_report(
+        task="mc",
+        title=title,
+        systems=names,
+        baseline=baseline,
+        metrics=reported,
+        buckets=[BucketSpec(per_count, assignment, "acc")],
+        resampling=Resampling(n_bootstrap, n_randomization, seed, alpha, confidence),
+        inputs=inputs,
+        options={"questions": len(gold), "choices": "given" if choices is not None else "none"},
+        command=command,
+        examples=examples,
+    )

@@ -1,0 +1,106 @@
+"""The report of a task whose segments are questions or queries (``nlpeval report --task ir|qa|mc``):
+one :class:`~nlpeval.reports.model.Report` from each system's statistics rows per metric, with the
+leaderboard (bootstrap intervals, paired tests, Holm), bucket tables of one metric, examples and provenance.
+
+The task modules (``nlpeval.ir.report``, ``nlpeval.reports.qa``) compute the statistics and say how
+segments are bucketed; this module is the one place that turns them into a report.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from nlpeval.core.metric import CorpusMetric
+    from nlpeval.core.stats import Stats
+    from nlpeval.reports.analyses.buckets import Buckets
+    from nlpeval.reports.model import ExamplesSection, InputFile, Report
+    from nlpeval.reports.settings import Resampling
+
+
+@dataclass(frozen=True)
+class TaskMetric:
+    """One reported metric: its name, display label, metric object, signature and scale, and every
+    system's statistics rows (one row per segment, segments in the same order for every system)."""
+
+    name: str
+    label: str
+    metric: CorpusMetric
+    signature: object
+    stats: Mapping[str, Stats]
+    scale: float = 100.0
+    higher_is_better: bool = True
+
+
+@dataclass(frozen=True)
+class BucketSpec:
+    """A bucket table: its head, each segment's bucket (``-1``: in none) and the metric it shows."""
+
+    buckets: Buckets
+    assignment: np.ndarray
+    metric: str
+
+
+def task_report(
+    *,
+    task: str,
+    title: str,
+    systems: Sequence[str],
+    baseline: str,
+    metrics: Sequence[TaskMetric],
+    buckets: Sequence[BucketSpec],
+    resampling: Resampling,
+    inputs: Sequence[InputFile],
+    options: Mapping[str, Any],
+    command: str | None = None,
+    examples: ExamplesSection | None = None,
+    warnings: Sequence[str] = (),
+) -> Report:
+    """The report model: leaderboard of ``metrics``, one table per bucket spec, provenance."""
+    from nlpeval.reports.analyses.buckets import metric_table
+    from nlpeval.reports.analyses.leaderboard import leaderboard
+    from nlpeval.reports.model import SCHEMA_VERSION, Report
+    from nlpeval.reports.provenance import metric_info, provenance
+    from nlpeval.reports.settings import Comparison
+
+    names = list(systems)
+    by_name = {m.name: m for m in metrics}
+    board = leaderboard(
+        names,
+        {m.name: m.metric for m in metrics},
+        {m.name: dict(m.stats) for m in metrics},
+        higher_is_better={m.name: m.higher_is_better for m in metrics},
+        baseline=baseline,
+        **resampling.leaderboard_options(),
+    )
+    tables = tuple(
+        metric_table(
+            spec.buckets,
+            spec.assignment,
+            statistic=spec.metric,
+            metric=by_name[spec.metric].metric,
+            stats=by_name[spec.metric].stats,
+            compared=Comparison(tuple(names), baseline, resampling),
+            higher_is_better=by_name[spec.metric].higher_is_better,
+        )
+        for spec in buckets
+    )
+    info = [metric_info(m.name, m.label, m.signature, m.scale, m.higher_is_better) for m in metrics]
+    return Report(
+        schema_version=SCHEMA_VERSION,
+        title=title,
+        task=task,
+        systems=tuple(names),
+        provenance=provenance(resampling, command=command, inputs=inputs, metrics=info, options=dict(options)),
+        leaderboard=board,
+        length=None,
+        sentences=None,
+        buckets=tables,
+        ngrams=(),
+        examples=examples,
+        warnings=tuple(warnings),
+    )
