@@ -26,7 +26,7 @@ import pytest
 import nlpeval
 from nlpeval.cli.main import main
 from nlpeval.core.errors import InputError
-from nlpeval.metrics.sari import SARI
+from nlpeval.metrics.sari import SARI, SARI_FLAVORS
 from sari_cases import CASES, build, digest
 
 TESTS = Path(__file__).resolve().parent
@@ -195,6 +195,13 @@ def test_bad_input_names_the_segment():
         nlpeval.sari(["a"], [[]], sources=["x"])
     with pytest.raises(ValueError, match="flavor"):
         SARI(flavor="tensor2tensor")
+    for flavor in SARI_FLAVORS:
+        with pytest.raises(InputError, match="hypotheses: segment 1: is not valid Unicode"):
+            nlpeval.sari(["a", "b \ud800"], ["a", "b"], sources=["a", "b"], flavor=flavor)
+        with pytest.raises(InputError, match="sources: segment 0: is not valid Unicode"):
+            nlpeval.sari(["a", "b"], ["a", "b"], sources=["\udfff", "b"], flavor=flavor)
+        with pytest.raises(InputError, match=r"references: segment 1 \(reference 1\): is not valid Unicode"):
+            nlpeval.sari(["a", "b"], ["a", ["b", "c \ud800"]], sources=["a", "b"], flavor=flavor)
 
 
 def test_registry_entry():

@@ -39,7 +39,13 @@ from nlpeval.core.metric import CorpusMetric
 from nlpeval.core.score import Score
 from nlpeval.core.signature import Signature, nrefs_field
 from nlpeval.core.stats import Stats, StatsSchema
-from nlpeval.core.validation import reference_counts, validate_segments, validate_text
+from nlpeval.core.validation import (
+    check_unicode,
+    reference_counts,
+    unicode_checked,
+    validate_segments,
+    validate_text,
+)
 from nlpeval.metrics.ngram_table import ngram_table, token_ids, unique_inverse
 
 #: SARI flavors: HF evaluate's sentence-averaged SARI and EASSE's corpus SARI.
@@ -359,8 +365,13 @@ class SARI(CorpusMetric):
         n = len(hyps)
         counts = reference_counts(refs)
         flat = [ref for seg in refs for ref in seg]
-        lines = _normalize([*srcs, *hyps, *flat], lowercase=self.lowercase, tokenize=self.tokenize)
-        ids, lengths = token_id_rows(lines, flavor=self.flavor, tokenize=self.tokenize)
+        with unicode_checked(hyps, refs):  # a lone surrogate: an InputError naming the segment
+            try:
+                lines = _normalize([*srcs, *hyps, *flat], lowercase=self.lowercase, tokenize=self.tokenize)
+                ids, lengths = token_id_rows(lines, flavor=self.flavor, tokenize=self.tokenize)
+            except UnicodeEncodeError:
+                check_unicode(srcs, side="sources")
+                raise
         grams = gram_counts(ids, lengths, n, counts)
         if self.flavor == "hf":
             rows = np.empty((n, _HF_SCHEMA.width), dtype=np.float64)
