@@ -231,6 +231,8 @@ def _run(options: argparse.Namespace) -> int:
     from nlpeval.reports.render import render
 
     fmt = _format(options)
+    if options.human and options.task != "generation":
+        raise UsageError(f"--human applies to generation reports, not --task {options.task}")
     if options.task == "classify":
         return _classify(options, fmt)
     if options.task == "ir":
