@@ -61,14 +61,9 @@ def ir_report(
     """
     from nlpeval.reports.analyses.buckets import Buckets
     from nlpeval.reports.settings import Resampling
-    from nlpeval.reports.task import BucketSpec, TaskMetric, task_report
+    from nlpeval.reports.task import BucketSpec, TaskMetric, named_systems, task_report
 
-    if not runs:
-        raise InputError("no run to report on")
-    names = list(runs)
-    baseline = names[0] if baseline is None else baseline
-    if baseline not in runs:
-        raise InputError(f"baseline {baseline!r} is not one of the runs: {', '.join(names)}")
+    names, baseline = named_systems(runs, baseline, "run")
     parsed = parse_measures(measures)
     judgements = load_qrels(qrels)
     checked = {name: load_run(run) for name, run in runs.items()}

@@ -23,16 +23,6 @@ from nlpeval.reports.model import Example, ExamplesSection, InputFile, Report
 ANSWER_BUCKETS = ((1, 1, "1 answer"), (2, 2, "2 answers"), (3, None, "3+ answers"))
 
 
-def _systems(systems: Mapping[str, Any], baseline: str | None) -> tuple[list[str], str]:
-    if not systems:
-        raise InputError("no system to report on")
-    names = list(systems)
-    baseline = names[0] if baseline is None else baseline
-    if baseline not in systems:
-        raise InputError(f"baseline {baseline!r} is not one of the systems: {', '.join(names)}")
-    return names, baseline
-
-
 def _extremes(values: np.ndarray, count: int) -> list[int]:
     """The ``count`` lowest and ``count`` highest segments by ``values`` (ties by index), lowest first."""
     order = np.lexsort((np.arange(len(values)), values)).tolist()
@@ -92,9 +82,9 @@ def qa_report(
     from nlpeval.reports.analyses.buckets import Buckets
     from nlpeval.reports.provenance import memory_inputs
     from nlpeval.reports.settings import Resampling
-    from nlpeval.reports.task import BucketSpec, TaskMetric, task_report
+    from nlpeval.reports.task import BucketSpec, TaskMetric, named_systems, task_report
 
-    names, baseline = _systems(systems, baseline)
+    names, baseline = named_systems(systems, baseline)
     golds = [list(a) for a in answers]
     probs = no_answer_probs or {}
     unknown = sorted(set(probs) - set(names))
@@ -214,9 +204,9 @@ def mc_report(
     from nlpeval.reports.analyses.buckets import Buckets
     from nlpeval.reports.provenance import memory_inputs
     from nlpeval.reports.settings import Resampling
-    from nlpeval.reports.task import BucketSpec, TaskMetric, task_report
+    from nlpeval.reports.task import BucketSpec, TaskMetric, named_systems, task_report
 
-    names, baseline = _systems(systems, baseline)
+    names, baseline = named_systems(systems, baseline)
     targets = ("acc", "acc_norm") if choices is not None else ("acc",)
     metrics = {t: MultipleChoice(target=t, allow_ragged=True) for t in targets}  # type: ignore[arg-type]
     stats = {}
