@@ -82,9 +82,12 @@ def token_ids(sequences: Sequence[Sequence[object]]) -> tuple[np.ndarray, np.nda
     """
     lengths = np.fromiter(map(len, sequences), dtype=np.int64, count=len(sequences))
     tokens = list(itertools.chain.from_iterable(sequences))
-    vocabulary = {token: index for index, token in enumerate(dict.fromkeys(tokens))}
-    ids = np.fromiter(map(vocabulary.__getitem__, tokens), dtype=np.int64, count=len(tokens))
-    return ids, lengths, len(vocabulary)
+    # one dictionary pass: each token maps to the index of its first occurrence ...
+    first: dict[object, int] = {}
+    at_first = np.array(list(map(first.setdefault, tokens, itertools.count())), dtype=np.int64)
+    # ... and the ids are the ranks of those first occurrences (ids in order of first appearance)
+    rank = np.cumsum(at_first == np.arange(at_first.shape[0], dtype=np.int64)) - 1
+    return rank[at_first], lengths, len(first)
 
 
 def sorted_unique(values: np.ndarray) -> np.ndarray:
