@@ -37,7 +37,7 @@ TESTS = ROOT / "tests"
 sys.path.insert(0, str(TESTS))
 
 from realdata import data_dir, read_lines  # noqa: E402
-from test_output_safety import wait_until_native_core_loaded  # noqa: E402
+from test_output_safety import interruptible, wait_until_native_core_loaded  # noqa: E402
 
 ENV = {**os.environ, "PYTHONPATH": str(ROOT / "python") + os.pathsep + os.environ.get("PYTHONPATH", "")}
 
@@ -102,12 +102,21 @@ def _temporaries(folder: Path) -> list[str]:
     return [name for name in os.listdir(folder) if name.startswith(".nlpeval-")]
 
 
+#: how the interrupted runs ended (a run may finish before its signal; only interrupted ones test the handler)
+OUTCOMES: Counter[str] = Counter()
+
+
 def scenario_sigint(rng: random.Random, folder: Path) -> str | None:
     output = folder / "page.html"
     output.write_text("old\n", encoding="utf-8")
     args = ["report", "-q", "-r", "reference.de", *_systems(folder)[:4], "-o", output.name]
     process = subprocess.Popen(
-        [sys.executable, "-m", "nlpeval", *args], cwd=folder, env=ENV, stderr=subprocess.PIPE, text=True
+        [sys.executable, "-m", "nlpeval", *args],
+        cwd=folder,
+        env=ENV,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=interruptible,  # Ctrl-C must reach it even when this script runs in the background
     )
     wait_until_native_core_loaded(process.pid)  # past CPython's own start-up (see the test)
     time.sleep(rng.uniform(0.0, 2.0))
@@ -117,6 +126,7 @@ def scenario_sigint(rng: random.Random, folder: Path) -> str | None:
     except subprocess.TimeoutExpired:
         process.kill()
         return "sigint: no exit within 60 s of the signal"
+    OUTCOMES["sigint: finished before the signal" if process.returncode == 0 else "sigint: interrupted"] += 1
     if process.returncode == 0:
         return None if output.read_text(encoding="utf-8").startswith("<!DOCTYPE") else "sigint: exit 0, no page"
     if process.returncode != 130 or err not in ("nlpeval report: interrupted\n", "nlpeval: interrupted\n"):
@@ -195,6 +205,8 @@ def main() -> None:
     for name in SCENARIOS:
         print(f"| {name} | {runs[name]} | {failures[name]} |")
     print(f"| all | {sum(runs.values())} | {sum(failures.values())} |")
+    for outcome, count in sorted(OUTCOMES.items()):
+        print(f"{outcome}: {count}")
 
 
 if __name__ == "__main__":

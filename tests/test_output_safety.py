@@ -155,9 +155,21 @@ def wait_until_native_core_loaded(pid: int, timeout: float = 60) -> None:
         time.sleep(0.005)
 
 
+def interruptible() -> None:
+    """``preexec_fn`` of a child that Ctrl-C must reach: SIGINT at its default, as in a terminal's foreground
+    job. A test run started in the background (``cmd &`` in a script) has SIGINT ignored, every child
+    inherits that, and nlpeval then rightly leaves it ignored (``cli.main.run``): the signal would be lost."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _interrupt(folder: Path, sig: int, delay: float, command: list[str]) -> subprocess.CompletedProcess[str]:
     process = subprocess.Popen(
-        [sys.executable, "-m", "nlpeval", *command], cwd=folder, env=ENV, stderr=subprocess.PIPE, text=True
+        [sys.executable, "-m", "nlpeval", *command],
+        cwd=folder,
+        env=ENV,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=interruptible,
     )
     wait_until_native_core_loaded(process.pid)
     time.sleep(delay)
