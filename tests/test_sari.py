@@ -283,3 +283,20 @@ def test_report_passes_the_sources_to_sari():
         assert abs(100 * cells[(name, "sari")] - hf_reference(src, hyps, gold)) < 1e-12
     with pytest.raises(InputError, match="source"):
         nlpeval.report({"A": out}, gold, metrics=["sari"], n_bootstrap=0, n_randomization=0)
+
+
+def test_dask_passes_the_sources_column_to_sari():
+    import dask
+    import dask.dataframe as dd
+    import pandas as pd
+
+    import nlpeval.dask as nd
+
+    src, out, refs = build("ted", 40)
+    gold = [seg[0] for seg in refs]
+    frame = dd.from_pandas(pd.DataFrame({"hyp": out, "ref": gold, "src": src}), npartitions=3)
+    with dask.config.set(scheduler="sync"):
+        got = nd.score(frame, "sari", hyp="hyp", ref="ref", src="src").compute()
+        bleu = nd.score(frame, "bleu", hyp="hyp", ref="ref", src="src").compute()  # a metric without sources
+    assert abs(100 * got.score - hf_reference(src, out, [[g] for g in gold])) < 1e-12
+    assert bleu.score == nlpeval.bleu(out, gold).score
