@@ -131,3 +131,20 @@ class Browser:
 
     def quit(self) -> None:
         self.driver.quit()
+
+
+def browser_fixture() -> Any:
+    """A module-scoped pytest fixture of one :class:`Browser` (``browser = browser_fixture()`` in a test
+    module); a missing browser fails the tests loudly, never skips them."""
+    import pytest
+
+    @pytest.fixture(scope="module")
+    def browser() -> Any:
+        try:
+            session = Browser()
+        except Exception as exc:
+            pytest.fail(f"cannot start headless Chromium: {exc}")
+        yield session
+        session.quit()
+
+    return browser

@@ -2,7 +2,7 @@
 
 evaluate's script (fetched from the Hub) splits on whitespace, keeps each hypothesis' lowest score over its
 references and averages (``aggregate="mean"``); the test does those steps around ``cer.calculate_cer``. Real data:
-WMT17 en-de (all 3,004 segments, two references), compare-mt TED and summaries; generated adversarial text (many
+WMT17 en-de (1,200 segments, two references), compare-mt TED and summaries; generated adversarial text (many
 scripts, odd whitespace, empty hypotheses) and a two-letter alphabet (ties between shifts everywhere).
 """
 
@@ -35,7 +35,7 @@ def check(hyps: list[str], refs: list[list[str]]) -> None:
 
 
 def test_wmt17_two_references(wmt17):
-    hyps = wmt17["uedin-nmt.4722"]
+    hyps = wmt17["uedin-nmt.4722"][:1200]
     check(hyps, [[wmt17["reference"][i], wmt17["online-B.0"][i]] for i in range(len(hyps))])
 
 

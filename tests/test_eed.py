@@ -39,7 +39,7 @@ def data(source, wmt17, compare_mt, n):
 
 @pytest.mark.parametrize("source", ["wmt17", "ted", "sum", "adversarial"])
 def test_sentences_and_corpus_equal_torchmetrics(source, wmt17, compare_mt):
-    hyps, refs = data(source, wmt17, compare_mt, 50)
+    hyps, refs = data(source, wmt17, compare_mt, 35)
     got = nlpeval.eed(hyps, refs, segments=True)
     expected = reference_sentences(hyps, refs)
     assert got.segments.tolist() == expected
@@ -53,7 +53,7 @@ def test_sentences_and_corpus_equal_torchmetrics(source, wmt17, compare_mt):
 
 @pytest.mark.parametrize("source", ["wmt17", "adversarial"])
 def test_japanese_preprocessing_equals_torchmetrics(source, wmt17, compare_mt):
-    hyps, refs = data(source, wmt17, compare_mt, 40)
+    hyps, refs = data(source, wmt17, compare_mt, 25)
     hyps = [h.replace("a", "ａ").replace("1", "１") + "ｶ " for h in hyps]  # full-width forms for NFKC
     got = nlpeval.eed(hyps, refs, language="ja", segments=True)
     assert got.segments.tolist() == reference_sentences(hyps, refs, "ja")
@@ -81,7 +81,7 @@ def test_preprocessing_equals_torchmetrics():
     ],
 )
 def test_options_equal_torchmetrics(costs, compare_mt):
-    hyps, refs = data("ted", None, compare_mt, 25)
+    hyps, refs = data("ted", None, compare_mt, 15)
     got = nlpeval.eed(hyps, refs, segments=True, **costs)
     assert got.segments.tolist() == reference_sentences(hyps, refs, **costs)
     assert "alpha:" in got.signature and "flavor:torchmetrics" in got.signature

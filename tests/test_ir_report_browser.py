@@ -7,23 +7,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-import pytest
 import pytrec_eval
 
 from nlpeval.cli.main import main
-from report_html_browser import Browser
+from report_html_browser import browser_fixture
 
 RUNS = ("bm25 <b>&amp;.run", "dense.run", "hybrid.run")
 
 
-@pytest.fixture(scope="module")
-def browser():
-    try:
-        session = Browser()
-    except Exception as exc:  # a missing browser must fail loudly, never skip
-        pytest.fail(f"cannot start headless Chromium: {exc}")
-    yield session
-    session.quit()
+browser = browser_fixture()
 
 
 def _files(folder: Path) -> tuple[Path, list[Path]]:

@@ -312,3 +312,13 @@ def test_report_shows_comet_with_intervals_and_paired_tests(files: dict[str, str
     code = main(["report", "-q", "-m", "comet", "-r", files["ref"], files["a"], "--comet-model", str(COMET_TINY)])
     err = capsys.readouterr().err.strip()
     assert code == 2 and "\n" not in err and "comet needs the sources" in err, err
+
+
+def test_comet_with_a_reference_free_checkpoint_needs_no_references(files: dict[str, str], capsys) -> None:
+    kiwi = FIXTURES / "cometkiwi-tiny"
+    scores = run_json(["-m", "comet", "--src", files["src"], "--comet-model", str(kiwi), files["a"]], capsys)
+    t = texts()
+    expected = nlpeval.comet(t["a"], None, sources=t["src"], model=kiwi)
+    assert scores[files["a"]]["comet"]["score"] == pytest.approx(expected.score, abs=1e-12)
+    err = run_error(["-m", "comet", "--src", files["src"], "--comet-model", str(COMET_TINY), files["a"]], capsys)
+    assert "needs references" in err  # a reference-based checkpoint says what it misses

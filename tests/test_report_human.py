@@ -205,3 +205,27 @@ def test_cli_bad_human_file_is_one_line_exit_2(tmp_path: Path, capsys: Any, huma
     code, out, err = _cli(tmp_path, human, capsys)
     assert code == 2 and out == ""
     assert len(err.strip().splitlines()) == 1 and message in err, err
+
+
+def test_compare_mt_preset_and_other_tasks(tmp_path: Path, capsys: Any) -> None:
+    """The compare-mt preset reports its BLEU's agreement; --human with --task classify is one line, exit 2."""
+    human = {"A": [1.0, 3.0, 2.0, 0.0], "B": [0.0, 1.0, 2.0, 2.0], "C": [2.0, 2.0, 1.0, 0.0]}
+    model = nlpeval.report(HYPS, REFS, preset="compare-mt", human=human, n_bootstrap=10)
+    assert [r.metric for r in model.human_agreement.rows] == list(model.leaderboard.metrics)
+    (tmp_path / "gold.txt").write_text("a\nb\n", encoding="utf-8")
+    (tmp_path / "h.tsv").write_text("system\tscore\nA\t1\n", encoding="utf-8")
+    code = main(
+        [
+            "report",
+            "--task",
+            "classify",
+            "--gold",
+            str(tmp_path / "gold.txt"),
+            "--pred",
+            str(tmp_path / "gold.txt"),
+            "--human",
+            str(tmp_path / "h.tsv"),
+        ]
+    )
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and "--human applies to generation reports, not --task classify" in err

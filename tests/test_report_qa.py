@@ -15,7 +15,7 @@ import nlpeval
 from nlpeval.cli.main import main
 from nlpeval.reports.qa import mc_report, qa_report
 from qa_data import perturb, squad_like
-from report_html_browser import Browser
+from report_html_browser import Browser, browser_fixture
 
 N = 300
 
@@ -150,14 +150,7 @@ def test_cli_every_format_and_line_errors(qa_data, mc_data, tmp_path, capsys):
     assert "--task mc needs --gold FILE" in capsys.readouterr().err
 
 
-@pytest.fixture(scope="module")
-def browser():
-    try:
-        session = Browser()
-    except Exception as exc:  # a missing browser must fail loudly, never skip
-        pytest.fail(f"cannot start headless Chromium: {exc}")
-    yield session
-    session.quit()
+browser = browser_fixture()
 
 
 def _leaderboard_values(browser: Browser) -> dict[str, list[str]]:

@@ -26,7 +26,7 @@ import pytest
 import nlpeval
 from nlpeval.cli.main import main
 from nlpeval.core.errors import InputError
-from nlpeval.metrics.sari import SARI
+from nlpeval.metrics.sari import SARI, SARI_FLAVORS
 from sari_cases import CASES, build, digest
 
 TESTS = Path(__file__).resolve().parent
@@ -195,6 +195,13 @@ def test_bad_input_names_the_segment():
         nlpeval.sari(["a"], [[]], sources=["x"])
     with pytest.raises(ValueError, match="flavor"):
         SARI(flavor="tensor2tensor")
+    for flavor in SARI_FLAVORS:
+        with pytest.raises(InputError, match="hypotheses: segment 1: is not valid Unicode"):
+            nlpeval.sari(["a", "b \ud800"], ["a", "b"], sources=["a", "b"], flavor=flavor)
+        with pytest.raises(InputError, match="sources: segment 0: is not valid Unicode"):
+            nlpeval.sari(["a", "b"], ["a", "b"], sources=["\udfff", "b"], flavor=flavor)
+        with pytest.raises(InputError, match=r"references: segment 1 \(reference 1\): is not valid Unicode"):
+            nlpeval.sari(["a", "b"], ["a", ["b", "c \ud800"]], sources=["a", "b"], flavor=flavor)
 
 
 def test_registry_entry():
@@ -240,3 +247,56 @@ def test_cli_bad_sources_are_one_line_with_file_and_line(tmp_path, capsys):
     short = _write(tmp_path / "short.txt", ["x"])
     assert main(["score", "-m", "sari", "--src", short, "-r", ref, hyp]) == 2
     assert "segment counts differ" in capsys.readouterr().err
+
+
+def test_packed_keys_and_the_general_path_count_the_same():
+    from nlpeval.metrics.sari import _gram_counts_table, gram_counts, token_id_rows
+
+    src, out, refs = build("adversarial", 150)
+    counts = np.array([len(r) for r in refs])
+    lines = [*src, *out, *(r for seg in refs for r in seg)]
+    for flavor, tokenize in (("hf", "13a"), ("hf", "none"), ("easse", "none")):
+        ids, lengths = token_id_rows(lines, flavor=flavor, tokenize=tokenize)
+        packed, general = gram_counts(ids, lengths, 150, counts), _gram_counts_table(ids, lengths, 150, counts)
+        order = np.lexsort((packed.s, packed.c, packed.r, packed.order, packed.segment))
+        other = np.lexsort((general.s, general.c, general.r, general.order, general.segment))
+        for field in ("segment", "order", "s", "c", "r"):
+            assert getattr(packed, field)[order].tolist() == getattr(general, field)[other].tolist()
+
+        # the source n-grams in Counter order within each (segment, order): the order of summation
+        def pick(g):
+            rows = [(g.segment[k], g.order[k], g.s[k], g.c[k], g.r[k]) for k in g.source_rows.tolist()]
+            return sorted(rows, key=lambda row: (row[0], row[1]))  # stable: keeps the order within a slot
+
+        assert pick(packed) == pick(general)
+
+
+def test_report_passes_the_sources_to_sari():
+    src, out, refs = build("ted", 30)
+    other = [seg[0] for seg in refs]
+    gold = [[seg[1]] for seg in refs]
+    report = nlpeval.report(
+        {"A": out, "B": other}, gold, sources=src, metrics=["sari"], n_bootstrap=50, n_randomization=50
+    ).to_dict()
+    cells = {(c["system"], c["metric"]): c["estimate"]["value"] for c in report["leaderboard"]["cells"]}
+    for name, hyps in (("A", out), ("B", other)):
+        assert abs(100 * cells[(name, "sari")] - hf_reference(src, hyps, gold)) < 1e-12
+    with pytest.raises(InputError, match="source"):
+        nlpeval.report({"A": out}, gold, metrics=["sari"], n_bootstrap=0, n_randomization=0)
+
+
+def test_dask_passes_the_sources_column_to_sari():
+    import dask
+    import dask.dataframe as dd
+    import pandas as pd
+
+    import nlpeval.dask as nd
+
+    src, out, refs = build("ted", 40)
+    gold = [seg[0] for seg in refs]
+    frame = dd.from_pandas(pd.DataFrame({"hyp": out, "ref": gold, "src": src}), npartitions=3)
+    with dask.config.set(scheduler="sync"):
+        got = nd.score(frame, "sari", hyp="hyp", ref="ref", src="src").compute()
+        bleu = nd.score(frame, "bleu", hyp="hyp", ref="ref", src="src").compute()  # a metric without sources
+    assert abs(100 * got.score - hf_reference(src, out, [[g] for g in gold])) < 1e-12
+    assert bleu.score == nlpeval.bleu(out, gold).score

@@ -71,11 +71,17 @@ def report_overrides(options: argparse.Namespace) -> dict[str, Any]:
     return {name: value for name, value in values.items() if value != known[name].default}
 
 
+#: metrics that may be scored without references: COMET with a reference-free checkpoint (CometKiwi), whose
+#: check is the model's own (it names the missing side)
+REFERENCES_OPTIONAL = frozenset({"comet"})
+
+
 def reference_free(name: str) -> bool:
-    """Whether metric ``name`` is scored without references (``metricx-qe``): ``-r`` may then be left out."""
+    """Whether metric ``name`` may be scored without references (``metricx-qe``; ``comet`` with a CometKiwi
+    checkpoint): ``-r`` may then be left out."""
     from nlpeval.metrics.entries.neural import REFERENCE_FREE
 
-    return name in REFERENCE_FREE
+    return name in REFERENCE_FREE or name in REFERENCES_OPTIONAL
 
 
 def split(metrics: Mapping[str, Any], entries: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -153,8 +159,8 @@ class NeuralScoring:
             for name, metric in self.metrics.items():
                 entry = self.entries[name]
                 refs: Any = references
-                if name in self.reference_free:
-                    refs = None
+                if name in self.reference_free or not any(references):
+                    refs = None  # QE, or no -r (COMET with a reference-free checkpoint)
                 elif entry.family in SINGLE_REFERENCE:
                     refs = [group[0] for group in references]
                 sources = self.sources if entry.needs_sources else None

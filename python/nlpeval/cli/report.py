@@ -231,6 +231,8 @@ def _run(options: argparse.Namespace) -> int:
     from nlpeval.reports.render import render
 
     fmt = _format(options)
+    if options.human and options.task != "generation":
+        raise UsageError(f"--human applies to generation reports, not --task {options.task}")
     if options.task == "classify":
         return _classify(options, fmt)
     if options.task == "ir":
@@ -456,6 +458,23 @@ def _figures(model: Any, options: argparse.Namespace) -> None:
             announce(path)
 
 
+def baseline_name(options: argparse.Namespace, names: list[str], what: str = "systems") -> str | None:
+    """The name of ``--baseline`` (given as a name or a path of the SYS files), or None when not given."""
+    if not options.baseline:
+        return None
+    matches = [n for n, p in zip(names, options.systems, strict=True) if options.baseline in (n, p)]
+    if not matches:
+        raise UsageError(f"--baseline {options.baseline!r} is none of the {what}")
+    return matches[0]
+
+
+def command_line() -> str | None:
+    """The command as typed, for the provenance (None when nlpeval is not the running program)."""
+    if os.path.basename(sys.argv[0]) in ("nlpeval", "__main__.py"):
+        return shlex.join(["nlpeval", *sys.argv[1:]])
+    return None
+
+
 def _ir(options: argparse.Namespace, fmt: str) -> int:
     """``--task ir``: runs (the SYS files) against ``--qrels``; ``-m`` takes retrieval measures."""
     from nlpeval.cli.io import emit
@@ -474,15 +493,8 @@ def _ir(options: argparse.Namespace, fmt: str) -> int:
         runs[name] = read_run(info.path, lines).run
         inputs.append(info)
     measures = options.metrics if options.metrics != "bleu,chrf,ter" else "map,ndcg@10,P@10,recall@100,recip_rank"
-    baseline = None
-    if options.baseline:
-        matches = [n for n, p in zip(runs, options.systems, strict=True) if options.baseline in (n, p)]
-        if not matches:
-            raise UsageError(f"--baseline {options.baseline!r} is none of the runs")
-        baseline = matches[0]
-    command = None
-    if os.path.basename(sys.argv[0]) in ("nlpeval", "__main__.py"):
-        command = shlex.join(["nlpeval", *sys.argv[1:]])
+    baseline = baseline_name(options, list(runs), "runs")
+    command = command_line()
     try:
         model = ir_report(
             qrels,

@@ -4,18 +4,9 @@ read them (``file:line`` errors, exit 2), the report model from :mod:`nlpeval.re
 from __future__ import annotations
 
 import argparse
-import os
-import shlex
-import sys
 from typing import Any
 
 from nlpeval.cli.errors import UsageError
-
-
-def _command() -> str | None:
-    if os.path.basename(sys.argv[0]) in ("nlpeval", "__main__.py"):
-        return shlex.join(["nlpeval", *sys.argv[1:]])
-    return None
 
 
 def _inputs(options: argparse.Namespace, names: list[str]) -> list[Any]:
@@ -25,15 +16,6 @@ def _inputs(options: argparse.Namespace, names: list[str]) -> list[Any]:
     if getattr(options, "choices", None):
         files.append(_read(options.choices, "reference")[1])
     return files + [_read(path, "system")[1] for path in options.systems]
-
-
-def _baseline(options: argparse.Namespace, names: list[str]) -> str | None:
-    if not options.baseline:
-        return None
-    matches = [n for n, p in zip(names, options.systems, strict=True) if options.baseline in (n, p)]
-    if not matches:
-        raise UsageError(f"--baseline {options.baseline!r} is none of the systems")
-    return matches[0]
 
 
 def _same_length(gold: Any, columns: list[Any]) -> None:
@@ -47,7 +29,7 @@ def run_qa(options: argparse.Namespace, fmt: str) -> int:
     per line (an empty line: no answer); ``--squad-version``."""
     from nlpeval.cli import qa_inputs as q
     from nlpeval.cli.io import emit
-    from nlpeval.cli.report import _names
+    from nlpeval.cli.report import _names, baseline_name, command_line
     from nlpeval.core.errors import InputError
     from nlpeval.reports.qa import qa_report
     from nlpeval.reports.render import render
@@ -63,11 +45,11 @@ def run_qa(options: argparse.Namespace, fmt: str) -> int:
             gold.values,
             {name: column.values for name, column in zip(names, predictions, strict=True)},
             version=options.squad_version,
-            baseline=_baseline(options, names),
+            baseline=baseline_name(options, names),
             seed=options.seed,
             n_bootstrap=options.bootstrap,
             title=options.title if options.title != "System comparison" else "QA system comparison",
-            command=_command(),
+            command=command_line(),
             inputs=_inputs(options, names),
         )
     except InputError as exc:
@@ -82,7 +64,7 @@ def run_mc(options: argparse.Namespace, fmt: str) -> int:
     choice log-likelihoods per line; ``--choices`` one JSON list of choice texts per line (adds acc_norm)."""
     from nlpeval.cli import qa_inputs as q
     from nlpeval.cli.io import emit
-    from nlpeval.cli.report import _names
+    from nlpeval.cli.report import _names, baseline_name, command_line
     from nlpeval.core.errors import InputError
     from nlpeval.reports.qa import mc_report
     from nlpeval.reports.render import render
@@ -99,11 +81,11 @@ def run_mc(options: argparse.Namespace, fmt: str) -> int:
             gold.values,
             {name: column.values for name, column in zip(names, lls, strict=True)},
             choices=None if choices is None else choices.values,
-            baseline=_baseline(options, names),
+            baseline=baseline_name(options, names),
             seed=options.seed,
             n_bootstrap=options.bootstrap,
             title=options.title if options.title != "System comparison" else "Multiple-choice comparison",
-            command=_command(),
+            command=command_line(),
             inputs=_inputs(options, names),
         )
     except InputError as exc:

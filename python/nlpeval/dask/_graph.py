@@ -23,8 +23,8 @@ Grouped = dict[Any, dict[str, Partial]]
 def _stats(metric: CorpusMetric, hyps: list[Any], refs: list[list[Any]] | None, where: Where, rows: list[int],
            locs: list[Any] | None, srcs: list[Any] | None = None) -> Any:  # fmt: skip
     try:
-        if is_neural(metric):  # one loaded model per worker process; the sources for the metrics that read them
-            return neural_stats(metric, hyps, refs, srcs)
+        if is_neural(metric) or srcs is not None:  # one loaded model per worker process; the sources for the
+            return neural_stats(metric, hyps, refs, srcs)  # metrics that read them (COMET, MetricX, SARI)
         return metric.segment_stats(hyps, refs)
     except InputError as exc:
         if exc.segment is None:

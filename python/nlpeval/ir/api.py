@@ -80,8 +80,8 @@ class RetrievalMeasure(CorpusMetric):
         _check_options(self.relevance_level, self.flavor)
         object.__setattr__(self, "measure", Measure.parse(self.measure).name)  # one spelling per measure
 
-    @property  # type: ignore[override]
-    def name(self) -> str:  # the measure's canonical name names its scores
+    @property
+    def name(self) -> str:  # type: ignore[override]  # the measure's canonical name names its scores
         """The measure's canonical (trec_eval) name, e.g. ``ndcg_cut_10``."""
         return Measure.parse(self.measure).name
 
@@ -194,7 +194,11 @@ class RetrievalResult(Mapping[str, Score]):
         >>> test.baseline, test.system
         (1.0, 0.5)
         """
-        return stats_of(np.asarray(self[name].segments, dtype=np.float64))
+        return stats_of(self.query_values(name))
+
+    def query_values(self, name: str) -> np.ndarray:
+        """One measure's per-query values (float64), in :attr:`queries` order."""
+        return np.asarray(self[name].segments, dtype=np.float64)
 
     def __getitem__(self, name: str) -> Score:
         if name in self._scores:
@@ -213,7 +217,7 @@ class RetrievalResult(Mapping[str, Score]):
 
     def per_query(self) -> dict[str, dict[str, float]]:
         """``{query: {measure: value}}``, the shape of pytrec_eval's ``evaluate`` (and ``trec_eval -q``)."""
-        columns = {name: score.segments.tolist() for name, score in self._scores.items()}
+        columns = {name: self.query_values(name).tolist() for name in self._scores}
         return {query: {name: column[i] for name, column in columns.items()} for i, query in enumerate(self.queries)}
 
     def to_dict(self) -> dict[str, Any]:
@@ -229,7 +233,7 @@ class RetrievalResult(Mapping[str, Score]):
 def retrieval(
     qrels: Any,
     run: Any,
-    measures: str | Sequence[str] = DEFAULT_MEASURES,
+    measures: str | Sequence[str | Measure] = DEFAULT_MEASURES,
     *,
     relevance_level: int = 1,
     complete: bool = False,

@@ -11,7 +11,7 @@ import numpy as np
 
 from nlpeval.core.errors import InputError
 from nlpeval.ir.api import RetrievalMeasure, RetrievalResult, load_qrels, load_run, retrieval, stats_of
-from nlpeval.ir.measures import DEFAULT_MEASURES, parse_measures
+from nlpeval.ir.measures import DEFAULT_MEASURES, Measure, parse_measures
 
 TESTS = ("fisher", "randomization", "bootstrap", "student")
 CORRECTIONS = ("holm", "bh", "none")
@@ -100,8 +100,8 @@ def _paired_values(base: RetrievalResult, other: RetrievalResult, measure: str) 
         raise InputError(f"measure {measure}: the baseline and the run share no evaluated query")
     where_a = {q: i for i, q in enumerate(base.queries)}
     where_b = {q: i for i, q in enumerate(other.queries)}
-    a = base[measure].segments[[where_a[q] for q in shared]]
-    b = other[measure].segments[[where_b[q] for q in shared]]
+    a = base.query_values(measure)[[where_a[q] for q in shared]]
+    b = other.query_values(measure)[[where_b[q] for q in shared]]
     return np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
 
 
@@ -128,7 +128,7 @@ def _p_value(test: str, metric: RetrievalMeasure, a: np.ndarray, b: np.ndarray, 
 def compare_runs(
     qrels: Any,
     runs: Mapping[str, Any],
-    measures: str | Sequence[str] = DEFAULT_MEASURES,
+    measures: str | Sequence[str | Measure] = DEFAULT_MEASURES,
     *,
     baseline: str | None = None,
     test: str = "fisher",
@@ -192,7 +192,12 @@ def compare_runs(
         raise InputError(f"baseline {baseline!r} is not one of the runs: {', '.join(names)}")
     parsed = parse_measures(measures)
     judgements = load_qrels(qrels)
-    options = {"relevance_level": relevance_level, "complete": complete, "judged_only": judged_only, "flavor": flavor}
+    options: dict[str, Any] = {
+        "relevance_level": relevance_level,
+        "complete": complete,
+        "judged_only": judged_only,
+        "flavor": flavor,
+    }
     ordered = [baseline] + [name for name in names if name != baseline]
     results = {name: retrieval(judgements, load_run(runs[name]), parsed, **options) for name in ordered}
     from nlpeval.reports.analyses.multitest import benjamini_hochberg, holm

@@ -61,12 +61,14 @@ class Evaluation:
     def value(self, measure: Measure) -> np.ndarray:
         """The per-query values of ``measure``."""
         kind, k = measure.kind, measure.k
-        if kind == "P":
-            return self.relevant_in_top(k) / np.float64(k)
-        if kind == "recall":
-            return _ratio(self.relevant_in_top(k), self.num_rel)
-        if kind == "success":
-            return (self.relevant_in_top(k) > 0).astype(np.float64)
+        if kind in ("P", "recall", "success"):
+            assert k is not None  # Measure.parse requires their cutoff
+            top = self.relevant_in_top(k)
+            if kind == "P":
+                return top / np.float64(k)
+            if kind == "recall":
+                return _ratio(top, self.num_rel)
+            return (top > 0).astype(np.float64)
         if kind == "Rprec":
             return _ratio(self.relevant_in_top(self.num_rel), self.num_rel)
         if kind == "recip_rank":

@@ -10,6 +10,7 @@ have get names in the same style: ``recip_rank_cut_10`` (RR@10, as ranx's ``mrr@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from nlpeval.core.errors import InputError
@@ -127,7 +128,7 @@ class Measure:
         return not (self.kind == "ndcg_exp" or (self.kind == "recip_rank" and self.k is not None))
 
 
-def parse_measures(names: str | Measure | list | tuple) -> list[Measure]:
+def parse_measures(names: str | Measure | Sequence[str | Measure]) -> list[Measure]:
     """Measures from names (a comma-separated string or a sequence), without repeats, in the order given.
 
     Examples

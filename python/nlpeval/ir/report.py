@@ -12,8 +12,9 @@ from typing import Any
 import numpy as np
 
 from nlpeval.core.errors import InputError
+from nlpeval.core.stats import Stats
 from nlpeval.ir.api import RetrievalMeasure, load_qrels, load_run, retrieval, stats_of
-from nlpeval.ir.measures import parse_measures
+from nlpeval.ir.measures import Measure, parse_measures
 from nlpeval.reports.model import InputFile, Report
 
 #: buckets of queries by R, the number of relevant documents
@@ -28,7 +29,7 @@ def _digest(data: Mapping[str, Mapping[str, Any]]) -> str:
 def ir_report(
     qrels: Any,
     runs: Mapping[str, Any],
-    measures: str | Sequence[str] = "map,ndcg@10,P@10,recall@100,recip_rank",
+    measures: str | Sequence[str | Measure] = "map,ndcg@10,P@10,recall@100,recip_rank",
     *,
     baseline: str | None = None,
     relevance_level: int = 1,
@@ -60,18 +61,18 @@ def ir_report(
     """
     from nlpeval.reports.analyses.buckets import Buckets
     from nlpeval.reports.settings import Resampling
-    from nlpeval.reports.task import BucketSpec, TaskMetric, task_report
+    from nlpeval.reports.task import BucketSpec, TaskMetric, named_systems, task_report
 
-    if not runs:
-        raise InputError("no run to report on")
-    names = list(runs)
-    baseline = names[0] if baseline is None else baseline
-    if baseline not in runs:
-        raise InputError(f"baseline {baseline!r} is not one of the runs: {', '.join(names)}")
+    names, baseline = named_systems(runs, baseline, "run")
     parsed = parse_measures(measures)
     judgements = load_qrels(qrels)
     checked = {name: load_run(run) for name, run in runs.items()}
-    settings = {"relevance_level": relevance_level, "complete": complete, "judged_only": judged_only, "flavor": flavor}
+    settings: dict[str, Any] = {
+        "relevance_level": relevance_level,
+        "complete": complete,
+        "judged_only": judged_only,
+        "flavor": flavor,
+    }
     results = {name: retrieval(judgements, checked[name], parsed, **settings) for name in names}
     shared = sorted(set.intersection(*(set(r.queries) for r in results.values())))
     if not shared:
@@ -81,12 +82,12 @@ def ir_report(
         if len(result.queries) != len(shared):
             warnings.append(f"{name}: {len(result.queries) - len(shared)} of its queries left out (not in every run)")
     metrics = {m.name: RetrievalMeasure(m.name, relevance_level, complete, judged_only, flavor) for m in parsed}
-    stats = {}
+    stats: dict[str, dict[str, Stats]] = {}
     for measure in parsed:
         stats[measure.name] = {}
         for name, result in results.items():
             where = {q: i for i, q in enumerate(result.queries)}
-            values = result[measure.name].segments[[where[q] for q in shared]]
+            values = result.query_values(measure.name)[[where[q] for q in shared]]
             stats[measure.name][name] = stats_of(np.asarray(values, dtype=np.float64))
     resampling = Resampling(n_bootstrap, n_randomization, seed, alpha, confidence)
     relevant = np.array(

@@ -39,8 +39,14 @@ from nlpeval.core.metric import CorpusMetric
 from nlpeval.core.score import Score
 from nlpeval.core.signature import Signature, nrefs_field
 from nlpeval.core.stats import Stats, StatsSchema
-from nlpeval.core.validation import reference_counts, validate_segments, validate_text
-from nlpeval.metrics.ngram_table import ngram_table, unique_inverse
+from nlpeval.core.validation import (
+    check_unicode,
+    reference_counts,
+    unicode_checked,
+    validate_segments,
+    validate_text,
+)
+from nlpeval.metrics.ngram_table import ngram_table, token_ids, unique_inverse
 
 #: SARI flavors: HF evaluate's sentence-averaged SARI and EASSE's corpus SARI.
 SARI_FLAVORS = ("hf", "easse")
@@ -86,12 +92,86 @@ class GramCounts:
     source_rows: np.ndarray
 
 
-def gram_counts(sources: list[list[str]], outputs: list[list[str]], references: list[list[list[str]]]) -> GramCounts:
-    """Count every segment's n-grams (orders 1-4) in its source, its output and its references (summed)."""
-    n = len(sources)
-    counts = reference_counts(references)
-    flat = [ref for refs in references for ref in refs]
-    table = ngram_table([*sources, *outputs, *flat], max_order=ORDER)
+def _bits(value: int) -> int:
+    return max(int(value).bit_length(), 1)
+
+
+def token_id_rows(lines: list[str], *, flavor: str, tokenize: str) -> tuple[np.ndarray, np.ndarray]:
+    """Flat token ids and token counts of normalised lines: ``str.split()`` words (EASSE), or
+    ``str.split(" ")`` words (evaluate; after 13a the two differ only for an empty line, which has one
+    empty token)."""
+    from nlpeval import _native
+
+    if flavor == "hf" and tokenize != "13a":
+        ids, lengths, _ = token_ids([line.split(" ") for line in lines])
+        return ids, lengths
+    flat, lengths, types = _native.meteor_split_intern(lines, False, False)
+    ids = np.asarray(flat, dtype=np.int64)
+    lengths = np.asarray(lengths, dtype=np.int64)
+    if flavor == "hf":
+        empty = np.flatnonzero(lengths == 0)
+        if empty.shape[0]:
+            starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+            ids = np.insert(ids, starts[empty], len(types))  # the empty token "" (str.split never yields it)
+            lengths = np.where(lengths == 0, 1, lengths)
+    return ids, lengths
+
+
+def gram_counts(ids: np.ndarray, lengths: np.ndarray, n: int, counts: np.ndarray) -> GramCounts:
+    """Count every segment's n-grams (orders 1-4) in its source, its output and its references (summed).
+
+    ``ids``/``lengths``: the token ids of the sources, then the outputs, then every reference (in
+    segment order; ``counts`` references per segment). Tokens get ids local to their segment (a few bits
+    each), so an n-gram is one exact int64 key ``(segment, order, ids)`` and one sort groups the whole
+    corpus; corpora whose keys would not fit in 63 bits take :func:`_gram_counts_table`.
+    """
+    n_sequences = lengths.shape[0]
+    vocabulary = int(ids.max()) + 1 if ids.shape[0] else 1
+    seq_segment = np.concatenate((np.arange(n), np.arange(n), np.repeat(np.arange(n), counts))).astype(np.int64)
+    seq_side = np.repeat(np.arange(3, dtype=np.int8), [n, n, n_sequences - 2 * n])
+    owner = np.repeat(np.arange(n_sequences, dtype=np.int64), lengths)
+    token_segment = seq_segment[owner]
+    pairs, local = unique_inverse(token_segment * max(vocabulary, 1) + ids)
+    first_of_segment = np.searchsorted(pairs // max(vocabulary, 1), np.arange(n))
+    local = local - first_of_segment[token_segment] + 1  # 1..distinct tokens of the segment; 0: padding
+    width = _bits(int(local.max()) if local.shape[0] else 1)
+    if _bits(max(n - 1, 1)) + 2 + ORDER * width > 63:
+        return _gram_counts_table(ids, lengths, n, counts)
+    starts = np.zeros(n_sequences, dtype=np.int64)
+    np.cumsum(lengths[:-1], out=starts[1:])
+    remaining = lengths[owner] - (np.arange(ids.shape[0], dtype=np.int64) - starts[owner])
+    padded = np.concatenate((local, np.zeros(ORDER, dtype=np.int64)))
+    keys, sides = [], []
+    packed = np.zeros(ids.shape[0], dtype=np.int64)
+    for k in range(1, ORDER + 1):
+        packed = packed | (padded[k - 1 : k - 1 + ids.shape[0]] << (width * (ORDER - k)))
+        valid = np.flatnonzero(remaining >= k)
+        prefix = (token_segment[valid] << 2 | (k - 1)) << (width * ORDER)
+        keys.append(prefix | packed[valid])
+        sides.append(seq_side[owner[valid]])
+    key = np.concatenate(keys)
+    side = np.concatenate(sides)
+    uniq, group = np.unique(key, return_inverse=True)
+    size = uniq.shape[0]
+    s, c, r = (np.bincount(group[side == k], minlength=size) for k in range(3))
+    source_groups = group[side == 0]
+    _, first = np.unique(source_groups, return_index=True)
+    return GramCounts(
+        segment=uniq >> (2 + width * ORDER),
+        order=((uniq >> (width * ORDER)) & 3) + 1,
+        s=s.astype(np.int64),
+        c=c.astype(np.int64),
+        r=r.astype(np.int64),
+        nrefs=counts,
+        source_rows=source_groups[np.sort(first)],
+    )
+
+
+def _gram_counts_table(ids: np.ndarray, lengths: np.ndarray, n: int, counts: np.ndarray) -> GramCounts:
+    """:func:`gram_counts` through global n-gram ids (:func:`~nlpeval.metrics.ngram_table.ngram_table`)."""
+    sequences = np.split(ids, np.cumsum(lengths)[:-1]) if lengths.shape[0] else []
+    flat = sequences[2 * n :]
+    table = ngram_table([seq.tolist() for seq in sequences], max_order=ORDER)
     seq = table.sequence
     ref_segment = np.repeat(np.arange(n, dtype=np.int64), counts)
     segment = np.where(seq < n, seq, np.where(seq < 2 * n, seq - n, ref_segment[np.maximum(seq - 2 * n, 0)]))
@@ -285,12 +365,14 @@ class SARI(CorpusMetric):
         n = len(hyps)
         counts = reference_counts(refs)
         flat = [ref for seg in refs for ref in seg]
-        lines = _normalize([*srcs, *hyps, *flat], lowercase=self.lowercase, tokenize=self.tokenize)
-        # evaluate splits on single spaces (an empty line is one empty token), EASSE on any whitespace
-        tokens = [line.split(" ") for line in lines] if self.flavor == "hf" else [line.split() for line in lines]
-        starts = np.concatenate(([0], np.cumsum(counts))) + 2 * n
-        ref_tokens = [tokens[starts[i] : starts[i + 1]] for i in range(n)]
-        grams = gram_counts(tokens[:n], tokens[n : 2 * n], ref_tokens)
+        with unicode_checked(hyps, refs):  # a lone surrogate: an InputError naming the segment
+            try:
+                lines = _normalize([*srcs, *hyps, *flat], lowercase=self.lowercase, tokenize=self.tokenize)
+                ids, lengths = token_id_rows(lines, flavor=self.flavor, tokenize=self.tokenize)
+            except UnicodeEncodeError:
+                check_unicode(srcs, side="sources")
+                raise
+        grams = gram_counts(ids, lengths, n, counts)
         if self.flavor == "hf":
             rows = np.empty((n, _HF_SCHEMA.width), dtype=np.float64)
             rows[:, :4] = hf_rows(grams, n)

@@ -94,7 +94,9 @@ def segment_stats(
     >>> segment_stats(nlpeval.BLEU(), ["a b c d"], [["a b c d"]], None).rows.shape[0]
     1
     """
-    if not is_neural(metric):  # any other metric: called as everywhere else
+    if not is_neural(metric):  # any other metric: called as everywhere else (SARI also takes the sources)
+        if sources is not None and "sources" in inspect.signature(metric.segment_stats).parameters:
+            return metric.segment_stats(hypotheses, references, sources=sources)  # type: ignore[no-any-return]
         return metric.segment_stats(hypotheses, references)  # type: ignore[no-any-return]
     global calls
     calls += 1

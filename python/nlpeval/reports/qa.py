@@ -23,16 +23,6 @@ from nlpeval.reports.model import Example, ExamplesSection, InputFile, Report
 ANSWER_BUCKETS = ((1, 1, "1 answer"), (2, 2, "2 answers"), (3, None, "3+ answers"))
 
 
-def _systems(systems: Mapping[str, Any], baseline: str | None) -> tuple[list[str], str]:
-    if not systems:
-        raise InputError("no system to report on")
-    names = list(systems)
-    baseline = names[0] if baseline is None else baseline
-    if baseline not in systems:
-        raise InputError(f"baseline {baseline!r} is not one of the systems: {', '.join(names)}")
-    return names, baseline
-
-
 def _extremes(values: np.ndarray, count: int) -> list[int]:
     """The ``count`` lowest and ``count`` highest segments by ``values`` (ties by index), lowest first."""
     order = np.lexsort((np.arange(len(values)), values)).tolist()
@@ -92,9 +82,9 @@ def qa_report(
     from nlpeval.reports.analyses.buckets import Buckets
     from nlpeval.reports.provenance import memory_inputs
     from nlpeval.reports.settings import Resampling
-    from nlpeval.reports.task import BucketSpec, TaskMetric, task_report
+    from nlpeval.reports.task import BucketSpec, TaskMetric, named_systems, task_report
 
-    names, baseline = _systems(systems, baseline)
+    names, baseline = named_systems(systems, baseline)
     golds = [list(a) for a in answers]
     probs = no_answer_probs or {}
     unknown = sorted(set(probs) - set(names))
@@ -135,25 +125,7 @@ def qa_report(
         split = Buckets("qa-has-answer", "F1 on answerable (HasAns) and unanswerable (NoAns) questions", "has-answer",
                         ["HasAns", "NoAns"], [(1.0, None), (0.0, 0.0)])  # fmt: skip
         buckets.append(BucketSpec(split, 1 - has, "f1"))
-    f1 = np.stack([np.asarray(stats[n]["f1"], dtype=np.float64) for n in names])
-    em = np.stack([np.asarray(stats[n]["exact"], dtype=np.float64) for n in names])
-    shown = _extremes(f1.mean(axis=0), max_examples // 2)
-    texts = list(questions) if questions is not None else [f"question {i + 1}" for i in range(len(golds))]
-    examples = ExamplesSection(
-        total=len(golds),
-        max_examples=max_examples,
-        metric="f1",
-        examples=tuple(
-            Example(
-                id=i,
-                source=texts[i],
-                references=tuple(golds[i]) or ("(no answer)",),
-                hypotheses=tuple(str(systems[n][i]) for n in names),
-                scores={"f1": tuple(f1[:, i].tolist()), "exact_match": tuple(em[:, i].tolist())},
-            )
-            for i in shown
-        ),
-    )
+    examples = _qa_examples(golds, systems, names, stats, questions, max_examples)
     if inputs is None:
         sides = [("reference", "answers", [" | ".join(a) for a in golds])]
         inputs = memory_inputs(sides + [("system", n, [str(x) for x in systems[n]]) for n in names])
@@ -169,6 +141,36 @@ def qa_report(
         options={"version": version, "questions": len(golds), "no_answer_threshold": str(no_answer_threshold)},
         command=command,
         examples=examples,
+    )
+
+
+def _qa_examples(
+    golds: list[list[str]],
+    systems: Mapping[str, Sequence[str]],
+    names: Sequence[str],
+    stats: Mapping[str, Any],
+    questions: Sequence[str] | None,
+    max_examples: int,
+) -> ExamplesSection:
+    """The worst and best questions (by F1 averaged over the systems) with every system's answer, EM and F1."""
+    f1 = np.stack([np.asarray(stats[n]["f1"], dtype=np.float64) for n in names])
+    em = np.stack([np.asarray(stats[n]["exact"], dtype=np.float64) for n in names])
+    shown = _extremes(f1.mean(axis=0), max_examples // 2)
+    texts = list(questions) if questions is not None else [f"question {i + 1}" for i in range(len(golds))]
+    return ExamplesSection(
+        total=len(golds),
+        max_examples=max_examples,
+        metric="f1",
+        examples=tuple(
+            Example(
+                id=i,
+                source=texts[i],
+                references=tuple(golds[i]) or ("(no answer)",),
+                hypotheses=tuple(str(systems[n][i]) for n in names),
+                scores={"f1": tuple(f1[:, i].tolist()), "exact_match": tuple(em[:, i].tolist())},
+            )
+            for i in shown
+        ),
     )
 
 
@@ -202,9 +204,9 @@ def mc_report(
     from nlpeval.reports.analyses.buckets import Buckets
     from nlpeval.reports.provenance import memory_inputs
     from nlpeval.reports.settings import Resampling
-    from nlpeval.reports.task import BucketSpec, TaskMetric, task_report
+    from nlpeval.reports.task import BucketSpec, TaskMetric, named_systems, task_report
 
-    names, baseline = _systems(systems, baseline)
+    names, baseline = named_systems(systems, baseline)
     targets = ("acc", "acc_norm") if choices is not None else ("acc",)
     metrics = {t: MultipleChoice(target=t, allow_ragged=True) for t in targets}  # type: ignore[arg-type]
     stats = {}

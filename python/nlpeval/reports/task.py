@@ -45,6 +45,25 @@ class BucketSpec:
     metric: str
 
 
+def named_systems(systems: Mapping[str, Any], baseline: str | None, what: str = "system") -> tuple[list[str], str]:
+    """The systems' names in order and the baseline (default the first); an error for none or an unknown baseline.
+
+    Examples
+    --------
+    >>> named_systems({"A": [], "B": []}, None)
+    (['A', 'B'], 'A')
+    """
+    from nlpeval.core.errors import InputError
+
+    if not systems:
+        raise InputError(f"no {what} to report on")
+    names = list(systems)
+    baseline = names[0] if baseline is None else baseline
+    if baseline not in systems:
+        raise InputError(f"baseline {baseline!r} is not one of the {what}s: {', '.join(names)}")
+    return names, baseline
+
+
 def task_report(
     *,
     task: str,

@@ -84,9 +84,13 @@ def _lookup(keys: np.ndarray, queries: np.ndarray) -> tuple[np.ndarray, np.ndarr
 
 
 def _best_reference(
-    table: NgramTable, weight: np.ndarray, segment_of_ref: np.ndarray, counts: np.ndarray, n: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """Per segment and order: the matched information and the length of the best reference."""
+    table: NgramTable, weights: Sequence[np.ndarray], segment_of_ref: np.ndarray, counts: np.ndarray, n: int
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Per set of weights, segment and order: the matched information and the length of the best reference.
+
+    The matching of reference and hypothesis n-grams (and NLTK's summation order) is found once
+    and serves every set of ``weights``.
+    """
     n_seg = counts.shape[0]
     n_refs = int(counts.sum())
     is_ref = table.sequence < n_refs
@@ -98,30 +102,37 @@ def _best_reference(
         segment[hyp_entry] * n_grams + table.gram[hyp_entry], segment[ref_entry] * n_grams + table.gram[ref_entry]
     )
     ref_hit, hyp_hit = ref_entry[found], hyp_entry[at[found]]
-    terms = weight[ref_hit] * np.minimum(table.count[ref_hit], table.count[hyp_hit])
+    # NLTK sums in the hypothesis' n-gram order: sort by (reference, hypothesis entry); the pairs
+    # are distinct (one hypothesis entry per distinct n-gram of a reference), so one key does it
+    entries = max(table.sequence.shape[0], 1)
+    arrange = np.argsort(table.sequence[ref_hit] * entries + hyp_hit)
+    ref_hit, hyp_hit = ref_hit[arrange], hyp_hit[arrange]
+    clipped = np.minimum(table.count[ref_hit], table.count[hyp_hit])
     slot = table.sequence[ref_hit] * n + table.order[ref_hit] - 1
-    arrange = np.lexsort((hyp_hit, table.sequence[ref_hit]))  # NLTK sums in the hypothesis' n-gram order
-    info = np.bincount(slot[arrange], weights=terms[arrange], minlength=n_refs * n).reshape(n_refs, n)
     hyp_ngrams = table.ngram_counts()[n_refs:]  # (n_seg, n)
     den = hyp_ngrams[segment_of_ref]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        precision = np.where(den > 0, info / np.where(den > 0, den, 1), 0.0)
     ref_len = table.lengths[:n_refs]
     first = np.zeros(n_seg + 1, dtype=np.int64)
     np.cumsum(counts, out=first[1:])
-    best_p = np.full((n_seg, n), -np.inf)
-    best_info = np.zeros((n_seg, n))
-    best_len = np.full((n_seg, n), -1, dtype=np.int64)
-    for k in range(int(counts.max()) if n_seg else 0):  # max() of (precision, info, den, ref_len) tuples
-        having = np.flatnonzero(counts > k)
-        index = first[having] + k
-        p, i, r = precision[index], info[index], ref_len[index][:, None]
-        bp, bi, br = best_p[having], best_info[having], best_len[having]
-        better = (p > bp) | ((p == bp) & ((i > bi) | ((i == bi) & (r > br))))
-        best_p[having] = np.where(better, p, bp)
-        best_info[having] = np.where(better, i, bi)
-        best_len[having] = np.where(better, r, br)
-    return best_info, best_len
+    results = []
+    for weight in weights:
+        info = np.bincount(slot, weights=weight[ref_hit] * clipped, minlength=n_refs * n).reshape(n_refs, n)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            precision = np.where(den > 0, info / np.where(den > 0, den, 1), 0.0)
+        best_p = np.full((n_seg, n), -np.inf)
+        best_info = np.zeros((n_seg, n))
+        best_len = np.full((n_seg, n), -1, dtype=np.int64)
+        for k in range(int(counts.max()) if n_seg else 0):  # max() of (precision, info, den, ref_len) tuples
+            having = np.flatnonzero(counts > k)
+            index = first[having] + k
+            p, i, r = precision[index], info[index], ref_len[index][:, None]
+            bp, bi, br = best_p[having], best_info[having], best_len[having]
+            better = (p > bp) | ((p == bp) & ((i > bi) | ((i == bi) & (r > br))))
+            best_p[having] = np.where(better, p, bp)
+            best_info[having] = np.where(better, i, bi)
+            best_len[having] = np.where(better, r, br)
+        results.append((best_info, best_len))
+    return results
 
 
 def nist_rows(hyp_tokens: Sequence[Sequence[Any]], ref_tokens: Sequence[Sequence[Sequence[Any]]], n: int) -> np.ndarray:
@@ -158,8 +169,7 @@ def nist_rows(hyp_tokens: Sequence[Sequence[Any]], ref_tokens: Sequence[Sequence
     sentence_weight[ref_idx] = _information(seg_numerator, seg_freq[inverse])
 
     # pass 2: every segment with the weights
-    info, best_len = _best_reference(table, weight, segment_of_ref, counts, n)
-    s_info, s_len = _best_reference(table, sentence_weight, segment_of_ref, counts, n)
+    (info, best_len), (s_info, s_len) = _best_reference(table, (weight, sentence_weight), segment_of_ref, counts, n)
     schema = nist_schema(n)
     rows = np.empty((n_seg, schema.width), dtype=np.float64)
     rows[:, 0] = table.lengths[n_refs:]

@@ -22,8 +22,13 @@ _POW = np.frompyfunc(pow, 2, 1)
 
 
 def _counts_and_first(keys: np.ndarray, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Distinct ``keys`` (sorted), their counts and the smallest position of each."""
-    order = np.lexsort((positions, keys))
+    """Distinct ``keys`` (sorted), their counts and the position of the first occurrence of each.
+
+    The first occurrence is the smallest position when positions increase along equal keys (as
+    they do here: a key names one sequence, whose tokens are laid out in order), so one stable
+    sort of the keys does what a sort by (key, position) would.
+    """
+    order = np.argsort(keys, kind="stable")
     ordered = keys[order]
     if ordered.shape[0] == 0:
         return ordered, ordered, ordered
@@ -102,13 +107,13 @@ def ribes_values(
             window = m - 1
             l_hyp_len = hyp_len[l_pair]
             still = window < np.minimum(np.maximum(l_pos, l_hyp_len - l_pos + 1), ref_len[l_pair])
+            # a context whose n-gram is not in the reference never will be with more words (a longer
+            # context contains it), nor one past the sentence's end: a word with both sides closed
+            # can never be aligned and leaves the loop now rather than at NLTK's last window
+            closed = {"right": l_pos + window >= l_hyp_len, "left": window > l_pos}
             for side in ("right", "left"):  # NLTK tries the right context first
-                if side == "right":
-                    sel = np.flatnonzero(still & (l_pos + window < l_hyp_len))
-                    start = l_start[sel]
-                else:
-                    sel = np.flatnonzero(still & (window <= l_pos))
-                    start = l_start[sel] - window
+                sel = np.flatnonzero(still & ~closed[side])
+                start = l_start[sel] - (window if side == "left" else 0)
                 if not sel.shape[0]:
                     continue
                 in_ref, ref_first = lookup(ref_seq[l_pair[sel]], start)
@@ -116,6 +121,8 @@ def ribes_values(
                 ok = (in_ref == 1) & (in_hyp == 1)
                 q_value[live[sel[ok]]] = ref_first[ok] + (window if side == "left" else 0)
                 still[sel[ok]] = False
+                closed[side][sel[in_ref == 0]] = True
+            still &= ~(closed["right"] & closed["left"])
         live, l_pair, l_pos, l_hyp, l_start = live[still], l_pair[still], l_pos[still], l_hyp[still], l_start[still]
         if not live.shape[0]:
             break
@@ -124,7 +131,7 @@ def ribes_values(
         needed[l_hyp] = True
         needed[ref_seq[l_pair]] = True
         keep = needed[owner]
-        if keep.sum() * 2 < keep.shape[0]:
+        if keep.sum() * 4 < keep.shape[0] * 3:
             new_index = np.cumsum(keep) - 1
             ids, gram, owner, offset, remaining = ids[keep], gram[keep], owner[keep], offset[keep], remaining[keep]
             l_start = new_index[l_start]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from nlpeval.reports.context import ReportContext
 
 
@@ -15,7 +17,10 @@ def section(ctx: ReportContext) -> Any:
         return None
     from nlpeval.reports.analyses.human_agreement import human_agreement
 
-    segments = {name: ctx.segment_scores[name] for name in ctx.metrics}
+    segments = {
+        name: {s: np.asarray(column.metric.segment_values(column.stats[s]), dtype=np.float64) for s in ctx.systems}
+        for name, column in ctx.metrics.items()
+    }
     corpus = {
         name: {s: float(column.metric.corpus_values(column.stats[s].totals())) for s in ctx.systems}
         for name, column in ctx.metrics.items()
