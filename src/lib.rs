@@ -1,23 +1,12 @@
 //! Python bindings of the nlpeval kernels (`nlpeval._core`). Glue only: every
-//! kernel lives in its own module with its own unit tests.
+//! kernel lives in its family's folder with its own unit tests.
 
-pub mod bleu_refs;
-pub mod bleu_score;
+pub mod bleu;
 pub mod chrf;
-pub mod chrf_refs;
-pub mod chrf_sorted;
 pub mod common;
-pub mod edit;
-pub mod kendall;
 pub mod meteor;
-pub mod ngram;
-pub mod porter;
-pub mod py_text;
-pub mod refcache;
-pub mod report_kernels;
+pub mod report;
 pub mod rouge;
-pub mod rouge_text;
-pub mod sentence_scores;
 pub mod ter;
 pub mod text;
 
@@ -27,8 +16,8 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyInt, PyList, PyString};
 use rayon::prelude::*;
+use rouge::text::RougeTokenizer;
 use rouge::{Doc, Interner, Kind};
-use rouge_text::RougeTokenizer;
 use text::{py_split, Tokenizer};
 
 pub use common::parallel::{fill_rows, PARALLEL_MIN_SEGMENTS};
@@ -51,10 +40,8 @@ fn to_array2<'py>(
 #[pyfunction]
 fn tokenize(py: Python<'_>, lines: Vec<String>, tokenizer: &str) -> PyResult<Vec<String>> {
     let tok = tokenizer_from(tokenizer)?;
-    Ok(py.detach(|| {
-        crate::common::parallel::install(|| {
-            lines.par_iter().map(|line| tok.tokenize(line)).collect()
-        })
+    Ok(crate::common::parallel::detached(py, || {
+        lines.par_iter().map(|line| tok.tokenize(line)).collect()
     }))
 }
 
@@ -72,7 +59,7 @@ fn bleu_stats<'py>(
     max_order: usize,
 ) -> PyResult<Bound<'py, PyArray2<i64>>> {
     let (flat, n) = bleu_rows(py, hyps, refs, tokenizer, max_order)?;
-    to_array2(py, flat, n, ngram::row_width(max_order))
+    to_array2(py, flat, n, bleu::ngram::row_width(max_order))
 }
 
 /// The flat statistics rows of [`bleu_stats`] and their number (borrowed strings, cached
@@ -85,25 +72,28 @@ fn bleu_rows(
     max_order: usize,
 ) -> PyResult<(Vec<i64>, usize)> {
     let tok = tokenizer_from(tokenizer)?;
-    let (hyps, (refs, offsets)) = (py_text::texts(hyps)?, py_text::nested_texts(refs)?);
+    let (hyps, (refs, offsets)) = (
+        text::py_text::texts(hyps)?,
+        text::py_text::nested_texts(refs)?,
+    );
     let (hyps, refs) = (hyps.strs()?, refs.strs()?);
     let refs = one_list_per_hypothesis(&hyps, &refs, &offsets)?;
-    let flat = py.detach(|| bleu_refs::text_batch_stats_cached(&hyps, refs, tok, max_order));
+    let flat = py.detach(|| bleu::refs::text_batch_stats_cached(&hyps, refs, tok, max_order));
     Ok((flat, hyps.len()))
 }
 
-/// The references of a call as a [`refcache::RefsView`], checked to have one list per hypothesis.
+/// The references of a call as a [`common::refcache::RefsView`], checked to have one list per hypothesis.
 fn one_list_per_hypothesis<'a>(
     hyps: &[&str],
     refs: &'a [&'a str],
     offsets: &'a [usize],
-) -> PyResult<refcache::RefsView<'a>> {
+) -> PyResult<common::refcache::RefsView<'a>> {
     if offsets.len() != hyps.len() + 1 {
         return Err(PyValueError::new_err(
             "one list of references per hypothesis is required",
         ));
     }
-    Ok(refcache::RefsView { refs, offsets })
+    Ok(common::refcache::RefsView { refs, offsets })
 }
 
 /// BLEU statistics of segments given as token lists (no tokenization).
@@ -115,8 +105,8 @@ fn bleu_stats_tokens<'py>(
     max_order: usize,
 ) -> PyResult<Bound<'py, PyArray2<i64>>> {
     let n = hyps.len();
-    let flat = py.detach(|| ngram::batch_stats::<String, _, _>(&hyps, &refs, max_order));
-    to_array2(py, flat, n, ngram::row_width(max_order))
+    let flat = py.detach(|| bleu::ngram::batch_stats::<String, _, _>(&hyps, &refs, max_order));
+    to_array2(py, flat, n, bleu::ngram::row_width(max_order))
 }
 
 /// Profiling helper: receives text segments as the statistics kernels do (one
@@ -285,8 +275,8 @@ fn bleu_stats_flat<'py>(
         ));
     }
     let n = hyps.len();
-    let flat = py.detach(|| ngram::id_batch_stats(&hyps, &refs, &offsets, max_order));
-    to_array2(py, flat, n, ngram::row_width(max_order))
+    let flat = py.detach(|| bleu::ngram::id_batch_stats(&hyps, &refs, &offsets, max_order));
+    to_array2(py, flat, n, bleu::ngram::row_width(max_order))
 }
 
 /// Sentence BLEU (0–1, effective order) of every hypothesis against every
@@ -310,26 +300,21 @@ fn bleu_pairwise_scores<'py>(
     smooth_value: Option<f64>,
 ) -> PyResult<Bound<'py, PyArray2<f64>>> {
     let tok = tokenizer_from(tokenizer)?;
-    let smoothing = bleu_score::Smoothing::from_name(smooth, smooth_value)
+    let smoothing = bleu::score::Smoothing::from_name(smooth, smooth_value)
         .ok_or_else(|| PyValueError::new_err(format!("unknown smoothing {smooth:?}")))?;
     let (n, m) = (hyps.len(), cands.len());
-    let flat = py
-        .detach(|| {
-            crate::common::parallel::install(|| {
-                let hyp_text: Vec<String> =
-                    hyps.par_iter().map(|h| tok.tokenize_unjoined(h)).collect();
-                let cand_text: Vec<String> =
-                    cands.par_iter().map(|c| tok.tokenize_unjoined(c)).collect();
-                let hyp_tokens = split_all(&hyp_text);
-                let cand_tokens = split_all(&cand_text);
-                let hyp_slices: Vec<&[&str]> = hyp_tokens.iter().map(|t| t.as_slice()).collect();
-                let cand_slices: Vec<&[&str]> = cand_tokens.iter().map(|t| t.as_slice()).collect();
-                ngram::pairwise_map(&hyp_slices, &cand_slices, max_order, |row| {
-                    bleu_score::bleu(row, max_order, smoothing, true)
-                })
-            })
+    let flat = crate::common::parallel::detached(py, || {
+        let hyp_text: Vec<String> = hyps.par_iter().map(|h| tok.tokenize_unjoined(h)).collect();
+        let cand_text: Vec<String> = cands.par_iter().map(|c| tok.tokenize_unjoined(c)).collect();
+        let hyp_tokens = split_all(&hyp_text);
+        let cand_tokens = split_all(&cand_text);
+        let hyp_slices: Vec<&[&str]> = hyp_tokens.iter().map(|t| t.as_slice()).collect();
+        let cand_slices: Vec<&[&str]> = cand_tokens.iter().map(|t| t.as_slice()).collect();
+        bleu::ngram::pairwise_map(&hyp_slices, &cand_slices, max_order, |row| {
+            bleu::score::bleu(row, max_order, smoothing, true)
         })
-        .map_err(|too_large| pairwise_memory_error(too_large, n, m))?;
+    })
+    .map_err(|too_large| pairwise_memory_error(too_large, n, m))?;
     PyArray1::from_vec(py, flat).reshape([n, m])
 }
 
@@ -363,23 +348,19 @@ fn rouge_tokenize(
 ) -> PyResult<Vec<Vec<String>>> {
     let tok = RougeTokenizer::from_name(tokenizer)
         .ok_or_else(|| PyValueError::new_err(format!("unknown ROUGE tokenizer {tokenizer:?}")))?;
-    Ok(py.detach(|| {
-        crate::common::parallel::install(|| {
-            texts.par_iter().map(|t| tok.tokenize(t, stem)).collect()
-        })
+    Ok(crate::common::parallel::detached(py, || {
+        texts.par_iter().map(|t| tok.tokenize(t, stem)).collect()
     }))
 }
 
 /// NLTK's Porter stemmer (NLTK_EXTENSIONS) on lowercase ASCII words.
 #[pyfunction]
 fn porter_stem(py: Python<'_>, words: Vec<String>) -> Vec<String> {
-    py.detach(|| {
-        crate::common::parallel::install(|| {
-            words
-                .par_iter()
-                .map(|w| rouge_text::porter_stem(w))
-                .collect()
-        })
+    crate::common::parallel::detached(py, || {
+        words
+            .par_iter()
+            .map(|w| rouge::text::porter_stem(w))
+            .collect()
     })
 }
 
@@ -514,28 +495,25 @@ fn rouge_stats_ids<'py>(
             "rouge_stats_ids: inputs differ in length",
         ));
     }
-    let flat = py
-        .detach(|| {
-            crate::common::parallel::install(|| {
-                let segments: Vec<(Doc, Vec<Doc>)> = hyp_sents
-                    .into_par_iter()
-                    .zip(hyp_flat)
-                    .zip(ref_sents.into_par_iter().zip(ref_flat))
-                    .map(|((hs, hf), (rs, rf))| {
-                        let mut interner = Interner::default();
-                        let hyp = id_doc(hs, hf, &mut interner);
-                        let refs = rs
-                            .into_iter()
-                            .zip(rf)
-                            .map(|(s, f)| id_doc(s, f, &mut interner))
-                            .collect();
-                        (hyp, refs)
-                    })
+    let flat = crate::common::parallel::detached(py, || {
+        let segments: Vec<(Doc, Vec<Doc>)> = hyp_sents
+            .into_par_iter()
+            .zip(hyp_flat)
+            .zip(ref_sents.into_par_iter().zip(ref_flat))
+            .map(|((hs, hf), (rs, rf))| {
+                let mut interner = Interner::default();
+                let hyp = id_doc(hs, hf, &mut interner);
+                let refs = rs
+                    .into_iter()
+                    .zip(rf)
+                    .map(|(s, f)| id_doc(s, f, &mut interner))
                     .collect();
-                rouge::batch_stats(&segments, &kinds_parsed, max_cells.unwrap_or(u64::MAX))
+                (hyp, refs)
             })
-        })
-        .map_err(rouge_too_large)?;
+            .collect();
+        rouge::batch_stats(&segments, &kinds_parsed, max_cells.unwrap_or(u64::MAX))
+    })
+    .map_err(rouge_too_large)?;
     rouge_array(py, flat, kinds_parsed.len())
 }
 
@@ -556,10 +534,16 @@ fn edit_unit(unit: &str) -> PyResult<EditUnit> {
     }
 }
 
-fn edit_ops(hyp: &str, reference: &str, unit: EditUnit) -> Vec<edit::Op> {
+fn edit_ops(hyp: &str, reference: &str, unit: EditUnit) -> Vec<ter::edit::Op> {
     match unit {
-        EditUnit::Word => edit::align(&edit::jiwer_words(reference), &edit::jiwer_words(hyp)),
-        EditUnit::Char => edit::align(&edit::jiwer_chars(reference), &edit::jiwer_chars(hyp)),
+        EditUnit::Word => ter::edit::align(
+            &ter::edit::jiwer_words(reference),
+            &ter::edit::jiwer_words(hyp),
+        ),
+        EditUnit::Char => ter::edit::align(
+            &ter::edit::jiwer_chars(reference),
+            &ter::edit::jiwer_chars(hyp),
+        ),
     }
 }
 
@@ -579,22 +563,20 @@ fn edit_stats<'py>(
         ));
     }
     let n = hyps.len();
-    let flat = py.detach(|| {
-        crate::common::parallel::install(|| {
-            if n >= PARALLEL_MIN_SEGMENTS {
-                hyps.par_iter()
-                    .zip(refs.par_iter())
-                    .flat_map_iter(|(h, r)| edit::row(&edit_ops(h, r, unit)))
-                    .collect()
-            } else {
-                hyps.iter()
-                    .zip(refs.iter())
-                    .flat_map(|(h, r)| edit::row(&edit_ops(h, r, unit)))
-                    .collect()
-            }
-        })
+    let flat = crate::common::parallel::detached(py, || {
+        if n >= PARALLEL_MIN_SEGMENTS {
+            hyps.par_iter()
+                .zip(refs.par_iter())
+                .flat_map_iter(|(h, r)| ter::edit::row(&edit_ops(h, r, unit)))
+                .collect()
+        } else {
+            hyps.iter()
+                .zip(refs.iter())
+                .flat_map(|(h, r)| ter::edit::row(&edit_ops(h, r, unit)))
+                .collect()
+        }
     });
-    to_array2(py, flat, n, edit::ROW_WIDTH)
+    to_array2(py, flat, n, ter::edit::ROW_WIDTH)
 }
 
 /// One aligned pair: reference tokens, hypothesis tokens, operation codes.
@@ -616,35 +598,39 @@ fn edit_align(
             "edit_align needs one reference per hypothesis",
         ));
     }
-    Ok(py.detach(|| {
-        crate::common::parallel::install(|| {
-            hyps.par_iter()
-                .zip(refs.par_iter())
-                .map(|(h, r)| {
-                    let (r_tokens, h_tokens): (Vec<String>, Vec<String>) = match unit {
-                        EditUnit::Word => (
-                            edit::jiwer_words(r)
-                                .into_iter()
-                                .map(str::to_owned)
-                                .collect(),
-                            edit::jiwer_words(h)
-                                .into_iter()
-                                .map(str::to_owned)
-                                .collect(),
-                        ),
-                        EditUnit::Char => (
-                            edit::jiwer_chars(r).into_iter().map(String::from).collect(),
-                            edit::jiwer_chars(h).into_iter().map(String::from).collect(),
-                        ),
-                    };
-                    let ops = edit_ops(h, r, unit)
-                        .into_iter()
-                        .map(|op| op as u8)
-                        .collect();
-                    (r_tokens, h_tokens, ops)
-                })
-                .collect()
-        })
+    Ok(crate::common::parallel::detached(py, || {
+        hyps.par_iter()
+            .zip(refs.par_iter())
+            .map(|(h, r)| {
+                let (r_tokens, h_tokens): (Vec<String>, Vec<String>) = match unit {
+                    EditUnit::Word => (
+                        ter::edit::jiwer_words(r)
+                            .into_iter()
+                            .map(str::to_owned)
+                            .collect(),
+                        ter::edit::jiwer_words(h)
+                            .into_iter()
+                            .map(str::to_owned)
+                            .collect(),
+                    ),
+                    EditUnit::Char => (
+                        ter::edit::jiwer_chars(r)
+                            .into_iter()
+                            .map(String::from)
+                            .collect(),
+                        ter::edit::jiwer_chars(h)
+                            .into_iter()
+                            .map(String::from)
+                            .collect(),
+                    ),
+                };
+                let ops = edit_ops(h, r, unit)
+                    .into_iter()
+                    .map(|op| op as u8)
+                    .collect();
+                (r_tokens, h_tokens, ops)
+            })
+            .collect()
     }))
 }
 
@@ -696,10 +682,13 @@ fn chrf_rows(
     refs: &Bound<'_, PyAny>,
     cfg: &chrf::ChrfConfig,
 ) -> PyResult<(Vec<i64>, usize)> {
-    let (hyps, (refs, offsets)) = (py_text::texts(hyps)?, py_text::nested_texts(refs)?);
+    let (hyps, (refs, offsets)) = (
+        text::py_text::texts(hyps)?,
+        text::py_text::nested_texts(refs)?,
+    );
     let (hyps, refs) = (hyps.strs()?, refs.strs()?);
     let refs = one_list_per_hypothesis(&hyps, &refs, &offsets)?;
-    let flat = py.detach(|| chrf_refs::batch_stats_cached(&hyps, refs, cfg));
+    let flat = py.detach(|| chrf::refs::batch_stats_cached(&hyps, refs, cfg));
     Ok((flat, hyps.len()))
 }
 
@@ -725,7 +714,7 @@ fn bleu_totals(
     max_order: usize,
 ) -> PyResult<Vec<i64>> {
     let (flat, _) = bleu_rows(py, hyps, refs, tokenizer, max_order)?;
-    Ok(column_sums(&flat, ngram::row_width(max_order)))
+    Ok(column_sums(&flat, bleu::ngram::row_width(max_order)))
 }
 
 /// The totals of [`chrf_stats`]' rows, as a list (see [`bleu_totals`]).
@@ -804,12 +793,12 @@ fn kendall_group_stats<'py>(
     if x.len() != y.len() {
         return Err(PyValueError::new_err("x and y differ in length"));
     }
-    let ranges = kendall::group_ranges(offsets, x.len()).map_err(PyValueError::new_err)?;
+    let ranges = report::kendall::group_ranges(offsets, x.len()).map_err(PyValueError::new_err)?;
     let groups = ranges.len();
-    let (counts, sums) = py.detach(|| kendall::batch_group_stats(x, y, &ranges));
+    let (counts, sums) = py.detach(|| report::kendall::batch_group_stats(x, y, &ranges));
     Ok((
-        to_array2(py, counts, groups, kendall::COLUMNS)?,
-        PyArray1::from_vec(py, sums).reshape([groups, kendall::SUM_COLUMNS])?,
+        to_array2(py, counts, groups, report::kendall::COLUMNS)?,
+        PyArray1::from_vec(py, sums).reshape([groups, report::kendall::SUM_COLUMNS])?,
     ))
 }
 
@@ -832,10 +821,11 @@ fn kendall_weighted_stats<'py>(
         ));
     }
     let weights = weights.as_slice()?;
-    let ranges = kendall::group_ranges(offsets, x.len()).map_err(PyValueError::new_err)?;
+    let ranges = report::kendall::group_ranges(offsets, x.len()).map_err(PyValueError::new_err)?;
     let groups = ranges.len();
-    let flat = py.detach(|| kendall::batch_weighted_group_stats(x, y, &ranges, weights, rows));
-    PyArray1::from_vec(py, flat).reshape([rows, groups, kendall::WEIGHTED_COLUMNS])
+    let flat =
+        py.detach(|| report::kendall::batch_weighted_group_stats(x, y, &ranges, weights, rows));
+    PyArray1::from_vec(py, flat).reshape([rows, groups, report::kendall::WEIGHTED_COLUMNS])
 }
 
 /// Splits texts (Python's `str.split` or, with `java`, Java's `StringTokenizer`) and
@@ -883,59 +873,53 @@ fn meteor_normalize(
             _ => Err(PyValueError::new_err("prefix kinds are 1 or 2")),
         })
         .collect::<PyResult<std::collections::HashMap<String, Prefix>>>()?;
-    Ok(py.detach(|| {
-        crate::common::parallel::install(|| {
-            lines
-                .par_iter()
-                .map(|l| meteor::normalize::normalize_line(l, keep_punctuation, &prefixes))
-                .collect()
-        })
+    Ok(crate::common::parallel::detached(py, || {
+        lines
+            .par_iter()
+            .map(|l| meteor::normalize::normalize_line(l, keep_punctuation, &prefixes))
+            .collect()
     }))
 }
 
 /// Snowball English stems as METEOR 1.5's Java stemmer computes them.
 #[pyfunction]
 fn meteor_snowball_stems(py: Python<'_>, words: Vec<String>) -> Vec<String> {
-    py.detach(|| {
-        crate::common::parallel::install(|| {
-            words
-                .par_iter()
-                .map(|w| meteor::snowball::stem(w))
-                .collect()
-        })
+    crate::common::parallel::detached(py, || {
+        words
+            .par_iter()
+            .map(|w| meteor::snowball::stem(w))
+            .collect()
     })
 }
 
 /// METEOR 1.5 word keys: Java `hashCode` of each word and, if `stem`, of its Snowball stem.
 #[pyfunction]
 fn meteor_word_keys(py: Python<'_>, words: Vec<String>, stem: bool) -> (Vec<i32>, Vec<i32>) {
-    py.detach(|| {
-        crate::common::parallel::install(|| {
-            let hashes = words
+    crate::common::parallel::detached(py, || {
+        let hashes = words
+            .par_iter()
+            .map(|w| meteor::java::string_hash(w))
+            .collect();
+        let stems = if stem {
+            words
                 .par_iter()
-                .map(|w| meteor::java::string_hash(w))
-                .collect();
-            let stems = if stem {
-                words
-                    .par_iter()
-                    .map(|w| {
-                        let units: Vec<u16> = w.encode_utf16().collect();
-                        meteor::java::units_hash(&meteor::snowball::stem_units(&units))
-                    })
-                    .collect()
-            } else {
-                Vec::new()
-            };
-            (hashes, stems)
-        })
+                .map(|w| {
+                    let units: Vec<u16> = w.encode_utf16().collect();
+                    meteor::java::units_hash(&meteor::snowball::stem_units(&units))
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        (hashes, stems)
     })
 }
 
 /// NLTK Porter stems of words already lowercased with `str.lower`.
 #[pyfunction]
 fn nltk_porter_stems(py: Python<'_>, words: Vec<String>) -> Vec<String> {
-    py.detach(|| {
-        crate::common::parallel::install(|| words.par_iter().map(|w| porter::stem(w)).collect())
+    crate::common::parallel::detached(py, || {
+        words.par_iter().map(|w| text::porter::stem(w)).collect()
     })
 }
 
@@ -993,24 +977,22 @@ fn nltk_meteor_scores<'py>(
         return Err(PyValueError::new_err("inconsistent NLTK METEOR inputs"));
     }
     let (alpha, beta, gamma) = params;
-    let scores = py.detach(|| {
-        crate::common::parallel::install(|| {
-            let lex = meteor::nltk::Lexicon {
-                stem_of,
-                synonyms_of: &synonyms_of,
-            };
-            hyps.par_iter()
-                .zip(per_segment.par_iter())
-                .map_init(meteor::nltk::Scratch::default, |scratch, (h, rs)| {
-                    rs.iter()
-                        .map(|r| {
-                            let counts = meteor::nltk::align(h, r, &lex, scratch);
-                            meteor::nltk::score(&counts, alpha, beta, gamma)
-                        })
-                        .fold(f64::NEG_INFINITY, f64::max)
-                })
-                .collect::<Vec<f64>>()
-        })
+    let scores = crate::common::parallel::detached(py, || {
+        let lex = meteor::nltk::Lexicon {
+            stem_of,
+            synonyms_of: &synonyms_of,
+        };
+        hyps.par_iter()
+            .zip(per_segment.par_iter())
+            .map_init(meteor::nltk::Scratch::default, |scratch, (h, rs)| {
+                rs.iter()
+                    .map(|r| {
+                        let counts = meteor::nltk::align(h, r, &lex, scratch);
+                        meteor::nltk::score(&counts, alpha, beta, gamma)
+                    })
+                    .fold(f64::NEG_INFINITY, f64::max)
+            })
+            .collect::<Vec<f64>>()
     });
     Ok(PyArray1::from_vec(py, scores))
 }
@@ -1079,35 +1061,33 @@ fn meteor_align_rows<'py>(
     }
     let width = 5 + 4 * modules.len();
     let n = hyps.len();
-    let flat = py.detach(|| {
-        crate::common::parallel::install(|| {
-            let lex = meteor::align::Lexicon {
-                word_hash,
-                stem_hash,
-                synsets: &synsets,
-                para_id,
-                is_function,
-                paraphrases: table.filter(|_| uses(Module::Paraphrase)),
-            };
-            let rows: Vec<Vec<i64>> = hyps
-                .par_iter()
-                .zip(refs.par_iter())
-                .map(|(h, r)| {
-                    let limit = max_candidates.unwrap_or(u64::MAX);
-                    match meteor::align::align_bounded(h, r, &modules, beam, &lex, limit) {
-                        Ok(counts) => counts.row(),
-                        // a pair over the limit: -1 and its candidate count, not aligned
-                        Err(count) => {
-                            let mut row = vec![0; width];
-                            row[0] = -1;
-                            row[1] = i64::try_from(count).unwrap_or(i64::MAX);
-                            row
-                        }
+    let flat = crate::common::parallel::detached(py, || {
+        let lex = meteor::align::Lexicon {
+            word_hash,
+            stem_hash,
+            synsets: &synsets,
+            para_id,
+            is_function,
+            paraphrases: table.filter(|_| uses(Module::Paraphrase)),
+        };
+        let rows: Vec<Vec<i64>> = hyps
+            .par_iter()
+            .zip(refs.par_iter())
+            .map(|(h, r)| {
+                let limit = max_candidates.unwrap_or(u64::MAX);
+                match meteor::align::align_bounded(h, r, &modules, beam, &lex, limit) {
+                    Ok(counts) => counts.row(),
+                    // a pair over the limit: -1 and its candidate count, not aligned
+                    Err(count) => {
+                        let mut row = vec![0; width];
+                        row[0] = -1;
+                        row[1] = i64::try_from(count).unwrap_or(i64::MAX);
+                        row
                     }
-                })
-                .collect();
-            rows.concat()
-        })
+                }
+            })
+            .collect();
+        rows.concat()
     });
     to_array2(py, flat, n, width)
 }
@@ -1133,10 +1113,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(chrf_pairwise_scores, m)?)?;
     m.add_function(wrap_pyfunction!(bleu_totals, m)?)?;
     m.add_function(wrap_pyfunction!(chrf_totals, m)?)?;
-    m.add_function(wrap_pyfunction!(py_text::refcache_info, m)?)?;
-    m.add_function(wrap_pyfunction!(py_text::native_threads, m)?)?;
-    m.add_function(wrap_pyfunction!(py_text::refcache_clear, m)?)?;
-    m.add_function(wrap_pyfunction!(py_text::refcache_limits, m)?)?;
+    m.add_function(wrap_pyfunction!(text::py_text::refcache_info, m)?)?;
+    m.add_function(wrap_pyfunction!(text::py_text::native_threads, m)?)?;
+    m.add_function(wrap_pyfunction!(text::py_text::refcache_clear, m)?)?;
+    m.add_function(wrap_pyfunction!(text::py_text::refcache_limits, m)?)?;
     m.add_function(wrap_pyfunction!(ter_stats, m)?)?;
     m.add_function(wrap_pyfunction!(kendall_group_stats, m)?)?;
     m.add_function(wrap_pyfunction!(kendall_weighted_stats, m)?)?;
@@ -1154,14 +1134,29 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(meteor::py_corpus::meteor_row_parts, m)?)?;
     m.add_function(wrap_pyfunction!(meteor::py_corpus::meteor_rows_parts, m)?)?;
     m.add_class::<meteor::py_corpus::MeteorTokens>()?;
-    m.add_function(wrap_pyfunction!(sentence_scores::bleu_row_scores, m)?)?;
-    m.add_function(wrap_pyfunction!(sentence_scores::bleu_totals_values, m)?)?;
-    m.add_function(wrap_pyfunction!(sentence_scores::chrf_row_scores, m)?)?;
-    m.add_function(wrap_pyfunction!(sentence_scores::chrf_totals_parts, m)?)?;
-    m.add_function(wrap_pyfunction!(sentence_scores::bleu_summary, m)?)?;
-    m.add_function(wrap_pyfunction!(sentence_scores::chrf_summary, m)?)?;
-    m.add_function(wrap_pyfunction!(sentence_scores::with_reference_counts, m)?)?;
-    report_kernels::register(m)?;
+    m.add_function(wrap_pyfunction!(
+        report::sentence_scores::bleu_row_scores,
+        m
+    )?)?;
+    m.add_function(wrap_pyfunction!(
+        report::sentence_scores::bleu_totals_values,
+        m
+    )?)?;
+    m.add_function(wrap_pyfunction!(
+        report::sentence_scores::chrf_row_scores,
+        m
+    )?)?;
+    m.add_function(wrap_pyfunction!(
+        report::sentence_scores::chrf_totals_parts,
+        m
+    )?)?;
+    m.add_function(wrap_pyfunction!(report::sentence_scores::bleu_summary, m)?)?;
+    m.add_function(wrap_pyfunction!(report::sentence_scores::chrf_summary, m)?)?;
+    m.add_function(wrap_pyfunction!(
+        report::sentence_scores::with_reference_counts,
+        m
+    )?)?;
+    report::kernels::register(m)?;
     m.add_class::<MeteorParaphrases>()?;
     m.add_class::<meteor::wordnet_index::WordNetIndex>()?;
     Ok(())

@@ -4,3 +4,4 @@
 pub mod alloc;
 pub mod parallel;
 pub mod process_local;
+pub mod refcache;

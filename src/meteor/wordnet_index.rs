@@ -440,20 +440,18 @@ impl WordNetIndex {
         words: Vec<String>,
         exceptions: Vec<String>,
     ) -> (Vec<i32>, Vec<i64>) {
-        py.detach(|| {
-            crate::common::parallel::install(|| {
-                let bases = exception_bases(&exceptions);
-                let found: Vec<Vec<i32>> = words
-                    .par_iter()
-                    .with_min_len(256)
-                    .map(|w| {
-                        self.table
-                            .meteor_synsets_ref(w, bases.get(w.as_str()).map(Vec::as_slice))
-                    })
-                    .collect();
-                let lens = found.iter().map(|f| f.len() as i64).collect();
-                (found.concat(), lens)
-            })
+        crate::common::parallel::detached(py, || {
+            let bases = exception_bases(&exceptions);
+            let found: Vec<Vec<i32>> = words
+                .par_iter()
+                .with_min_len(256)
+                .map(|w| {
+                    self.table
+                        .meteor_synsets_ref(w, bases.get(w.as_str()).map(Vec::as_slice))
+                })
+                .collect();
+            let lens = found.iter().map(|f| f.len() as i64).collect();
+            (found.concat(), lens)
         })
     }
 

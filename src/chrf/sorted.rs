@@ -1,6 +1,6 @@
 //! chrF / chrF++ matches by merging sorted n-gram keys (issue 13).
 //!
-//! With the references prepared once for many systems ([`crate::chrf_refs`]),
+//! With the references prepared once for many systems ([`crate::chrf::refs`]),
 //! every symbol gets an id of one alphabet built from the references (a
 //! character or word the references lack gets one shared "unknown" id). Each
 //! position of a symbol sequence then has one key: the ids of the `order`
@@ -19,7 +19,7 @@
 //! [`crate::chrf::batch_stats`]'s.
 
 use crate::chrf::{fill_candidate, for_each_chrf_word, keep_if_best, lane_bits, ChrfConfig};
-use crate::refcache::{token_hash, Vocab};
+use crate::common::refcache::{token_hash, Vocab};
 use crate::text::is_py_space;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;

@@ -5,7 +5,7 @@
 //! (those of Python's `math`), so the same bits; tests pin it to sacreBLEU and to the
 //! vectorised Python formula.
 
-use crate::ngram::LENGTH_COLUMNS;
+use crate::bleu::ngram::LENGTH_COLUMNS;
 
 /// sacreBLEU's smoothing methods with their values.
 #[derive(Clone, Copy, Debug, PartialEq)]

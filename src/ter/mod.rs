@@ -32,6 +32,8 @@
 //! the remaining candidates are neither listed nor scored (their shift would
 //! not be applied).
 
+pub mod edit;
+
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 

@@ -10,6 +10,9 @@
 //! best sentence F-score is kept (the first one on ties). The F-score formula is
 //! reproduced operation by operation so that this choice is identical.
 
+pub mod refs;
+pub mod sorted;
+
 use crate::text::is_py_space;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
@@ -648,7 +651,7 @@ struct PackedWorkspace {
     stamp: u32,
 }
 
-/// One reference prepared once for many hypotheses (see [`crate::chrf_refs`]):
+/// One reference prepared once for many hypotheses (see [`crate::chrf::refs`]):
 /// its code points (whitespace removed unless kept) and its words' ids in the
 /// batch's word vocabulary (from 1).
 #[derive(Clone, Copy)]
@@ -824,7 +827,7 @@ impl PackedWorkspace {
         &mut self,
         hyp: &str,
         refs: &[PreparedRef<'_>],
-        vocab: &crate::refcache::Vocab,
+        vocab: &crate::common::refcache::Vocab,
         cfg: &ChrfConfig,
         candidate: &mut [i64],
         row: &mut [i64],
@@ -930,7 +933,7 @@ pub fn prepared_segment_stats_with(
     workspace: &mut Workspace,
     hyp: &str,
     refs: &[PreparedRef<'_>],
-    vocab: &crate::refcache::Vocab,
+    vocab: &crate::common::refcache::Vocab,
     text: &[&str],
     cfg: &ChrfConfig,
     row: &mut [i64],

@@ -12,10 +12,10 @@
 //! Ids are packed 16 bits a lane, so a vocabulary of 65,534 reference tokens
 //! or more (hypothesis tokens outside it share one id that no reference has)
 //! is not prepared: such batches take the uncached kernel. The rows equal
-//! [`crate::ngram::text_batch_stats`]'s.
+//! [`crate::bleu::ngram::text_batch_stats`]'s.
 
-use crate::ngram::{self, closest_length, row_width, PackedTable, LENGTH_COLUMNS};
-use crate::refcache::{self, RefCache, RefsView, Vocab};
+use crate::bleu::ngram::{self, closest_length, row_width, PackedTable, LENGTH_COLUMNS};
+use crate::common::refcache::{self, RefCache, RefsView, Vocab};
 use crate::text::Tokenizer;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
@@ -227,8 +227,8 @@ pub fn cache() -> &'static RefCache<Option<BleuRefs>> {
 /// before preparing).
 const GROWTH: usize = 4;
 
-/// [`crate::ngram::text_batch_stats`] with the references prepared once they
-/// are seen again and kept in the cache (see [`crate::refcache`]): the same
+/// [`crate::bleu::ngram::text_batch_stats`] with the references prepared once they
+/// are seen again and kept in the cache (see [`crate::common::refcache`]): the same
 /// rows. The first sight of a reference set, small batches,
 /// `max_order > 4`, references beyond the byte budget or with too large a
 /// vocabulary take the uncached kernel.
@@ -259,7 +259,7 @@ pub fn text_batch_stats_cached<H: AsRef<str> + Sync>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::refcache::flatten;
+    use crate::common::refcache::flatten;
 
     fn random_text(rng: &mut fastrand::Rng, words: &[&str]) -> String {
         let n = rng.usize(0..30);

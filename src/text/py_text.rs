@@ -95,8 +95,8 @@ pub fn nested_texts<'py>(obj: &Bound<'py, PyAny>) -> PyResult<(Texts<'py>, Vec<u
 pub fn refcache_info(py: Python<'_>) -> PyResult<Bound<'_, pyo3::types::PyDict>> {
     let out = pyo3::types::PyDict::new(py);
     for (name, info) in [
-        ("bleu", crate::bleu_refs::cache().info()),
-        ("chrf", crate::chrf_refs::cache().info()),
+        ("bleu", crate::bleu::refs::cache().info()),
+        ("chrf", crate::chrf::refs::cache().info()),
     ] {
         let d = pyo3::types::PyDict::new(py);
         d.set_item("entries", info.entries)?;
@@ -111,8 +111,8 @@ pub fn refcache_info(py: Python<'_>) -> PyResult<Bound<'_, pyo3::types::PyDict>>
 /// Empties the reference caches and zeroes their counters.
 #[pyfunction]
 pub fn refcache_clear() {
-    crate::bleu_refs::cache().clear();
-    crate::chrf_refs::cache().clear();
+    crate::bleu::refs::cache().clear();
+    crate::chrf::refs::cache().clear();
 }
 
 /// Sets the bounds of each reference cache (`None`: keep), evicting what no
@@ -120,10 +120,10 @@ pub fn refcache_clear() {
 #[pyfunction]
 #[pyo3(signature = (max_entries=None, max_bytes=None))]
 pub fn refcache_limits(max_entries: Option<usize>, max_bytes: Option<usize>) -> (usize, usize) {
-    let old = crate::refcache::limits();
-    crate::refcache::set_limits(max_entries.unwrap_or(old.0), max_bytes.unwrap_or(old.1));
-    crate::bleu_refs::cache().trim();
-    crate::chrf_refs::cache().trim();
+    let old = crate::common::refcache::limits();
+    crate::common::refcache::set_limits(max_entries.unwrap_or(old.0), max_bytes.unwrap_or(old.1));
+    crate::bleu::refs::cache().trim();
+    crate::chrf::refs::cache().trim();
     old
 }
 

@@ -8,7 +8,7 @@
 //! IEEE operations in the same order give the same bits; the Python tests pin these
 //! functions to the vectorised Python formulas and to sacreBLEU.
 
-use crate::bleu_score::{bleu_parts as bleu, Smoothing};
+use crate::bleu::score::{bleu_parts as bleu, Smoothing};
 use crate::chrf::f_score_parts as chrf;
 use numpy::ndarray::{ArrayView1, ArrayView2};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
@@ -313,7 +313,7 @@ pub fn with_reference_counts<'py>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bleu_score::LOG_ZERO;
+    use crate::bleu::score::LOG_ZERO;
 
     fn bleu4(row: &[i64], smoothing: Smoothing, effective_order: bool) -> f64 {
         bleu(row, 1, smoothing, effective_order, &mut [0.0; 4]).0

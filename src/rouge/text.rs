@@ -146,7 +146,7 @@ pub fn porter_stem(word: &str) -> String {
     if !word.is_ascii() {
         return word.to_owned();
     }
-    crate::porter::stem(word)
+    crate::text::porter::stem(word)
 }
 
 #[cfg(test)]

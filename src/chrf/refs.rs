@@ -8,14 +8,14 @@
 //! [`RefCache`]) costs per system the hypotheses' own work and the clipped
 //! matching. Where the orders and the references' alphabet fit, the
 //! references are kept as sorted n-gram keys and each hypothesis's sorted
-//! keys are merged with them ([`crate::chrf_sorted`]); otherwise the packed
+//! keys are merged with them ([`crate::chrf::sorted`]); otherwise the packed
 //! kernel's hypothesis table stays in the cache while the prepared reference
 //! ids stream past it. The best reference is chosen per segment by sentence
 //! chrF as before; the rows equal [`crate::chrf::batch_stats`]'s.
 
+use crate::chrf::sorted::{self, SortedRefs, SortedWorkspace};
 use crate::chrf::{self, chrf_words, lane_bits, ChrfConfig, PreparedRef, Workspace};
-use crate::chrf_sorted::{self, SortedRefs, SortedWorkspace};
-use crate::refcache::{self, RefCache, RefsView, Vocab};
+use crate::common::refcache::{self, RefCache, RefsView, Vocab};
 use crate::text::is_py_space;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
@@ -38,7 +38,7 @@ impl ChrfRefs {
     /// Decodes the references (the code points in parallel from
     /// [`crate::PARALLEL_MIN_SEGMENTS`] segments), numbers their words (with
     /// word orders) and makes their sorted n-gram keys of `cfg`'s orders
-    /// where they fit ([`crate::chrf_sorted`]).
+    /// where they fit ([`crate::chrf::sorted`]).
     pub fn prepare(refs: RefsView<'_>, cfg: &ChrfConfig) -> ChrfRefs {
         crate::common::parallel::install(|| {
             let (whitespace, with_words) = (cfg.whitespace, cfg.word_order > 0);
@@ -132,7 +132,7 @@ pub fn batch_stats_prepared<H: AsRef<str> + Sync>(
     if let Some(sorted) = &prepared.sorted {
         let one = |workspace: &mut SortedWorkspace, (index, row): (usize, &mut [i64])| {
             let range = refs.offsets[index]..refs.offsets[index + 1];
-            chrf_sorted::segment_stats(
+            sorted::segment_stats(
                 workspace,
                 sorted,
                 &prepared.words,
@@ -187,7 +187,7 @@ pub fn cache() -> &'static RefCache<ChrfRefs> {
 const GROWTH: usize = 12;
 
 /// [`crate::chrf::batch_stats`] with the references prepared once they are seen
-/// again and kept in the cache (see [`crate::refcache`]): the same rows. Small batches, more
+/// again and kept in the cache (see [`crate::common::refcache`]): the same rows. Small batches, more
 /// than 64 orders of a kind, or references beyond the byte budget take the
 /// uncached kernel.
 pub fn batch_stats_cached<H: AsRef<str> + Sync>(
@@ -219,7 +219,7 @@ pub fn batch_stats_cached<H: AsRef<str> + Sync>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::refcache::flatten;
+    use crate::common::refcache::flatten;
 
     fn config(char_order: usize, word_order: usize, whitespace: bool) -> ChrfConfig {
         ChrfConfig {

@@ -7,7 +7,9 @@
 //! `[hits, hypothesis count, reference count]` as `f64` (weighted LCS hits are
 //! fractional). Precision, recall and F are computed in Python.
 
-use crate::rouge_text::RougeTokenizer;
+pub mod text;
+
+use crate::rouge::text::RougeTokenizer;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
@@ -1036,7 +1038,7 @@ impl Vocab {
             return known;
         }
         let word = std::str::from_utf8(token).expect("tokens are cut from str at char boundaries");
-        let stemmed = crate::rouge_text::stem_token(word);
+        let stemmed = crate::rouge::text::stem_token(word);
         let next = self.stems.len() as u32;
         let id = *self.stems.entry(stemmed.into_boxed_str()).or_insert(next);
         self.stem_ids[plain as usize] = id;

@@ -5,6 +5,9 @@
 //! `re`/`regex` substitutions of the reference tokenizers do, because BLEU
 //! parity depends on producing exactly the same token sequence.
 
+pub mod porter;
+pub mod py_text;
+
 use regex::Regex;
 use std::sync::OnceLock;
 
