@@ -13,7 +13,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-PYTHON_DIR = Path(__file__).resolve().parent.parent / "python"
+import nlpeval
+
+# the folder holding the nlpeval this test imported (the installed package in CI, a checkout's python/ with
+# its compiled core in development): a fresh clone's python/ has no compiled core
+PYTHON_DIR = Path(nlpeval.__file__).resolve().parents[1]
 
 # README's bound: bytes per character of the hypothesis plus its reference, and the allowance for the
 # interpreter's own allocations during the call (NumPy's result arrays, the extension's buffers)
