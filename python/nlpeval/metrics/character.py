@@ -28,11 +28,11 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from nlpeval.core.metric import CorpusMetric
 from nlpeval.core.score import Score
-from nlpeval.core.signature import Signature, nrefs_field
+from nlpeval.core.signature import Signature
 from nlpeval.core.stats import Stats, StatsSchema
 from nlpeval.core.validation import reference_counts, validate_text
+from nlpeval.metrics.best_reference import BestReferenceMean, best_reference_stats
 
 _SCHEMA = StatsSchema.of("character_sum", "segments", nrefs_min="min", nrefs_max="max")
 #: words are coded as code points from here on (no whitespace, no surrogates: plane 1 onwards)
@@ -188,7 +188,7 @@ def character_pairs(hyps: Sequence[Sequence[str]], refs: Sequence[Sequence[str]]
 
 
 @dataclass(frozen=True)
-class CharacTER(CorpusMetric):
+class CharacTER(BestReferenceMean):
     """CharacTER as the ``cer`` package (see :func:`character`).
 
     Examples
@@ -212,27 +212,10 @@ class CharacTER(CorpusMetric):
         counts = reference_counts(refs)
         pair_hyps = [h.split() for h, k in zip(hyps, counts.tolist(), strict=True) for _ in range(k)]
         pair_refs = [r.split() for seg in refs for r in seg]
-        values = character_pairs(pair_hyps, pair_refs)
-        rows = np.empty((len(hyps), _SCHEMA.width), dtype=np.float64)
-        if len(hyps):
-            rows[:, 0] = np.minimum.reduceat(values, np.concatenate(([0], np.cumsum(counts)[:-1])))
-        rows[:, 1] = 1.0
-        rows[:, 2] = counts
-        rows[:, 3] = counts
-        return Stats(_SCHEMA, rows)
-
-    def corpus_values(self, totals: np.ndarray) -> np.ndarray:
-        totals = np.asarray(totals, dtype=np.float64)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return totals[..., 0] / totals[..., 1]
-
-    def components(self, totals: np.ndarray) -> dict[str, Any]:
-        return {"segments": int(totals[1])}
+        return best_reference_stats(_SCHEMA, character_pairs(pair_hyps, pair_refs), counts)
 
     def signature(self, totals: np.ndarray) -> Signature:
-        low, high = totals[2], totals[3]
-        nrefs = nrefs_field(int(low), int(high)) if np.isfinite(low) and np.isfinite(high) else "0"
-        return Signature.build(nrefs=nrefs, tok="whitespace", flavor="cer")
+        return Signature.build(nrefs=self.nrefs(totals), tok="whitespace", flavor="cer")
 
 
 def character(

@@ -33,11 +33,11 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from nlpeval.core.metric import CorpusMetric
 from nlpeval.core.score import Score
-from nlpeval.core.signature import Signature, nrefs_field
+from nlpeval.core.signature import Signature
 from nlpeval.core.stats import Stats, StatsSchema
 from nlpeval.core.validation import reference_counts, validate_text
+from nlpeval.metrics.best_reference import BestReferenceMean, best_reference_stats
 
 #: languages of the preprocessing
 EED_LANGUAGES = ("en", "ja")
@@ -214,7 +214,7 @@ def eed_pairs(
 
 
 @dataclass(frozen=True)
-class EED(CorpusMetric):
+class EED(BestReferenceMean):
     """Extended edit distance as torchmetrics 1.9's ``extended_edit_distance`` (see :func:`eed`).
 
     Examples
@@ -260,28 +260,11 @@ class EED(CorpusMetric):
             deletion=float(self.deletion),
             insertion=float(self.insertion),
         )
-        rows = np.empty((len(hyps), _SCHEMA.width), dtype=np.float64)
-        if len(hyps):
-            starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
-            rows[:, 0] = np.minimum.reduceat(values, starts)
-        rows[:, 1] = 1.0
-        rows[:, 2] = counts
-        rows[:, 3] = counts
-        return Stats(_SCHEMA, rows)
-
-    def corpus_values(self, totals: np.ndarray) -> np.ndarray:
-        totals = np.asarray(totals, dtype=np.float64)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return totals[..., 0] / totals[..., 1]
-
-    def components(self, totals: np.ndarray) -> dict[str, Any]:
-        return {"segments": int(totals[1])}
+        return best_reference_stats(_SCHEMA, values, counts)
 
     def signature(self, totals: np.ndarray) -> Signature:
-        low, high = totals[2], totals[3]
-        nrefs = nrefs_field(int(low), int(high)) if np.isfinite(low) and np.isfinite(high) else "0"
         return Signature.build(
-            nrefs=nrefs,
+            nrefs=self.nrefs(totals),
             lang=self.language,
             alpha=self.alpha,
             rho=self.rho,
