@@ -37,7 +37,17 @@ def add_parser(subparsers: Any) -> None:
         "gold choice indices",
     )
     parser.add_argument("--squad-version", choices=("1.1", "2.0"), default="1.1", help="--task qa: SQuAD script")
-    parser.add_argument("--choices", metavar="FILE", help="--task mc: choice texts, a JSON list per line (acc_norm)")
+    parser.add_argument(
+        "--choices", metavar="FILE", help="--task mc: choice texts, a JSON list per line (acc_norm, acc_bytes)"
+    )
+    parser.add_argument(
+        "--unconditional",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="--task mc: per SYS file (same order), its choices' log-likelihoods after an empty context, one "
+        "question per line (acc_mutual_info)",
+    )
     parser.add_argument("--pred", action="append", default=[], metavar="FILE", help="--task classify: predictions")
     parser.add_argument(
         "--scores",

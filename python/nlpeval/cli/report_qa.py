@@ -61,7 +61,8 @@ def run_qa(options: argparse.Namespace, fmt: str) -> int:
 
 def run_mc(options: argparse.Namespace, fmt: str) -> int:
     """``--task mc``: ``--gold`` one choice index (or JSON list) per line, each SYS file one question's
-    choice log-likelihoods per line; ``--choices`` one JSON list of choice texts per line (adds acc_norm)."""
+    choice log-likelihoods per line; ``--choices`` one JSON list of choice texts per line (adds acc_norm and
+    acc_bytes); ``--unconditional`` once per SYS file, in the same order (adds acc_mutual_info)."""
     from nlpeval.cli import qa_inputs as q
     from nlpeval.cli.io import emit
     from nlpeval.cli.report import _names, baseline_name, command_line
@@ -74,13 +75,20 @@ def run_mc(options: argparse.Namespace, fmt: str) -> int:
     gold = q.read_lines(options.gold, q.gold_line)
     lls = [q.read_lines(path, q.numbers_line) for path in options.systems]
     choices = q.read_lines(options.choices, q.choices_line) if options.choices else None
-    _same_length(gold, lls + ([choices] if choices else []))
+    if options.unconditional and len(options.unconditional) != len(options.systems):
+        raise UsageError(
+            f"--unconditional given {len(options.unconditional)} times for {len(options.systems)} system files "
+            "(one per system, in the same order)"
+        )
+    uncond = [q.read_lines(path, q.numbers_line) for path in options.unconditional]
+    _same_length(gold, lls + uncond + ([choices] if choices else []))
     names = _names(options.systems)
     try:
         model = mc_report(
             gold.values,
             {name: column.values for name, column in zip(names, lls, strict=True)},
             choices=None if choices is None else choices.values,
+            unconditional={name: column.values for name, column in zip(names, uncond, strict=False)} or None,
             baseline=baseline_name(options, names),
             seed=options.seed,
             n_bootstrap=options.bootstrap,
@@ -89,8 +97,18 @@ def run_mc(options: argparse.Namespace, fmt: str) -> int:
             inputs=_inputs(options, names),
         )
     except InputError as exc:
-        sides = {"gold": gold, "choices": choices}
-        column = sides.get(exc.side or "") or lls[0]
-        raise UsageError(f"{column.at(exc.segment)}: {exc.message}") from None
+        raise UsageError(_mc_where(exc, names, gold, choices, lls, uncond)) from None
     emit(render(model, fmt), options.output)
     return 0
+
+
+def _mc_where(exc: Any, names: list[str], gold: Any, choices: Any, lls: list[Any], uncond: list[Any]) -> str:
+    """The one-line message of an input error of ``--task mc``, at the file:line it names."""
+    from nlpeval.reports.qa import SystemInputError
+
+    if exc.side in ("gold", "choices"):
+        column = {"gold": gold, "choices": choices}[exc.side] or lls[0]
+        return f"{column.at(exc.segment)}: {exc.message}"
+    system = names.index(exc.system) if isinstance(exc, SystemInputError) else 0
+    column = (uncond if exc.side == "unconditional" and uncond else lls)[system]
+    return f"{column.at(exc.segment)}: {exc.message}"
