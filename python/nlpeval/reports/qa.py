@@ -84,7 +84,9 @@ def qa_report(
     version : {"1.1", "2.0"}
         The official script to follow.
     no_answer_probs : mapping of str to sequence of float, optional
-        v2.0: per system, the no-answer probability of each question (``no_answer_threshold`` applies).
+        v2.0: per system, the no-answer probability of each question (``no_answer_threshold`` applies:
+        above it the answer counts as none). The HasAns/NoAns table's note then gives each such system's
+        ``best_exact``/``best_f1`` and their thresholds, as the official v2.0 script prints them.
     questions : sequence of str, optional
         Question texts (or ids) shown with the examples.
     max_examples : int
@@ -109,6 +111,10 @@ def qa_report(
     unknown = sorted(set(probs) - set(names))
     if unknown:
         raise InputError(f"no-answer probabilities for {unknown[0]!r}, which is no system")
+    if probs and version != "2.0":
+        raise InputError("no-answer probabilities need version 2.0")
+    if questions is not None and len(questions) != len(golds):
+        raise InputError(f"{len(questions)} question texts for {len(golds)} questions", side="questions")
     metrics = {
         target: SQuAD(version=version, target=target, no_answer_threshold=no_answer_threshold)  # type: ignore[arg-type]
         for target in ("exact_match", "f1")
@@ -118,7 +124,10 @@ def qa_report(
         predictions = list(systems[name])
         if len(predictions) != len(golds):
             raise InputError(f"{name}: {len(predictions)} answers for {len(golds)} questions")
-        stats[name] = metrics["f1"].segment_stats(predictions, golds, probs.get(name))
+        try:
+            stats[name] = metrics["f1"].segment_stats(predictions, golds, probs.get(name))
+        except InputError as exc:
+            raise SystemInputError(name, exc) from None
     reported = [
         TaskMetric(
             target,
@@ -143,8 +152,10 @@ def qa_report(
         has = (counts > 0).astype(np.int64)  # bucket 0: HasAns, 1: NoAns
         split = Buckets("qa-has-answer", "F1 on answerable (HasAns) and unanswerable (NoAns) questions", "has-answer",
                         ["HasAns", "NoAns"], [(1.0, None), (0.0, 0.0)])  # fmt: skip
-        buckets.append(BucketSpec(split, 1 - has, "f1"))
-    examples = _qa_examples(golds, systems, names, stats, questions, max_examples)
+        buckets.append(
+            BucketSpec(split, 1 - has, "f1", _best_note(metrics["f1"], stats, [n for n in names if n in probs]))
+        )
+    examples = _qa_examples(golds, systems, names, stats, questions, max_examples, probs)
     if inputs is None:
         sides = [("reference", "answers", [" | ".join(a) for a in golds])]
         inputs = memory_inputs(sides + [("system", n, [str(x) for x in systems[n]]) for n in names])
@@ -163,6 +174,20 @@ def qa_report(
     )
 
 
+def _best_note(metric: Any, stats: Mapping[str, Any], names: Sequence[str]) -> str | None:
+    """The official v2.0 script's ``best_exact``/``best_f1`` and thresholds of each system with no-answer
+    probabilities, in percent as the script prints them (``None`` without such systems)."""
+    parts = []
+    for name in names:
+        best = metric.best_components(stats[name])
+        parts.append(
+            f"{name}: best_exact {100 * best['best_exact_match']:.2f} "
+            f"at threshold {best['best_exact_match_thresh']:g}, "
+            f"best_f1 {100 * best['best_f1']:.2f} at threshold {best['best_f1_thresh']:g}"
+        )
+    return "with no-answer probabilities, " + "; ".join(parts) if parts else None
+
+
 def _qa_examples(
     golds: list[list[str]],
     systems: Mapping[str, Sequence[str]],
@@ -170,6 +195,7 @@ def _qa_examples(
     stats: Mapping[str, Any],
     questions: Sequence[str] | None,
     max_examples: int,
+    probs: Mapping[str, Sequence[float]],
 ) -> ExamplesSection:
     """The worst and best questions (by F1 averaged over the systems) with every system's answer, EM and F1."""
     f1 = np.stack([np.asarray(stats[n]["f1"], dtype=np.float64) for n in names])
@@ -185,7 +211,7 @@ def _qa_examples(
                 id=i,
                 source=texts[i],
                 references=tuple(golds[i]) or ("(no answer)",),
-                hypotheses=tuple(str(systems[n][i]) for n in names),
+                hypotheses=tuple(_answer(systems[n][i], probs[n][i] if n in probs else None) for n in names),
                 scores={"f1": tuple(f1[:, i].tolist()), "exact_match": tuple(em[:, i].tolist())},
             )
             for i in shown
@@ -269,6 +295,11 @@ def _mc_examples(
             for i in shown
         ),
     )
+
+
+def _answer(prediction: str, no_answer_prob: float | None) -> str:
+    """A system's answer as shown with the examples (with its no-answer probability, if given)."""
+    return str(prediction) if no_answer_prob is None else f"{prediction} [no-answer probability {no_answer_prob:g}]"
 
 
 def mc_report(
