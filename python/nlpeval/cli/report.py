@@ -297,7 +297,7 @@ def _run(options: argparse.Namespace) -> int:
         lines, info = _read(path, "reference")
         references.append(lines)
         inputs.append(info)
-    systems = {}
+    systems: dict[str, list[str]] = {}
     where: dict[str, list[str]] = {}  # data files: file:row of each system's segments
     data_references: list[list[str]] | None = None
     if options.hyp_col is not None:
