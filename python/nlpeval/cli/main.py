@@ -40,6 +40,7 @@ COMMANDS = {
     "mc": "nlpeval.cli.qa",
     "pass-at-k": "nlpeval.cli.qa",
     "power": "nlpeval.cli.power",
+    "spans": "nlpeval.cli.spans",
 }
 
 
