@@ -75,7 +75,7 @@ class ScoreTable:
 
     def __init__(
         self,
-        metrics: list[str],
+        metrics: Sequence[str],
         labels: dict[str, str],
         scales: dict[str, float],
         systems: list[SystemScores],

@@ -191,9 +191,9 @@ def score_system_input(
                 if exc.segment is None:
                     raise
                 index = start + exc.segment
-                own = len(system.references[index]) if system.references else 0
-                if exc.side == "references" and refs and (exc.reference or 0) >= own:
-                    path = refs[(exc.reference or 0) - own]
+                own_count = len(system.references[index]) if system.references else 0
+                if exc.side == "references" and refs and (exc.reference or 0) >= own_count:
+                    path = refs[(exc.reference or 0) - own_count]
                     raise UsageError(f"{'<stdin>' if path == '-' else path}:{index + 1}: {exc.message}") from None
                 raise UsageError(f"{system.where[index]}: {exc.message}") from None
     if neural is not None:

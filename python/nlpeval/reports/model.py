@@ -228,6 +228,20 @@ class PValueMatrix(_Record):
     p_values: tuple[tuple[float | None, ...], ...]
 
 
+def heatmap_worth_drawing(n_systems: int) -> bool:
+    """Whether an all-pairs p-value heatmap says anything the leaderboard does not.
+
+    With two systems the one pair is the leaderboard's own test against the baseline, so the
+    HTML page and the exported figures draw no heatmap for it.
+
+    Examples
+    --------
+    >>> heatmap_worth_drawing(2), heatmap_worth_drawing(3)
+    (False, True)
+    """
+    return n_systems > 2
+
+
 @dataclass(frozen=True)
 class Leaderboard(_Record):
     """Systems x metrics, tests against the baseline and between all pairs, clusters, p-value matrices."""

@@ -12,6 +12,7 @@ from typing import Any
 
 from nlpeval.reports.html import svg
 from nlpeval.reports.html.fmt import fmt_ci, fmt_diff, fmt_p, fmt_value, p_text, sort_key
+from nlpeval.reports.model import heatmap_worth_drawing
 
 Dict = Mapping[str, Any]
 
@@ -113,8 +114,7 @@ def leaderboard(report: Dict, infos: Mapping[str, Dict]) -> dict[str, Any] | Non
             {"metric": _label(infos, m), "groups": sorted(groups, key=lambda g: g["rank"] or 0)}
             for m, groups in clusters.items()
         ],
-        # with two systems the one pair is the leaderboard's test against the baseline: no heatmap repeats it
-        "heatmaps": _heatmaps(board, infos, alpha) if len(systems) > 2 else [],
+        "heatmaps": _heatmaps(board, infos, alpha) if heatmap_worth_drawing(len(systems)) else [],
         "colors": [svg.color(i) for i in range(len(systems))],
     }
 
