@@ -132,7 +132,7 @@ def add_parser(subparsers: Any) -> None:
     from nlpeval.cli.dataoptions import add_data_options
 
     add_data_options(parser)
-    from nlpeval.cli.neural import add_report_arguments
+    from nlpeval.cli.sources import add_report_arguments
 
     add_report_arguments(parser)  # --comet-model, --bertscore-model, --metricx-model... as 'nlpeval score'
     parser.set_defaults(run=run)
@@ -283,7 +283,7 @@ def _run(options: argparse.Namespace) -> int:
     metrics = tuple(m.strip() for m in options.metrics.split(",") if m.strip())
     if not metrics and options.preset is None:
         raise UsageError("no metric given to -m")
-    from nlpeval.cli.neural import report_overrides
+    from nlpeval.cli.sources import report_overrides
 
     overrides: dict[str, Any] = report_overrides(options)
     overrides.update(options.metric_option)  # (name, value) pairs, checked while parsing
