@@ -1,7 +1,7 @@
 //! The native kernels of nlpeval and their Python module, `nlpeval._core`.
 //!
 //! `src/` is in folders by metric family (`bleu/`, `chrf/`, `meteor/`, `report/`,
-//! `rouge/`, `ter/`, `text/`) plus `common/` (the thread pool, fork-safe state,
+//! `retrieval/`, `rouge/`, `ter/`, `text/`) plus `common/` (the thread pool, fork-safe state,
 //! reference caches, fallible allocation). Each family keeps its kernels, with their
 //! `cargo test`s, apart from its Python bindings. This file only declares the
 //! families and builds the module.
@@ -39,6 +39,7 @@ pub mod chrf;
 pub mod common;
 pub mod meteor;
 pub mod report;
+pub mod retrieval;
 pub mod rouge;
 pub mod ter;
 pub mod text;
@@ -52,6 +53,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     common::py::register(m)?;
     meteor::py::register(m)?;
     report::py::register(m)?;
+    retrieval::py::register(m)?;
     rouge::py::register(m)?;
     ter::py::register(m)?;
     text::py::register(m)?;
