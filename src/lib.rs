@@ -4,6 +4,7 @@
 pub mod bleu;
 pub mod chrf;
 pub mod common;
+pub mod gen;
 pub mod meteor;
 pub mod report;
 pub mod rouge;
@@ -1094,6 +1095,7 @@ fn meteor_align_rows<'py>(
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    gen::py::register(m)?;
     m.add_function(wrap_pyfunction!(tokenize, m)?)?;
     m.add_function(wrap_pyfunction!(bleu_stats, m)?)?;
     m.add_function(wrap_pyfunction!(bleu_stats_tokens, m)?)?;

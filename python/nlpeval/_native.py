@@ -130,6 +130,9 @@ refcache_info = _core.refcache_info
 native_threads = _core.native_threads
 refcache_clear = _core.refcache_clear
 refcache_limits = _core.refcache_limits
+sari_hf_rows = _core.sari_hf_rows
+sari_easse_rows = _core.sari_easse_rows
+nist_rows = _core.nist_rows
 
 #: the kernels behind an ``import numpy`` done in Python first (see the module docs)
 ARRAY_KERNELS = frozenset(

@@ -1,0 +1,7 @@
+//! Generation metrics' kernels (issue 26): SARI, NIST, ... Each submodule is
+//! one metric's counting, exact against the Python reference path.
+
+pub mod ngrams;
+pub mod nist;
+pub mod py;
+pub mod sari;
