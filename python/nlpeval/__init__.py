@@ -74,6 +74,8 @@ _LAZY = {
     "span_f1": "nlpeval.metrics.span_f1",
     "SpanF1": "nlpeval.metrics.span_f1",
     "conlleval_report": "nlpeval.metrics.span_f1",
+    "read_conll": "nlpeval.metrics.span_f1",
+    "seqeval_report": "nlpeval.metrics.span_f1",
     "gleu": "nlpeval.metrics.nltk_lexical",
     "GLEU": "nlpeval.metrics.nltk_lexical",
     "nist": "nlpeval.metrics.nltk_lexical",
