@@ -117,3 +117,33 @@ def test_nist_kernel_checks_its_arguments():
     with pytest.raises(ValueError, match="lengths"):
         _native.nist_rows(["a"], ["a"], [1], 2, [2], [1])
     assert _native.nist_rows([], [], [], 4).shape == (0, 23)
+
+
+@pytest.mark.parametrize(("alpha", "beta"), [(0.25, 0.10), (0.0, 1.0), (1.5, 0.0)])
+def test_ribes_native_values_equal_the_numpy_path(alpha, beta):
+    from nlpeval.metrics.nltk_lexical.ribes_align import ribes_values
+
+    hyps, refs = _nist_corpus(300 + int(10 * alpha), 90)
+    hyp_tokens, ref_tokens = token_lists(hyps, refs)
+    expected = ribes_values(hyp_tokens, ref_tokens, alpha, beta)
+    got = _native.ribes_values(*native_sequences(hyps, refs)[:3], alpha, beta)
+    assert got.tolist() == expected.tolist()
+    tokens = native_sequences(hyp_tokens, ref_tokens)
+    assert _native.ribes_values(*tokens[:3], alpha, beta, *tokens[3:]).tolist() == expected.tolist()
+    few = native_sequences(hyps[:3], refs[:3])
+    assert _native.ribes_values(*few[:3], alpha, beta).tolist() == expected[:3].tolist()
+
+
+@pytest.mark.parametrize(("min_len", "max_len"), [(1, 4), (2, 3), (1, 1), (3, 6), (4, 2)])
+def test_gleu_native_rows_equal_the_numpy_path(min_len, max_len):
+    from nlpeval.metrics.nltk_lexical.gleu import gleu_rows
+    from nlpeval.metrics.nltk_lexical.tokens import pair_rows
+
+    hyps, refs = _nist_corpus(500 + max_len, 90)
+    hyp_tokens, ref_tokens = token_lists(hyps, refs)
+    pairs, counts = pair_rows(hyp_tokens, ref_tokens, max_order=max(max_len, 1))
+    expected = gleu_rows(pairs, counts, min_len=min_len, max_len=max_len)
+    got = _native.gleu_rows(*native_sequences(hyps, refs)[:3], min_len, max_len)
+    assert got.tolist() == expected.tolist()
+    tokens = native_sequences(hyp_tokens, ref_tokens)
+    assert _native.gleu_rows(*tokens[:3], min_len, max_len, *tokens[3:]).tolist() == expected.tolist()

@@ -253,3 +253,21 @@ def nist_rows(
     hyp_lens: list[int] | None = None,
     ref_lens: list[int] | None = None,
 ) -> _F64: ...
+def ribes_values(
+    hyps: list[str],
+    refs: list[str],
+    counts: list[int],
+    alpha: float,
+    beta: float,
+    hyp_lens: list[int] | None = None,
+    ref_lens: list[int] | None = None,
+) -> _F64: ...
+def gleu_rows(
+    hyps: list[str],
+    refs: list[str],
+    counts: list[int],
+    min_len: int,
+    max_len: int,
+    hyp_lens: list[int] | None = None,
+    ref_lens: list[int] | None = None,
+) -> _I64: ...

@@ -133,6 +133,8 @@ refcache_limits = _core.refcache_limits
 sari_hf_rows = _core.sari_hf_rows
 sari_easse_rows = _core.sari_easse_rows
 nist_rows = _core.nist_rows
+ribes_values = _core.ribes_values
+gleu_rows = _core.gleu_rows
 
 #: the kernels behind an ``import numpy`` done in Python first (see the module docs)
 ARRAY_KERNELS = frozenset(

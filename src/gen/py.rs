@@ -1,6 +1,6 @@
 //! Python bindings of the generation metrics' kernels (`nlpeval._core`).
 
-use super::{nist, sari};
+use super::{gleu, nist, ribes, sari};
 use crate::common::parallel::detached;
 use crate::text::py_text::texts;
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
@@ -145,10 +145,71 @@ fn nist_rows<'py>(
     array2(py, flat, hyp_seqs.len(), nist::width(n))
 }
 
+/// NLTK's `sentence_ribes` of every segment (float64), input as for [`nist_rows`].
+#[pyfunction]
+#[pyo3(signature = (hyps, refs, counts, alpha, beta, hyp_lens=None, ref_lens=None))]
+#[allow(clippy::too_many_arguments)]
+fn ribes_values<'py>(
+    py: Python<'py>,
+    hyps: &Bound<'py, PyAny>,
+    refs: &Bound<'py, PyAny>,
+    counts: Vec<usize>,
+    alpha: f64,
+    beta: f64,
+    hyp_lens: Option<Vec<usize>>,
+    ref_lens: Option<Vec<usize>>,
+) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    let (hyps, refs) = (texts(hyps)?, texts(refs)?);
+    let (hyps, refs) = (hyps.strs()?, refs.strs()?);
+    let hyp_seqs = sequences(&hyps, hyp_lens.as_deref(), "hypothesis")?;
+    let ref_seqs = sequences(&refs, ref_lens.as_deref(), "reference")?;
+    if counts.len() != hyp_seqs.len() || counts.iter().sum::<usize>() != ref_seqs.len() {
+        return Err(PyValueError::new_err(
+            "one reference count per hypothesis, adding up to the references given, is required",
+        ));
+    }
+    let values = detached(py, || {
+        ribes::values(&hyp_seqs, &ref_seqs, &counts, alpha, beta)
+    });
+    Ok(PyArray1::from_vec(py, values))
+}
+
+/// NLTK's `corpus_gleu` rows `(n_match, n_all)` of every segment (int64), input as for [`nist_rows`].
+#[pyfunction]
+#[pyo3(signature = (hyps, refs, counts, min_len, max_len, hyp_lens=None, ref_lens=None))]
+#[allow(clippy::too_many_arguments)]
+fn gleu_rows<'py>(
+    py: Python<'py>,
+    hyps: &Bound<'py, PyAny>,
+    refs: &Bound<'py, PyAny>,
+    counts: Vec<usize>,
+    min_len: usize,
+    max_len: usize,
+    hyp_lens: Option<Vec<usize>>,
+    ref_lens: Option<Vec<usize>>,
+) -> PyResult<Bound<'py, PyArray2<i64>>> {
+    if min_len == 0 || max_len == 0 {
+        return Err(PyValueError::new_err("min_len and max_len must be positive"));
+    }
+    let (hyps, refs) = (texts(hyps)?, texts(refs)?);
+    let (hyps, refs) = (hyps.strs()?, refs.strs()?);
+    let hyp_seqs = sequences(&hyps, hyp_lens.as_deref(), "hypothesis")?;
+    let ref_seqs = sequences(&refs, ref_lens.as_deref(), "reference")?;
+    if counts.len() != hyp_seqs.len() || counts.iter().sum::<usize>() != ref_seqs.len() {
+        return Err(PyValueError::new_err(
+            "one reference count per hypothesis, adding up to the references given, is required",
+        ));
+    }
+    let flat = detached(py, || gleu::rows(&hyp_seqs, &ref_seqs, &counts, min_len, max_len));
+    array2(py, flat, hyp_seqs.len(), 2)
+}
+
 /// Adds the generation kernels to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sari_hf_rows, m)?)?;
     m.add_function(wrap_pyfunction!(sari_easse_rows, m)?)?;
     m.add_function(wrap_pyfunction!(nist_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(ribes_values, m)?)?;
+    m.add_function(wrap_pyfunction!(gleu_rows, m)?)?;
     Ok(())
 }
