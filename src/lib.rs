@@ -7,6 +7,7 @@ pub mod common;
 pub mod gen;
 pub mod meteor;
 pub mod report;
+pub mod retrieval;
 pub mod rouge;
 pub mod ter;
 pub mod text;
@@ -1096,6 +1097,7 @@ fn meteor_align_rows<'py>(
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     gen::py::register(m)?;
+    retrieval::py::register(m)?;
     m.add_function(wrap_pyfunction!(tokenize, m)?)?;
     m.add_function(wrap_pyfunction!(bleu_stats, m)?)?;
     m.add_function(wrap_pyfunction!(bleu_stats_tokens, m)?)?;

@@ -14,6 +14,7 @@ import random
 import numpy as np
 import pytest
 
+import nlpeval
 from nlpeval import _native
 from nlpeval.metrics import sari as sari_module
 from nlpeval.metrics.nltk_lexical.tokens import native_sequences, token_lists
@@ -147,3 +148,22 @@ def test_gleu_native_rows_equal_the_numpy_path(min_len, max_len):
     assert got.tolist() == expected.tolist()
     tokens = native_sequences(hyp_tokens, ref_tokens)
     assert _native.gleu_rows(*tokens[:3], min_len, max_len, *tokens[3:]).tolist() == expected.tolist()
+
+
+@pytest.mark.parametrize(
+    ("kernel", "score"),
+    [
+        ("sari_hf_rows", lambda h, r, s: nlpeval.sari(h, r, sources=s, segments=True)),
+        ("sari_easse_rows", lambda h, r, s: nlpeval.sari(h, r, sources=s, flavor="easse", segments=True)),
+        ("nist_rows", lambda h, r, s: nlpeval.nist(h, r, segments=True)),
+        ("ribes_values", lambda h, r, s: nlpeval.ribes(h, r, segments=True)),
+        ("gleu_rows", lambda h, r, s: nlpeval.gleu(h, r, segments=True)),
+        ("gleu_rows", lambda h, r, s: nlpeval.gleu(h, r, flavor="hf", segments=True)),
+    ],
+)
+def test_a_core_without_the_kernel_takes_the_numpy_path_with_the_same_values(monkeypatch, kernel, score):
+    srcs, outs, refs = _triples(900, 40)
+    native = score(outs, refs, srcs)
+    monkeypatch.setattr(_native, kernel, None)
+    numpy_path = score(outs, refs, srcs)
+    assert (native.score, native.segments.tolist()) == (numpy_path.score, numpy_path.segments.tolist())

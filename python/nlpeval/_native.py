@@ -130,11 +130,16 @@ refcache_info = _core.refcache_info
 native_threads = _core.native_threads
 refcache_clear = _core.refcache_clear
 refcache_limits = _core.refcache_limits
-sari_hf_rows = _core.sari_hf_rows
-sari_easse_rows = _core.sari_easse_rows
-nist_rows = _core.nist_rows
-ribes_values = _core.ribes_values
-gleu_rows = _core.gleu_rows
+# retrieval (absent from a core built before src/retrieval: nlpeval.ir then reads files in Python)
+TrecQrels = getattr(_core, "TrecQrels", None)
+TrecRun = getattr(_core, "TrecRun", None)
+trec_place = getattr(_core, "trec_place", None)
+# generation metrics (absent from a core built before src/gen: the metrics then take their NumPy paths)
+sari_hf_rows = getattr(_core, "sari_hf_rows", None)
+sari_easse_rows = getattr(_core, "sari_easse_rows", None)
+nist_rows = getattr(_core, "nist_rows", None)
+ribes_values = getattr(_core, "ribes_values", None)
+gleu_rows = getattr(_core, "gleu_rows", None)
 
 #: the kernels behind an ``import numpy`` done in Python first (see the module docs)
 ARRAY_KERNELS = frozenset(

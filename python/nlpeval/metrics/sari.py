@@ -206,6 +206,10 @@ def native_rows(lines: list[str], n: int, counts: np.ndarray, *, flavor: str) ->
     from nlpeval import _native
 
     kernel = _native.sari_hf_rows if flavor == "hf" else _native.sari_easse_rows
+    if kernel is None:  # a core built before src/gen
+        ids, lengths = token_id_rows(lines, flavor=flavor, tokenize="none")  # str.split(" ") / str.split()
+        grams = gram_counts(ids, lengths, n, counts)
+        return hf_rows(grams, n) if flavor == "hf" else easse_rows(grams, n)[:, : 9 * ORDER]
     return kernel(lines[:n], lines[n : 2 * n], lines[2 * n :], counts.tolist())
 
 
