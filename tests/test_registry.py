@@ -457,7 +457,8 @@ def test_a_toy_metric_added_by_the_checklist_reaches_every_front_end(toy_metric,
     assert code == 0 and "Toy" in out.splitlines()[0] and f"{_toy(1.0, refs=first_refs):.2f}" in out
 
 
-def test_a_toy_metric_added_by_the_checklist_reaches_the_report(toy_metric):
+def test_a_toy_metric_added_by_the_checklist_reaches_the_report(toy_metric, tmp_path, capsys):
+    """The library's ``nlpeval.report`` and the command ``nlpeval report -m toy --metric-option``."""
     model = nlpeval.report(
         {"A": HYPS, "B": [g[0] for g in REFS]}, REFS, metrics=("toy",), metric_options={"toy_weight": 2.0},
         n_bootstrap=10, n_randomization=10,
@@ -466,6 +467,22 @@ def test_a_toy_metric_added_by_the_checklist_reaches_the_report(toy_metric):
     assert cells == {"A": pytest.approx(_toy(2.0)), "B": 0.0}
     (info,) = model.provenance.metrics
     assert (info.name, info.label, info.scale, info.higher_is_better) == ("toy", "Toy", 1.0, False)
+
+    ref, sys_a, sys_b, page = (tmp_path / name for name in ("ref.txt", "a.txt", "b.txt", "page.json"))
+    ref.write_text("\n".join(group[0] for group in REFS) + "\n", encoding="utf-8")
+    sys_a.write_text("\n".join(HYPS) + "\n", encoding="utf-8")
+    sys_b.write_text("\n".join(group[0] for group in REFS) + "\n", encoding="utf-8")
+    argv = ["report", "-m", "toy", "--metric-option", "toy_weight=2", "-r", str(ref), str(sys_a), str(sys_b)]
+    code, _, err = _run([*argv, "--bootstrap", "10", "--randomization", "10", "-o", str(page), "-q"], capsys)
+    assert code == 0 and not err
+    data = json.loads(page.read_text(encoding="utf-8"))
+    cells = {cell["system"]: cell["estimate"]["value"] for cell in data["leaderboard"]["cells"]}
+    assert cells == {"a.txt": pytest.approx(_toy(2.0, refs=[[group[0]] for group in REFS])), "b.txt": 0.0}
+    (info,) = data["provenance"]["metrics"]
+    assert (info["name"], info["label"], info["higher_is_better"]) == ("toy", "Toy", False)
+    assert info["signature"].startswith("weight:2.0|flavor:toy|")
+    # lower is better: b ranks first
+    assert [c["systems"] for c in data["leaderboard"]["clusters"]] == [["b.txt"], ["a.txt"]]
 
 
 def test_a_toy_metric_added_by_the_checklist_reaches_the_torchmetrics_adapter(toy_metric):

@@ -70,8 +70,8 @@ def _restrict(codes_a: np.ndarray, codes_b: np.ndarray, values: np.ndarray, labe
 
 
 def cohen_kappa(
-    a: Sequence[Any],
-    b: Sequence[Any],
+    a: Sequence[Any] | np.ndarray,
+    b: Sequence[Any] | np.ndarray,
     *,
     weights: str | None = None,
     labels: Sequence[Any] | None = None,

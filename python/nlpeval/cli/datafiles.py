@@ -318,7 +318,8 @@ def _systems_of(
 def _align(systems: list[SystemInput]) -> list[SystemInput]:
     """Put every system's segments in the first system's id order; check ids and references agree."""
     first = systems[0]
-    if first.ids is None:
+    first_ids = first.ids
+    if first_ids is None:
         for system in systems[1:]:
             if len(system.hypotheses) != len(first.hypotheses):
                 raise UsageError(
@@ -334,24 +335,24 @@ def _align(systems: list[SystemInput]) -> list[SystemInput]:
             if key in positions:
                 raise UsageError(f"{system.where[index]}: id {key!r} repeats {system.where[positions[key]]}")
             positions[key] = index
-        missing = [key for key in first.ids or [] if key not in positions]
-        extra = len(positions) - (len(first.ids or []) - len(missing))
+        missing = [key for key in first_ids if key not in positions]
+        extra = len(positions) - (len(first_ids) - len(missing))
         if missing or extra:
             detail = f"lacks id {missing[0]!r}" if missing else f"has {extra} id(s) that {first.name} lacks"
             raise UsageError(f"{system.name} {detail}: every system must cover the same ids")
-        order = [positions[key] for key in first.ids or []]
+        order = [positions[key] for key in first_ids]
         moved = SystemInput(
             system.name,
             [system.hypotheses[i] for i in order],
             [system.references[i] for i in order] if system.references else [],
             [system.where[i] for i in order],
-            list(first.ids or []),
+            list(first_ids),
         )
         if moved.references and first.references:
             for index, (mine, theirs) in enumerate(zip(moved.references, first.references, strict=True)):
                 if mine != theirs:
                     raise UsageError(
-                        f"{moved.where[index]}: the references of id {moved.ids[index]!r} differ from "
+                        f"{moved.where[index]}: the references of id {first_ids[index]!r} differ from "
                         f"those at {first.where[index]}"
                     )
         aligned.append(moved)

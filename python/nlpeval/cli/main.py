@@ -13,6 +13,7 @@ import signal
 import sys
 from collections.abc import Collection, Iterator, Sequence
 from importlib import import_module
+from types import FrameType
 from typing import Any, NoReturn
 
 from nlpeval.cli.errors import UsageError
@@ -40,6 +41,7 @@ COMMANDS = {
     "mc": "nlpeval.cli.qa",
     "pass-at-k": "nlpeval.cli.qa",
     "power": "nlpeval.cli.power",
+    "spans": "nlpeval.cli.spans",
 }
 
 
@@ -193,7 +195,7 @@ INTERRUPTED = 130
 _sigint_received = False
 
 
-def _on_sigint(signum: int, frame: object) -> None:
+def _on_sigint(signum: int, frame: FrameType | None) -> None:
     global _sigint_received
     _sigint_received = True
     signal.default_int_handler(signum, frame)  # raises KeyboardInterrupt

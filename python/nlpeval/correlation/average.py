@@ -147,9 +147,9 @@ def average_correlation(
         eps = None
         values = np.full(len(h), np.nan)
         pvalues = np.full(len(h), np.nan)
-        for g in np.flatnonzero(sizes >= 2):
-            keep = ~np.isnan(h[g])
-            values[g], pvalues[g] = _scipy_value(function, h[g][keep], m[g][keep], variant)
+        for row in np.flatnonzero(sizes >= 2):
+            keep = ~np.isnan(h[row])
+            values[row], pvalues[row] = _scipy_value(function, h[row][keep], m[row][keep], variant)
     used = sizes >= 2
     weights = np.ones(len(values)) if macro else sizes.astype(np.float64)
     total_corr, total_p, n = 0.0, 0.0, 0.0

@@ -256,7 +256,7 @@ def _value(
         agree = int((np.sign(h[i] - h[j]) == np.sign(m[i] - m[j])).sum())
         return agree / len(i), None
     if fn == "acc_eq":
-        res = tie_threshold_search(
+        search = tie_threshold_search(
             human,
             metric,
             variant=statistic.variant,
@@ -264,7 +264,7 @@ def _value(
             sample_rate=statistic.sample_rate,
             random_state=rs,
         )
-        return res.statistic, res.epsilon
+        return search.statistic, search.epsilon
     if fn == "kendall_variants":
         res = average_correlation(
             human,

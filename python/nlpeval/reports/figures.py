@@ -2,7 +2,7 @@
 
 One file per figure and format: the leaderboard (corpus score per system with its 95%
 interval, one panel per metric), every bucket table (grouped bars with intervals) and the
-all-pairs p-value heatmap of every metric. matplotlib is imported only when figures are
+all-pairs p-value heatmap of every metric (three systems or more). matplotlib is imported only when figures are
 drawn; the files carry no creation date, so the same report gives the same bytes.
 
 Examples
@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from nlpeval.reports.html.svg import PALETTE
+from nlpeval.reports.model import heatmap_worth_drawing
 
 if TYPE_CHECKING:
     from nlpeval.reports.model import Report
@@ -213,9 +214,12 @@ def bucket_figures(report: Mapping[str, Any], folder: Path, formats: Sequence[st
 
 
 def heatmap_figures(report: Mapping[str, Any], folder: Path, formats: Sequence[str]) -> list[Path]:
-    """The Holm-adjusted p-values between all pairs, one heatmap per metric (log colour scale)."""
+    """The Holm-adjusted p-values between all pairs, one heatmap per metric (log colour scale).
+
+    None with two systems: the one pair is the leaderboard's test against the baseline.
+    """
     board = report.get("leaderboard") or {}
-    matrices = board.get("matrices") or []
+    matrices = [m for m in board.get("matrices") or [] if heatmap_worth_drawing(len(m["systems"]))]
     if not matrices:
         return []
     plt = _pyplot()
