@@ -7,6 +7,7 @@ pub mod common;
 pub mod meta;
 pub mod meteor;
 pub mod report;
+pub mod retrieval;
 pub mod rouge;
 pub mod ter;
 pub mod text;
@@ -1095,6 +1096,7 @@ fn meteor_align_rows<'py>(
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    retrieval::py::register(m)?;
     m.add_function(wrap_pyfunction!(tokenize, m)?)?;
     m.add_function(wrap_pyfunction!(bleu_stats, m)?)?;
     m.add_function(wrap_pyfunction!(bleu_stats_tokens, m)?)?;
