@@ -112,7 +112,11 @@ class COMET(SegmentMeanMetric):
         return found
 
     def segment_stats(
-        self, hypotheses: Sequence[Any], references: Sequence[Any] | None = None, *, sources: Sequence[Any] | None
+        self,
+        hypotheses: Sequence[Any],
+        references: Sequence[Any] | None = None,
+        *,
+        sources: Sequence[Any] | None = None,
     ) -> Stats:
         """Rows of (segment score, 1)."""
         return self._rows(self.predict(hypotheses, references, sources=sources)["scores"])
