@@ -6,6 +6,7 @@ pub mod chrf;
 pub mod common;
 pub mod meteor;
 pub mod report;
+pub mod retrieval;
 pub mod rouge;
 pub mod ter;
 pub mod text;
@@ -1094,6 +1095,7 @@ fn meteor_align_rows<'py>(
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    retrieval::py::register(m)?;
     m.add_function(wrap_pyfunction!(tokenize, m)?)?;
     m.add_function(wrap_pyfunction!(bleu_stats, m)?)?;
     m.add_function(wrap_pyfunction!(bleu_stats_tokens, m)?)?;

@@ -276,3 +276,37 @@ def test_multiple_choice_ragged_equals_lm_eval_process_results(mc_task: tuple) -
     for name in ("acc", "acc_norm", "acc_bytes", "acc_mutual_info"):
         assert ours.components[name] == pytest.approx(lm_metrics.mean([r[name] for r in results]), rel=1e-12), name
     assert "brier_score" not in ours.components
+
+
+def test_mc_report_leaderboard_equals_lm_eval_process_results(mc_task: tuple) -> None:
+    # nlpeval report --task mc's leaderboard: every multiple-choice metric of two models equals lm-eval's
+    # process_results aggregated by its own functions (mean; brier_score for the Brier score)
+    from nlpeval.reports.qa import mc_report
+
+    task, docs = mc_task
+    rng = np.random.default_rng(21)
+    systems, uncond, expected = {}, {}, {}
+    for name in ("small", "large"):
+        lls = np.round(rng.normal(-8, 3, size=(len(docs), 4)), 1)
+        lls[::13, :2] = -4.0  # ties between choices
+        unc = np.round(rng.normal(-9, 3, size=(len(docs), 4)), 1)
+        systems[name], uncond[name] = lls.tolist(), unc.tolist()
+        results = [
+            task.process_results(d, [(float(x), False) for x in (*a, *u)])
+            for d, a, u in zip(docs, lls, unc, strict=True)
+        ]
+        expected[name] = {m: lm_metrics.mean([r[m] for r in results]) for m in ("acc", "acc_norm", "acc_bytes")}
+        expected[name]["acc_mutual_info"] = lm_metrics.mean([r["acc_mutual_info"] for r in results])
+        expected[name]["brier_score"] = lm_metrics.brier_score([r["brier_score"] for r in results])
+    model = mc_report(
+        [d["label"] for d in docs],
+        systems,
+        choices=[d["choices"] for d in docs],
+        unconditional=uncond,
+        n_bootstrap=50,
+        n_randomization=50,
+    )
+    assert model.leaderboard.metrics == ("acc", "acc_norm", "acc_bytes", "acc_mutual_info", "brier_score")
+    for cell in model.leaderboard.cells:
+        assert cell.estimate.value == pytest.approx(expected[cell.system][cell.metric], rel=1e-12), cell.metric
+    assert expected["small"]["acc_norm"] != expected["small"]["acc_bytes"]  # the texts make them differ

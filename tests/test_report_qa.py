@@ -79,11 +79,11 @@ def test_qa_report_equals_squad_per_system_and_split(qa_data, version):
 
 def test_mc_report_equals_multiple_choice(mc_data):
     model = mc_report(mc_data["gold"], mc_data["systems"], choices=mc_data["choices"], n_bootstrap=100)
-    assert model.task == "mc" and model.leaderboard.metrics == ("acc", "acc_norm")
+    assert model.task == "mc" and model.leaderboard.metrics == ("acc", "acc_norm", "acc_bytes")
     table = model.buckets[0]
     assert [r.label for r in table.rows] == ["2 choices", "4 choices", "5 choices"]
     for name, lls in mc_data["systems"].items():
-        for target in ("acc", "acc_norm"):
+        for target in ("acc", "acc_norm", "acc_bytes"):
             ours = nlpeval.multiple_choice(
                 lls, mc_data["gold"], choices=mc_data["choices"], target=target, allow_ragged=True
             )
@@ -92,6 +92,64 @@ def test_mc_report_equals_multiple_choice(mc_data):
             keep = [i for i, row in enumerate(lls) if len(row) == k]
             subset = nlpeval.multiple_choice([lls[i] for i in keep], [mc_data["gold"][i] for i in keep])
             assert _bucket(table, f"{k} choices", name) == pytest.approx(subset.score, rel=1e-12)
+
+
+def _write_lls(path: Path, lls: list) -> Path:
+    path.write_text("".join(" ".join(map(repr, row)) + "\n" for row in lls))
+    return path
+
+
+def test_mc_cli_unconditional_bytes_brier_and_errors(tmp_path, capsys):
+    # 4 choices everywhere, one gold each: acc, acc_norm, acc_bytes, acc_mutual_info and Brier
+    rng = np.random.default_rng(9)
+    n = 120
+    gold = rng.integers(0, 4, n).tolist()
+    words = ["é", "東京 tower", "a cat", "zebra", "ß ß", "naïve", "x", "the end."]
+    choices = [[words[int(k)] for k in rng.choice(len(words), 4, replace=False)] for _ in range(n)]
+    systems = {f"m{i}": np.round(rng.normal(-6, 2, (n, 4)), 1).tolist() for i in range(2)}
+    uncond = {name: np.round(rng.normal(-7, 2, (n, 4)), 1).tolist() for name in systems}
+    (tmp_path / "gold.txt").write_text("".join(f"{g}\n" for g in gold))
+    (tmp_path / "choices.jsonl").write_text("".join(json.dumps(c) + "\n" for c in choices), encoding="utf-8")
+    paths = [_write_lls(tmp_path / f"{name}.ll", lls) for name, lls in systems.items()]
+    upaths = [_write_lls(tmp_path / f"{name}.uncond", lls) for name, lls in uncond.items()]
+    base = [
+        "report",
+        "--task",
+        "mc",
+        "--gold",
+        str(tmp_path / "gold.txt"),
+        "--choices",
+        str(tmp_path / "choices.jsonl"),
+    ]
+    argv = [*base, *map(str, paths), *(x for p in upaths for x in ("--unconditional", str(p))), "--bootstrap", "20"]
+    assert main([*argv, "-f", "json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    names = ["acc", "acc_norm", "acc_bytes", "acc_mutual_info", "brier_score"]
+    assert payload["leaderboard"]["metrics"] == names
+    cells = {(c["system"], c["metric"]): c["estimate"]["value"] for c in payload["leaderboard"]["cells"]}
+    for path, name in zip(paths, systems, strict=True):
+        ours = nlpeval.multiple_choice(systems[name], gold, choices=choices, unconditional=uncond[name])
+        for metric in names:
+            assert cells[(path.name, metric)] == ours.components[metric], metric
+    info = {m["name"]: m for m in payload["provenance"]["metrics"]}
+    assert info["brier_score"]["higher_is_better"] is False and info["acc"]["higher_is_better"] is True
+    # one --unconditional per system
+    assert main([*base, *map(str, paths), "--unconditional", str(upaths[0])]) == 2
+    assert "--unconditional given 1 times for 2 system files" in capsys.readouterr().err
+    # a bad value in the second system's unconditional file names that file and line
+    rows = upaths[1].read_text().splitlines()
+    rows[4] = "-1.0 -2.0 inf -3.0"
+    upaths[1].write_text("\n".join(rows) + "\n")
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{upaths[1]}:5: choice 2 is inf" in err, err
+    # and in the second system's log-likelihoods, that file
+    rows = paths[1].read_text().splitlines()
+    rows[7] = "-1.0 inf -2.0 -3.0"
+    paths[1].write_text("\n".join(rows) + "\n")
+    assert main([*base, *map(str, paths)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{paths[1]}:8: choice 1 is inf" in err, err
 
 
 def _write_qa(folder: Path, data: dict) -> tuple[Path, list[Path]]:
@@ -132,7 +190,7 @@ def test_cli_every_format_and_line_errors(qa_data, mc_data, tmp_path, capsys):
     mc_gold, choices, lls = _write_mc(tmp_path, mc_data)
     mc = ["report", "--task", "mc", "--gold", str(mc_gold), "--choices", str(choices), *map(str, lls)]
     assert main([*mc, "--bootstrap", "20", "-f", "json"]) == 0
-    assert json.loads(capsys.readouterr().out)["leaderboard"]["metrics"] == ["acc", "acc_norm"]
+    assert json.loads(capsys.readouterr().out)["leaderboard"]["metrics"] == ["acc", "acc_norm", "acc_bytes"]
     # bad input: one line naming the file and line, exit 2
     broken = tmp_path / "broken.ll"
     rows = lls[0].read_text().splitlines()
@@ -194,7 +252,7 @@ def test_qa_and_mc_pages_in_chromium(browser, qa_data, mc_data, tmp_path):
         values = mc_data["systems"][name]
         scores = [
             nlpeval.multiple_choice(values, mc_data["gold"], choices=mc_data["choices"], target=t, allow_ragged=True)
-            for t in ("acc", "acc_norm")
+            for t in ("acc", "acc_norm", "acc_bytes")
         ]
         expected[path.name] = [f"{score.score * 100:.2f}" for score in scores]
     assert _leaderboard_values(browser) == expected

@@ -22,6 +22,7 @@ def add_normalization_options(group: Any) -> None:
 def normalization_kwargs(options: argparse.Namespace) -> dict[str, Any]:
     """The keyword arguments of the normalisation flags."""
     return {
+        "normalize": options.wer_normalize,
         "lowercase": options.lowercase,
         "remove_punctuation": options.remove_punctuation,
         "nfkc": options.nfkc,

@@ -117,11 +117,14 @@ def _compute(client: Any, lazy: Any) -> Any:
 
 def score_dask(options: argparse.Namespace, metrics: dict[str, Any]) -> tuple[list[Any], dict[str, Any]]:
     """Score every input on Dask: (``SystemScores`` list, provenance)."""
+    from dataclasses import replace
+
     import nlpeval.dask
     from nlpeval.cli import dask_inputs
     from nlpeval.cli.datafiles import expand_paths
     from nlpeval.cli.formats import SystemScores
     from nlpeval.dask._ids import IDS_KEY
+    from nlpeval.dask._spans import split as split_spans
 
     if options.segments:
         raise UsageError("--segments is not available with --engine dask (only merged statistics come back)")
@@ -137,8 +140,11 @@ def score_dask(options: argparse.Namespace, metrics: dict[str, Any]) -> tuple[li
     data = options.hyp_col is not None
     if data and _sources(options, metrics):
         raise UsageError("--engine dask reads the sources (--src) beside line files only, not data files")
-    if "metricx-qe" in metrics and options.ref:
-        raise UsageError("metricx-qe scores without references: with --engine dask leave out -r")
+    from nlpeval.metrics.registry import text_entry
+
+    never = [name for name in metrics if text_entry(name).references == "none"]
+    if never and options.ref:
+        raise UsageError(f"{never[0]} scores without references: with --engine dask leave out -r")
     if data and options.ref:
         raise UsageError("--engine dask takes the references of data files from a column: use --ref-col, not -r")
     every = options.partition_lines or dask_inputs.DEFAULT_LINES
@@ -147,6 +153,8 @@ def score_dask(options: argparse.Namespace, metrics: dict[str, Any]) -> tuple[li
     paired_n = (options.paired_n or 1000) if options.paired_bs else 0
     # one set of resamples serves both: resample r's weights do not depend on how many are drawn
     keywords: dict[str, Any] = {"n_resamples": max(options.bootstrap, paired_n), "seed": options.seed}
+    if getattr(options, "error_spans", False):
+        keywords["error_spans"] = True  # xCOMET's spans, merged in segment order
     systems, partials, covered = [], {}, {}
     with _client(options) as (client, provenance):
         if data:
@@ -182,7 +190,9 @@ def score_dask(options: argparse.Namespace, metrics: dict[str, Any]) -> tuple[li
                 if fingerprint is not None:
                     covered[str(system)] = dask_inputs.Covered(fingerprint, build, system if options.system_col
                                                                else None)  # fmt: skip
+                by_name, spans = split_spans(by_name)
                 scores = {m: _resamples(p, options.bootstrap).score() for m, p in by_name.items()}
+                scores |= {m: replace(scores[m], error_spans=run.spans) for m, run in spans.items()}
                 systems.append(SystemScores(str(system), scores))
                 partials[str(system)] = by_name
         if covered:

@@ -151,7 +151,39 @@ def render_text(table: ScoreTable, *, segments: bool = False) -> str:
                 values = system.scores[metric].segments
                 for index, value in enumerate([] if values is None else values.tolist()):
                     lines.append(f"{one_line(system.name)}\t{metric}\t{index + 1}\t{value:.6f}")
+    spans = span_lines(table)
+    if spans:
+        lines += ["", *spans]
     return "\n".join(lines) + "\n"
+
+
+def span_lines(table: ScoreTable) -> list[str]:
+    """The error spans of the scores that carry them (xCOMET), one tab-separated line per span: system, metric,
+    segment (from 1), severity, confidence, start and end (characters of the hypothesis), the span's text.
+
+    Examples
+    --------
+    >>> from nlpeval.core.score import Score
+    >>> span = {"text": "Katz", "start": 4, "end": 8, "severity": "major", "confidence": 0.8125}
+    >>> s = Score("comet", 0.5, "x", error_spans=((), (span,)))
+    >>> table = ScoreTable(["comet"], {"comet": "COMET"}, {"comet": 100.0}, [SystemScores("a", {"comet": s})])
+    >>> span_lines(table)[2].split()
+    ['a', 'comet', '2', 'major', '0.8125', '4', '8', 'Katz']
+    """
+    lines = []
+    for system in table.systems:
+        for metric in table.metrics:
+            for index, spans in enumerate(system.scores[metric].error_spans or ()):
+                lines += [
+                    f"{one_line(system.name)}\t{metric}\t{index + 1}\t{one_line(str(span['severity']))}\t"
+                    f"{float(span['confidence']):.4f}\t{span['start']}\t{span['end']}\t{one_line(str(span['text']))}"
+                    for span in spans
+                ]
+    if not any(system.scores[m].error_spans is not None for system in table.systems for m in table.metrics):
+        return []
+    header = "system\tmetric\tsegment\tseverity\tconfidence\tstart\tend\ttext"
+    return ["error spans (start, end: characters of the hypothesis; confidence: the tagger's mean probability)",
+            header, *lines]  # fmt: skip
 
 
 def render_json(table: ScoreTable, *, segments: bool = False) -> str:

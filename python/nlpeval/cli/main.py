@@ -41,6 +41,7 @@ COMMANDS = {
     "mc": "nlpeval.cli.qa",
     "pass-at-k": "nlpeval.cli.qa",
     "power": "nlpeval.cli.power",
+    "spans": "nlpeval.cli.spans",
 }
 
 

@@ -37,7 +37,33 @@ def add_parser(subparsers: Any) -> None:
         "gold choice indices",
     )
     parser.add_argument("--squad-version", choices=("1.1", "2.0"), default="1.1", help="--task qa: SQuAD script")
-    parser.add_argument("--choices", metavar="FILE", help="--task mc: choice texts, a JSON list per line (acc_norm)")
+    parser.add_argument(
+        "--na-probs",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="--task qa (2.0): per SYS file (same order), its no-answer probabilities: one per line, or the official "
+        "script's JSON {id: probability} with JSON files (adds best_exact/best_f1 and thresholds)",
+    )
+    parser.add_argument(
+        "--na-threshold", type=float, default=1.0, metavar="T", help="--task qa: no-answer threshold (default 1.0)"
+    )
+    parser.add_argument(
+        "--questions",
+        metavar="FILE",
+        help="--task qa: question texts, one per line, shown with the examples (the dataset's own with JSON files)",
+    )
+    parser.add_argument(
+        "--choices", metavar="FILE", help="--task mc: choice texts, a JSON list per line (acc_norm, acc_bytes)"
+    )
+    parser.add_argument(
+        "--unconditional",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="--task mc: per SYS file (same order), its choices' log-likelihoods after an empty context, one "
+        "question per line (acc_mutual_info)",
+    )
     parser.add_argument("--pred", action="append", default=[], metavar="FILE", help="--task classify: predictions")
     parser.add_argument(
         "--scores",
@@ -106,7 +132,7 @@ def add_parser(subparsers: Any) -> None:
     from nlpeval.cli.dataoptions import add_data_options
 
     add_data_options(parser)
-    from nlpeval.cli.neural import add_report_arguments
+    from nlpeval.cli.sources import add_report_arguments
 
     add_report_arguments(parser)  # --comet-model, --bertscore-model, --metricx-model... as 'nlpeval score'
     parser.set_defaults(run=run)
@@ -257,7 +283,7 @@ def _run(options: argparse.Namespace) -> int:
     metrics = tuple(m.strip() for m in options.metrics.split(",") if m.strip())
     if not metrics and options.preset is None:
         raise UsageError("no metric given to -m")
-    from nlpeval.cli.neural import report_overrides
+    from nlpeval.cli.sources import report_overrides
 
     overrides: dict[str, Any] = report_overrides(options)
     overrides.update(options.metric_option)  # (name, value) pairs, checked while parsing

@@ -82,7 +82,7 @@ def add_parser(subparsers: Any) -> None:
     from nlpeval.cli.metric_options import add_metric_options
 
     add_metric_options(parser)  # every metric's options, declared in nlpeval.metrics.entries
-    from nlpeval.cli.neural import add_arguments
+    from nlpeval.cli.sources import add_arguments
 
     add_arguments(parser)  # --src, --cache (neural metrics)
     from nlpeval.cli.engine import add_engine_options
@@ -119,8 +119,8 @@ def score_system(
 ) -> dict:
     """Stream one system file and its references through every metric; return name -> Accumulator.
 
-    ``neural`` (:class:`~nlpeval.cli.neural.NeuralScoring`) scores the metrics that need a model on the whole
-    system once it is read."""
+    ``neural`` (:class:`~nlpeval.cli.sources.WholeScoring`) scores the metrics that need a model or the sources
+    on the whole system once it is read."""
     from nlpeval.cli.io import open_segments
     from nlpeval.core.errors import InputError
 
@@ -315,14 +315,15 @@ def run(options: argparse.Namespace) -> int:
         metrics = {name: entry.build(name, entry_options(entry, options)) for name, entry in entries.items()}
     if (options.paired_bs or options.paired_ar) and len(options.systems) < 2 and options.system_col is None:
         raise UsageError("paired tests need at least two systems; the first is the baseline")
-    from nlpeval.cli import neural
+    from nlpeval.cli import sources
 
-    neural.check(options, entries)
-    reference_free = all(neural.reference_free(name) for name in names)
+    sources.check(options, entries)
+    reference_free = all(sources.reference_free(name) for name in names)
     if not options.ref and not options.ref_col and not reference_free:
         raise UsageError("no references: give -r/--ref REF (line files) or --ref-col COL (data files)")
-    streamed, modelled = neural.split(metrics, entries)
-    scoring = neural.NeuralScoring(modelled, entries, options) if modelled else None
+    streamed, modelled = sources.split(metrics, entries)
+    sources.check_spans(options, metrics)
+    scoring = sources.WholeScoring(modelled, entries, options) if modelled else None
     provenance = None
     if engine.wants_dask(options):
         systems, provenance = engine.score_dask(options, metrics)
@@ -350,6 +351,8 @@ def run(options: argparse.Namespace) -> int:
             SystemScores(label, finish(acc, options, ids))
             for label, acc, ids in zip(labels, accumulated, keys, strict=True)
         ]
+        if scoring is not None:
+            scoring.attach(systems)
         if options.paired_bs or options.paired_ar:
             for system, acc in zip(systems[1:], accumulated[1:], strict=True):
                 system.tests = paired_p_values(accumulated[0], acc, options, keys[0])

@@ -100,6 +100,7 @@ def partials(
     loc: str | None = None,
     check_ids: bool = False,
     src: str | None = None,
+    error_spans: bool = False,
 ) -> Any:
     """Lazy merged partials: ``{metric name: Partial}``, or ``{group: {metric name: Partial}}`` with ``by``
     (groups in order of first appearance in the input).
@@ -140,6 +141,9 @@ def partials(
         Column (or dict key) of the source segments, for the metrics that read them (COMET, MetricX).
         Neural metrics (COMET, BERTScore, MetricX) load their model once per worker process and score
         every partition the worker gets with it.
+    error_spans : bool
+        Also return the error spans of each metric that tags them (an xCOMET checkpoint), one tuple per
+        segment in the input's order, under the key ``"spans:<name>"`` (a :class:`~nlpeval.dask._spans.SpanRun`).
 
     Examples
     --------
@@ -165,7 +169,7 @@ def partials(
     # graph: each partition's task then depends on its partition alone, so the two fuse (below)
     bare = {name: bare_metric(m) for name, m in named.items()}
     task = bind(partition_partials, metrics=bare, columns=columns, n_resamples=n_resamples, seed=seed,
-                check_ids=check_ids)  # fmt: skip
+                check_ids=check_ids, error_spans=error_spans)  # fmt: skip
     starts = offsets(parts, columns) if (n_resamples and id is None) else None
     tasks = []
     for index, part in enumerate(parts):
@@ -203,8 +207,15 @@ def _ungroup(merged: Grouped, grouped: bool, *, named: dict[str, CorpusMetric]) 
 
 
 def _finish(result: Any, grouped: bool, single: bool, confidence: float) -> Any:
-    def scores(by_name: dict[str, Partial]) -> Any:
-        out = {name: partial.score(confidence=confidence) for name, partial in by_name.items()}
+    from dataclasses import replace
+
+    from nlpeval.dask._spans import split
+
+    def scores(by_name: dict[str, Any]) -> Any:
+        partials, spans = split(by_name)
+        out = {name: partial.score(confidence=confidence) for name, partial in partials.items()}
+        for name, run in spans.items():
+            out[name] = replace(out[name], error_spans=run.spans)
         return next(iter(out.values())) if single else out
 
     if grouped:
@@ -225,6 +236,7 @@ def score(
     confidence: float = 0.95,
     split_every: int = 8,
     src: str | None = None,
+    error_spans: bool = False,
 ) -> Any:
     """Lazy corpus score(s): a :class:`~nlpeval.core.score.Score` for one metric, ``{name: Score}``
     for several, ``{group: ...}`` with ``by``. With ``n_resamples`` each score carries the keyed
@@ -232,7 +244,9 @@ def score(
     ``metric.score_from_stats(stats, n_bootstrap=n, resampling="poisson", ids=...)`` on one machine.
 
     The arguments are those of :func:`partials`, plus ``confidence`` (the interval's level); ``src`` names
-    the sources' column for COMET and MetricX.
+    the sources' column for COMET and MetricX; with ``error_spans`` the score of a metric that tags error
+    spans (xCOMET) carries them (:attr:`~nlpeval.core.score.Score.error_spans`, in segment order), as
+    ``metric(hypotheses, references, sources=...)`` on one machine.
 
     Examples
     --------
@@ -256,6 +270,7 @@ def score(
         seed=seed,
         split_every=split_every,
         src=src,
+        error_spans=error_spans,
     )
     return delayed(_finish, pure=True)(lazy, by is not None, single, confidence)
 

@@ -10,10 +10,11 @@ import numpy as np
 
 from nlpeval.core.errors import InputError
 from nlpeval.core.metric import CorpusMetric
+from nlpeval.dask import _spans
 from nlpeval.dask._inputs import Columns, Where, partition_rows, zip_partition
 from nlpeval.distributed.errors import PartitionInputError
 from nlpeval.distributed.partial import Partial
-from nlpeval.neural.worker import is_neural
+from nlpeval.neural.worker import is_neural, stats_and_spans
 from nlpeval.neural.worker import segment_stats as neural_stats
 
 if TYPE_CHECKING:
@@ -25,12 +26,15 @@ Grouped = dict[Any, dict[str, "Partial | Fingerprint"]]
 
 
 def _stats(metric: CorpusMetric, hyps: list[Any], refs: list[list[Any]] | None, where: Where, rows: list[int],
-           locs: list[Any] | None, srcs: list[Any] | None = None) -> Any:  # fmt: skip
+           locs: list[Any] | None, srcs: list[Any] | None = None, spans: bool = False) -> tuple[Any, Any]:  # fmt: skip
+    """(statistics, error spans or None: kept when ``spans`` and the metric tags them)."""
     try:
         if is_neural(metric) or srcs is not None:  # one loaded model per worker process; the sources for the
-            return neural_stats(metric, hyps, refs, srcs)  # metrics that read them (COMET, MetricX, SARI)
+            if spans:  # metrics that read them (COMET, MetricX, SARI)
+                return stats_and_spans(metric, hyps, refs, srcs)
+            return neural_stats(metric, hyps, refs, srcs), None
         # refs is None only for a metric that reads no references (Perplexity: see _needs_refs), which takes None
-        return metric.segment_stats(hyps, refs)  # type: ignore[arg-type]
+        return metric.segment_stats(hyps, refs), None  # type: ignore[arg-type]
     except InputError as exc:
         if exc.segment is None:
             raise PartitionInputError(f"partition {where.partition}: {exc}") from None
@@ -53,8 +57,10 @@ def partition_partials(
     n_resamples: int,
     seed: int,
     check_ids: bool = False,
+    error_spans: bool = False,
 ) -> Grouped:
-    """The partials of one partition, per group and metric (a task of the graph)."""
+    """The partials of one partition, per group and metric (a task of the graph); with ``error_spans``, the
+    spans of each metric that tags them under :func:`nlpeval.dask._spans.key` too."""
     release_memory()  # what the worker's previous partitions freed
     where = Where(index, None if offset is None or columns.by is not None else offset.get(None, 0))
     rows = partition_rows(part, columns, where)
@@ -71,10 +77,13 @@ def partition_partials(
         refs = None if rows.refs is None else [rows.refs[i] for i in selected]
         srcs = None if rows.srcs is None else [rows.srcs[i] for i in selected]
         all_stats = {}
+        found: dict[str, Any] = {}
         for name, metric in metrics.items():
             if refs is None and _needs_refs(metric, name):
                 raise PartitionInputError(f"{name} needs references: give the reference column (ref=...)")
-            all_stats[name] = _stats(metric, hyps, refs, where, selected, rows.locs, srcs)
+            all_stats[name], spans = _stats(metric, hyps, refs, where, selected, rows.locs, srcs, error_spans)
+            if spans is not None:
+                found[_spans.key(name)] = _spans.SpanRun(tuple(spans))
         if n_resamples and selected:
             from nlpeval.significance.poisson import poisson_totals_many
 
@@ -95,6 +104,7 @@ def partition_partials(
                 name: Partial.from_stats(metrics[name], stats, n_resamples=n_resamples, seed=seed)
                 for name, stats in all_stats.items()
             }
+        out[key].update(found)
         if check_ids and rows.ids is not None:
             from nlpeval.dask._ids import IDS_KEY, Fingerprint
 

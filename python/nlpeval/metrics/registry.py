@@ -65,6 +65,14 @@ INPUTS = {
 }
 
 
+#: whether an entry reads references (``MetricEntry.references``) -> what that means
+REFERENCES = {
+    "required": "scored against references",
+    "optional": "references are read when given (the model decides whether it needs them)",
+    "none": "scored without references (quality estimation): references are never read",
+}
+
+
 class Option(NamedTuple):
     """One option of a metric family, declared once.
 
@@ -206,6 +214,10 @@ class MetricEntry(NamedTuple):
         What the metric scores, a key of :data:`INPUTS`: ``"text"`` (hypotheses against references:
         ``nlpeval score``, ``nlpeval report``, the integrations, Dask) or ``"retrieval"`` (a ranked run
         against qrels: ``nlpeval ir``, ``nlpeval.retrieval``). :func:`text_entry` refuses the others.
+    references : str
+        Whether scoring reads references, a key of :data:`REFERENCES`: ``"required"`` (most metrics),
+        ``"optional"`` (the model decides: COMET with a reference-free CometKiwi checkpoint) or ``"none"``
+        (quality estimation, ``metricx-qe``: references are never read, so ``-r`` is left out).
 
     Examples
     --------
@@ -230,6 +242,12 @@ class MetricEntry(NamedTuple):
     options: tuple[Option, ...] = ()
     option_group: str = ""
     inputs: str = "text"
+    references: str = "required"
+
+    @property
+    def reference_free(self) -> bool:
+        """Whether the metric may be scored without references (``references`` is ``optional`` or ``none``)."""
+        return self.references != "required"
 
     def matches(self, name: str) -> bool:
         """Whether ``name`` is this entry's name or fully matches its pattern."""
@@ -330,6 +348,10 @@ def _check_entry(
         raise TypeError(f"{module}: ENTRIES holds {entry!r}, not a MetricEntry")
     if entry.inputs not in INPUTS:
         raise ValueError(f"{module}: inputs of {entry.name!r} is {entry.inputs!r}; known: {', '.join(INPUTS)}")
+    if entry.references not in REFERENCES:
+        raise ValueError(
+            f"{module}: references of {entry.name!r} is {entry.references!r}; known: {', '.join(REFERENCES)}"
+        )
     if ":" not in entry.factory:
         raise ValueError(f"{module}: factory of {entry.name!r} is not 'module:function': {entry.factory!r}")
     clash = exact.get(entry.name) or next((p for p in patterns if p.name == entry.name), None)

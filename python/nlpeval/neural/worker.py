@@ -94,19 +94,57 @@ def segment_stats(
     >>> segment_stats(nlpeval.BLEU(), ["a b c d"], [["a b c d"]], None).rows.shape[0]
     1
     """
+    return _called(metric, hypotheses, references, sources, spans=False)[0]
+
+
+def stats_and_spans(
+    metric: Any, hypotheses: Sequence[Any], references: Sequence[Any] | None, sources: Sequence[Any] | None
+) -> tuple[Stats, Any]:
+    """:func:`segment_stats` and, from the same forward pass, each segment's error spans when ``metric`` tags
+    them (xCOMET: :attr:`nlpeval.COMET.tags_errors`), else ``None``.
+
+    Examples
+    --------
+    >>> import nlpeval
+    >>> stats, spans = stats_and_spans(nlpeval.BLEU(), ["a b c d"], [["a b c d"]], None)
+    >>> len(stats), spans
+    (1, None)
+    """
+    return _called(metric, hypotheses, references, sources, spans=True)
+
+
+def tags_errors(metric: Any) -> bool:
+    """Whether ``metric`` gives error spans (an xCOMET checkpoint; reads its ``hparams.yaml`` only).
+
+    Examples
+    --------
+    >>> import nlpeval
+    >>> tags_errors(nlpeval.BLEU())
+    False
+    """
+    return bool(getattr(metric, "tags_errors", False))
+
+
+def _called(
+    metric: Any, hypotheses: Sequence[Any], references: Sequence[Any] | None, sources: Sequence[Any] | None, *,
+    spans: bool,
+) -> tuple[Stats, Any]:  # fmt: skip
+    """The statistics (and the error spans, when asked for and tagged) of :func:`segment_stats`."""
     if not is_neural(metric):  # any other metric: called as everywhere else (SARI also takes the sources)
         if sources is not None and "sources" in inspect.signature(metric.segment_stats).parameters:
-            return metric.segment_stats(hypotheses, references, sources=sources)  # type: ignore[no-any-return]
-        return metric.segment_stats(hypotheses, references)  # type: ignore[no-any-return]
+            return metric.segment_stats(hypotheses, references, sources=sources), None
+        return metric.segment_stats(hypotheses, references), None
     global calls
     calls += 1
     live = resident(metric)
     if not reads_sources(live):
-        return live.segment_stats(hypotheses, references)  # type: ignore[no-any-return]
+        return live.segment_stats(hypotheses, references), None
     parameter = inspect.signature(live.segment_stats).parameters["sources"]
     if sources is None and parameter.default is inspect.Parameter.empty:
         raise InputError(f"{live.name} needs the sources (--src, sources=, or the source column: src=)", side="sources")
     refs: Any = references
     if references is not None and all(not isinstance(r, str) and len(r) == 1 for r in references):
         refs = [r[0] for r in references]
-    return live.segment_stats(hypotheses, refs, sources=sources)  # type: ignore[no-any-return]
+    if spans and tags_errors(live):
+        return live.segment_stats_and_spans(hypotheses, refs, sources=sources)  # type: ignore[no-any-return]
+    return live.segment_stats(hypotheses, refs, sources=sources), None

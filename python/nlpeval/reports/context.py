@@ -33,6 +33,8 @@ class MetricColumn:
     scale: float
     higher_is_better: bool
     stats: Mapping[str, Stats]
+    #: system -> each segment's error spans, for a metric that tags them (xCOMET); else None
+    spans: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -305,20 +307,22 @@ def _metric_columns(
     sources: Sequence[str] | None = None,
 ) -> dict[str, MetricColumn]:
     """Every metric built through the registry, with every system's segment statistics (the neural metrics
-    through :func:`nlpeval.neural.worker.segment_stats`: sources passed on, one model and one embedding of the
-    sources and references for all systems)."""
-    from nlpeval.neural.worker import segment_stats
+    through :func:`nlpeval.neural.worker.stats_and_spans`: sources passed on, one model and one embedding of the
+    sources and references for all systems, and the error spans of a metric that tags them)."""
+    from nlpeval.neural.worker import stats_and_spans
     from nlpeval.reports.metrics import build_metrics, higher_is_better
 
     columns = {}
     for name, (metric, label, scale) in build_metrics(names, metric_options).items():
-        stats = {}
+        stats, spans = {}, {}
         for s in systems:
             try:
-                stats[s] = segment_stats(metric, list(hypotheses[s]), refs, sources)
+                stats[s], found = stats_and_spans(metric, list(hypotheses[s]), refs, sources)
             except InputError as exc:
                 raise InputError(
                     f"system {s!r}: {exc.message}", segment=exc.segment, side=exc.side, reference=exc.reference
                 ) from None
-        columns[name] = MetricColumn(metric, label, scale, higher_is_better(name), stats)
+            if found is not None:
+                spans[s] = found
+        columns[name] = MetricColumn(metric, label, scale, higher_is_better(name), stats, spans or None)
     return columns

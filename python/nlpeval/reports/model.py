@@ -588,6 +588,46 @@ class HumanAgreement(_Record):
     notes: tuple[str, ...] = ()
 
 
+# ---------------------------------------------------------------------------- error spans (xCOMET)
+
+
+@dataclass(frozen=True)
+class ErrorSpan(_Record):
+    """One error span a metric tagged: characters ``start``..``end`` of the hypothesis, its severity, the
+    tagger's mean probability and the span's text as the metric shows it."""
+
+    start: int
+    end: int
+    severity: str
+    confidence: float
+    text: str
+
+
+@dataclass(frozen=True)
+class ErrorSpanSegment(_Record):
+    """A segment of one system with its error spans: its id (from 0, as the examples), the metric's segment
+    score, the MQM-like penalty of its spans (minor 1, major 5, critical 10) and the hypothesis."""
+
+    system: str
+    id: int
+    score: float
+    penalty: int
+    hypothesis: str
+    spans: tuple[ErrorSpan, ...]
+
+
+@dataclass(frozen=True)
+class ErrorSpansSection(_Record):
+    """A metric's error spans (:mod:`nlpeval.reports.sections.error_spans`): per system the spans and segments
+    counted, and the segments with the largest penalty (``top`` per system, most severe first)."""
+
+    metric: str
+    top: int
+    n_spans: Mapping[str, int]
+    n_segments: Mapping[str, int]
+    segments: tuple[ErrorSpanSegment, ...]
+
+
 # ---------------------------------------------------------------------------- the report
 
 
@@ -610,11 +650,15 @@ class Report(_Record):
     summarization: SummarizationSection | None = None
     warnings: tuple[str, ...] = ()
     human_agreement: HumanAgreement | None = None
+    error_spans: tuple[ErrorSpansSection, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready dict; ``human_agreement`` only when the report has human scores."""
+        """JSON-ready dict; ``human_agreement`` only when the report has human scores, ``error_spans`` only when
+        a metric tagged them."""
         out = plain(self)
         assert isinstance(out, dict)
         if out.get("human_agreement") is None:
             out.pop("human_agreement", None)
+        if not out.get("error_spans"):
+            out.pop("error_spans", None)
         return out

@@ -3,8 +3,9 @@
 QA (SQuAD v1.1/v2.0 exact match and F1, the official scripts' numbers): a leaderboard with bootstrap
 intervals and paired tests between systems, F1 by the number of gold answers and, for v2.0, by
 HasAns/NoAns (the official split), and the worst and best questions (by F1 averaged over systems) as
-examples: gold answers, every system's answer and its scores. Multiple choice (lm-eval's ``acc`` and,
-with the choice texts, ``acc_norm``): the same leaderboard, accuracy by number of choices, and the
+examples: gold answers, every system's answer and its scores. Multiple choice (lm-eval's ``acc``; with
+the choice texts ``acc_norm`` and ``acc_bytes``; with unconditional log-likelihoods ``acc_mutual_info``;
+the Brier score where lm-eval computes it): the same leaderboard, accuracy by number of choices, and the
 questions most and least often answered right. The report model is built by
 :func:`nlpeval.reports.task.task_report`, so every renderer (text, Markdown, LaTeX, JSON, HTML) draws it.
 """
@@ -18,6 +19,24 @@ import numpy as np
 
 from nlpeval.core.errors import InputError
 from nlpeval.reports.model import Example, ExamplesSection, InputFile, Report
+
+
+class SystemInputError(InputError):
+    """An :class:`InputError` in one system's input, naming the system (``system``).
+
+    Examples
+    --------
+    >>> str(SystemInputError("B", InputError("choice 1 is nan", segment=6, side="loglikelihoods")))
+    'B: loglikelihoods: segment 6: choice 1 is nan'
+    """
+
+    def __init__(self, system: str, error: InputError) -> None:
+        self.system = system
+        super().__init__(error.message, segment=error.segment, side=error.side, reference=error.reference)
+
+    def _describe(self) -> str:
+        return f"{self.system}: {super()._describe()}"
+
 
 #: buckets of questions by their number of gold answers
 ANSWER_BUCKETS = ((1, 1, "1 answer"), (2, 2, "2 answers"), (3, None, "3+ answers"))
@@ -65,7 +84,9 @@ def qa_report(
     version : {"1.1", "2.0"}
         The official script to follow.
     no_answer_probs : mapping of str to sequence of float, optional
-        v2.0: per system, the no-answer probability of each question (``no_answer_threshold`` applies).
+        v2.0: per system, the no-answer probability of each question (``no_answer_threshold`` applies:
+        above it the answer counts as none). The HasAns/NoAns table's note then gives each such system's
+        ``best_exact``/``best_f1`` and their thresholds, as the official v2.0 script prints them.
     questions : sequence of str, optional
         Question texts (or ids) shown with the examples.
     max_examples : int
@@ -90,6 +111,10 @@ def qa_report(
     unknown = sorted(set(probs) - set(names))
     if unknown:
         raise InputError(f"no-answer probabilities for {unknown[0]!r}, which is no system")
+    if probs and version != "2.0":
+        raise InputError("no-answer probabilities need version 2.0")
+    if questions is not None and len(questions) != len(golds):
+        raise InputError(f"{len(questions)} question texts for {len(golds)} questions", side="questions")
     metrics = {
         target: SQuAD(version=version, target=target, no_answer_threshold=no_answer_threshold)  # type: ignore[arg-type]
         for target in ("exact_match", "f1")
@@ -99,7 +124,10 @@ def qa_report(
         predictions = list(systems[name])
         if len(predictions) != len(golds):
             raise InputError(f"{name}: {len(predictions)} answers for {len(golds)} questions")
-        stats[name] = metrics["f1"].segment_stats(predictions, golds, probs.get(name))
+        try:
+            stats[name] = metrics["f1"].segment_stats(predictions, golds, probs.get(name))
+        except InputError as exc:
+            raise SystemInputError(name, exc) from None
     reported = [
         TaskMetric(
             target,
@@ -124,8 +152,10 @@ def qa_report(
         has = (counts > 0).astype(np.int64)  # bucket 0: HasAns, 1: NoAns
         split = Buckets("qa-has-answer", "F1 on answerable (HasAns) and unanswerable (NoAns) questions", "has-answer",
                         ["HasAns", "NoAns"], [(1.0, None), (0.0, 0.0)])  # fmt: skip
-        buckets.append(BucketSpec(split, 1 - has, "f1"))
-    examples = _qa_examples(golds, systems, names, stats, questions, max_examples)
+        buckets.append(
+            BucketSpec(split, 1 - has, "f1", _best_note(metrics["f1"], stats, [n for n in names if n in probs]))
+        )
+    examples = _qa_examples(golds, systems, names, stats, questions, max_examples, probs)
     if inputs is None:
         sides = [("reference", "answers", [" | ".join(a) for a in golds])]
         inputs = memory_inputs(sides + [("system", n, [str(x) for x in systems[n]]) for n in names])
@@ -144,6 +174,20 @@ def qa_report(
     )
 
 
+def _best_note(metric: Any, stats: Mapping[str, Any], names: Sequence[str]) -> str | None:
+    """The official v2.0 script's ``best_exact``/``best_f1`` and thresholds of each system with no-answer
+    probabilities, in percent as the script prints them (``None`` without such systems)."""
+    parts = []
+    for name in names:
+        best = metric.best_components(stats[name])
+        parts.append(
+            f"{name}: best_exact {100 * best['best_exact_match']:.2f} "
+            f"at threshold {best['best_exact_match_thresh']:g}, "
+            f"best_f1 {100 * best['best_f1']:.2f} at threshold {best['best_f1_thresh']:g}"
+        )
+    return "with no-answer probabilities, " + "; ".join(parts) if parts else None
+
+
 def _qa_examples(
     golds: list[list[str]],
     systems: Mapping[str, Sequence[str]],
@@ -151,6 +195,7 @@ def _qa_examples(
     stats: Mapping[str, Any],
     questions: Sequence[str] | None,
     max_examples: int,
+    probs: Mapping[str, Sequence[float]],
 ) -> ExamplesSection:
     """The worst and best questions (by F1 averaged over the systems) with every system's answer, EM and F1."""
     f1 = np.stack([np.asarray(stats[n]["f1"], dtype=np.float64) for n in names])
@@ -166,7 +211,7 @@ def _qa_examples(
                 id=i,
                 source=texts[i],
                 references=tuple(golds[i]) or ("(no answer)",),
-                hypotheses=tuple(str(systems[n][i]) for n in names),
+                hypotheses=tuple(_answer(systems[n][i], probs[n][i] if n in probs else None) for n in names),
                 scores={"f1": tuple(f1[:, i].tolist()), "exact_match": tuple(em[:, i].tolist())},
             )
             for i in shown
@@ -174,11 +219,95 @@ def _qa_examples(
     )
 
 
+def _mc_metrics(
+    gold: Sequence[Any],
+    systems: Mapping[str, Sequence[Sequence[float]]],
+    names: Sequence[str],
+    choices: Sequence[Sequence[str]] | None,
+    unconditional: Mapping[str, Sequence[Sequence[float]]] | None,
+) -> tuple[dict[str, Any], list[tuple[str, bool, float]]]:
+    """Every system's statistics rows and the reported targets ``(name, higher is better, scale)``:
+    ``acc``; ``acc_norm`` and ``acc_bytes`` with the choice texts; ``acc_mutual_info`` with every system's
+    unconditional log-likelihoods; ``brier_score`` (lower is better, 0-2) when every question has one gold
+    choice and every question the same number of choices."""
+    from nlpeval.lm.choice import MultipleChoice
+
+    uncond = unconditional or {}
+    unknown = sorted(set(uncond) - set(names))
+    if unknown:
+        raise InputError(f"unconditional log-likelihoods for {unknown[0]!r}, which is no system")
+    missing = [n for n in names if n not in uncond]
+    if uncond and missing:
+        raise InputError(f"{missing[0]}: no unconditional log-likelihoods (give them for every system or none)")
+    metric = MultipleChoice(allow_ragged=True)
+    stats = {}
+    for name in names:
+        lls = systems[name]
+        if len(lls) != len(gold):
+            raise InputError(f"{name}: {len(lls)} questions' log-likelihoods for {len(gold)} gold answers")
+        try:
+            stats[name] = metric.choice_stats(lls, gold, choices=choices, unconditional=uncond.get(name))
+        except InputError as exc:
+            raise SystemInputError(name, exc) from None
+    targets = [("acc", True, 100.0)]
+    if choices is not None:
+        targets += [("acc_norm", True, 100.0), ("acc_bytes", True, 100.0)]
+    if uncond:
+        targets.append(("acc_mutual_info", True, 100.0))
+    if not any(np.isnan(stats[n]["brier_score"]).any() for n in names):
+        targets.append(("brier_score", False, 1.0))
+    return stats, targets
+
+
+def _mc_examples(
+    gold: Sequence[Any],
+    systems: Mapping[str, Sequence[Sequence[float]]],
+    names: Sequence[str],
+    stats: Mapping[str, Any],
+    choices: Sequence[Sequence[str]] | None,
+    max_examples: int,
+) -> ExamplesSection:
+    """The questions most and least often answered right (by ``acc``), with every system's pick."""
+    right = np.stack([np.asarray(stats[n]["acc"], dtype=np.float64) for n in names])
+    shown = _extremes(right.mean(axis=0), max_examples // 2)
+
+    def answer(name: str, i: int) -> str:
+        row = list(systems[name][i])
+        pick = int(np.argmax(row))
+        return f"{pick}: {choices[i][pick]}" if choices is not None else str(pick)
+
+    def golds(i: int) -> tuple[str, ...]:
+        picks = gold[i] if isinstance(gold[i], (list, tuple)) else [gold[i]]
+        return tuple(f"{int(g)}: {choices[i][int(g)]}" if choices is not None else str(int(g)) for g in picks)
+
+    return ExamplesSection(
+        total=len(gold),
+        max_examples=max_examples,
+        metric="acc",
+        examples=tuple(
+            Example(
+                id=i,
+                source=f"question {i + 1}",
+                references=golds(i),
+                hypotheses=tuple(answer(n, i) for n in names),
+                scores={"acc": tuple(right[:, i].tolist())},
+            )
+            for i in shown
+        ),
+    )
+
+
+def _answer(prediction: str, no_answer_prob: float | None) -> str:
+    """A system's answer as shown with the examples (with its no-answer probability, if given)."""
+    return str(prediction) if no_answer_prob is None else f"{prediction} [no-answer probability {no_answer_prob:g}]"
+
+
 def mc_report(
     gold: Sequence[Any],
     systems: Mapping[str, Sequence[Sequence[float]]],
     *,
     choices: Sequence[Sequence[str]] | None = None,
+    unconditional: Mapping[str, Sequence[Sequence[float]]] | None = None,
     baseline: str | None = None,
     seed: int | None = 12345,
     n_bootstrap: int = 1000,
@@ -190,8 +319,22 @@ def mc_report(
     command: str | None = None,
     inputs: Sequence[InputFile] | None = None,
 ) -> Report:
-    """Compare models on multiple-choice questions from their per-choice log-likelihoods (lm-eval's
-    ``acc``, and ``acc_norm`` when the choice texts are given): the report model.
+    """Compare models on multiple-choice questions from their per-choice log-likelihoods: the report model.
+
+    The leaderboard has lm-eval's ``acc``; with the choice texts ``acc_norm`` (per character) and
+    ``acc_bytes`` (per UTF-8 byte); with ``unconditional`` log-likelihoods ``acc_mutual_info``; and the
+    Brier score (lower is better) when every question has one gold choice and all have as many choices.
+
+    Parameters
+    ----------
+    gold : sequence of (int or list of int)
+        The gold choice index per question.
+    systems : mapping of str to sequence of sequence of float
+        System name -> per question, each choice's log-likelihood.
+    choices : sequence of sequence of str, optional
+        The choice texts (``acc_norm``, ``acc_bytes``, and the examples).
+    unconditional : mapping of str to sequence of sequence of float, optional
+        System name -> each choice's log-likelihood after an empty context (every system or none).
 
     Examples
     --------
@@ -207,17 +350,12 @@ def mc_report(
     from nlpeval.reports.task import BucketSpec, TaskMetric, named_systems, task_report
 
     names, baseline = named_systems(systems, baseline)
-    targets = ("acc", "acc_norm") if choices is not None else ("acc",)
-    metrics = {t: MultipleChoice(target=t, allow_ragged=True) for t in targets}  # type: ignore[arg-type]
-    stats = {}
-    for name in names:
-        lls = systems[name]
-        if len(lls) != len(gold):
-            raise InputError(f"{name}: {len(lls)} questions' log-likelihoods for {len(gold)} gold answers")
-        stats[name] = metrics["acc"].choice_stats(lls, gold, choices=choices)
-    reported = [
-        TaskMetric(t, t, metric, metric.signature(stats[baseline].totals()), stats) for t, metric in metrics.items()
-    ]
+    stats, targets = _mc_metrics(gold, systems, names, choices, unconditional)
+    reported = []
+    for target, higher, scale in targets:
+        metric = MultipleChoice(target=target, allow_ragged=True)  # type: ignore[arg-type]
+        signature = metric.signature(stats[baseline].totals())
+        reported.append(TaskMetric(target, target, metric, signature, stats, scale, higher))
     sizes = np.array([len(row) for row in systems[baseline]], dtype=np.int64)
     distinct = sorted(set(sizes.tolist()))
     assignment = np.searchsorted(np.array(distinct), sizes)
@@ -228,36 +366,13 @@ def mc_report(
         [f"{k} choices" for k in distinct],
         [(float(k), float(k)) for k in distinct],
     )
-    right = np.stack([np.asarray(stats[n]["acc"], dtype=np.float64) for n in names])
-    shown = _extremes(right.mean(axis=0), max_examples // 2)
-
-    def answer(name: str, i: int) -> str:
-        row = list(systems[name][i])
-        pick = int(np.argmax(row))
-        return f"{pick}: {choices[i][pick]}" if choices is not None else str(pick)
-
-    def golds(i: int) -> tuple[str, ...]:
-        picks = gold[i] if isinstance(gold[i], (list, tuple)) else [gold[i]]
-        return tuple(f"{int(g)}: {choices[i][int(g)]}" if choices is not None else str(int(g)) for g in picks)
-
-    examples = ExamplesSection(
-        total=len(gold),
-        max_examples=max_examples,
-        metric="acc",
-        examples=tuple(
-            Example(
-                id=i,
-                source=f"question {i + 1}",
-                references=golds(i),
-                hypotheses=tuple(answer(n, i) for n in names),
-                scores={"acc": tuple(right[:, i].tolist())},
-            )
-            for i in shown
-        ),
-    )
+    examples = _mc_examples(gold, systems, names, stats, choices, max_examples)
     if inputs is None:
         sides = [("reference", "gold", [str(g) for g in gold])]
         inputs = memory_inputs(sides + [("system", n, [repr(list(r)) for r in systems[n]]) for n in names])
+    options: dict[str, Any] = {"questions": len(gold), "choices": "given" if choices is not None else "none"}
+    if unconditional:
+        options["unconditional"] = "given"
     return task_report(
         task="mc",
         title=title,
@@ -267,7 +382,7 @@ def mc_report(
         buckets=[BucketSpec(per_count, assignment, "acc")],
         resampling=Resampling(n_bootstrap, n_randomization, seed, alpha, confidence),
         inputs=inputs,
-        options={"questions": len(gold), "choices": "given" if choices is not None else "none"},
+        options=options,
         command=command,
         examples=examples,
     )

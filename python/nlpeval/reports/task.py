@@ -43,6 +43,7 @@ class BucketSpec:
     buckets: Buckets
     assignment: np.ndarray
     metric: str
+    note: str | None = None
 
 
 def named_systems(systems: Mapping[str, Any], baseline: str | None, what: str = "system") -> tuple[list[str], str]:
@@ -80,6 +81,8 @@ def task_report(
     warnings: Sequence[str] = (),
 ) -> Report:
     """The report model: leaderboard of ``metrics``, one table per bucket spec, provenance."""
+    import dataclasses
+
     from nlpeval.reports.analyses.buckets import metric_table
     from nlpeval.reports.analyses.leaderboard import leaderboard
     from nlpeval.reports.model import SCHEMA_VERSION, Report
@@ -97,16 +100,22 @@ def task_report(
         **resampling.leaderboard_options(),
     )
     tables = tuple(
-        metric_table(
-            spec.buckets,
-            spec.assignment,
-            statistic=spec.metric,
-            metric=by_name[spec.metric].metric,
-            stats=by_name[spec.metric].stats,
-            compared=Comparison(tuple(names), baseline, resampling),
-            higher_is_better=by_name[spec.metric].higher_is_better,
+        dataclasses.replace(table, note=spec.note) if spec.note is not None else table
+        for spec, table in (
+            (
+                spec,
+                metric_table(
+                    spec.buckets,
+                    spec.assignment,
+                    statistic=spec.metric,
+                    metric=by_name[spec.metric].metric,
+                    stats=by_name[spec.metric].stats,
+                    compared=Comparison(tuple(names), baseline, resampling),
+                    higher_is_better=by_name[spec.metric].higher_is_better,
+                ),
+            )
+            for spec in buckets
         )
-        for spec in buckets
     )
     info = [metric_info(m.name, m.label, m.signature, m.scale, m.higher_is_better) for m in metrics]
     return Report(

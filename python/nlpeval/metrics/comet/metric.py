@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -28,6 +28,16 @@ from nlpeval.metrics.comet.unified import defaults
 from nlpeval.neural.deps import require, transformers_version
 from nlpeval.neural.local import weights_sha256
 from nlpeval.neural.segment_mean import SCHEMA, SegmentMeanMetric
+
+#: error spans per segment (xCOMET): one tuple of span mappings (text, start, end, severity, confidence) each
+Spans = tuple[tuple[Mapping[str, Any], ...], ...]
+
+
+def _spans(found: Mapping[str, Any]) -> Spans | None:
+    """The error spans of :meth:`COMET.predict`'s outputs as a tuple per segment (None: the model tags none)."""
+    if "error_spans" not in found:
+        return None
+    return tuple(tuple(segment) for segment in found["error_spans"])
 
 
 @dataclass(frozen=True)
@@ -119,6 +129,31 @@ class COMET(SegmentMeanMetric):
         """Rows of (segment score, 1)."""
         return self._rows(self.predict(hypotheses, references, sources=sources)["scores"])
 
+    @property
+    def tags_errors(self) -> bool:
+        """Whether the checkpoint tags error spans (xCOMET; a unified model trained on word level).
+
+        Read from ``hparams.yaml`` alone: no model is loaded.
+
+        Examples
+        --------
+        >>> from nlpeval.neural.examples import tiny_comet
+        >>> COMET(model=tiny_comet()).tags_errors
+        False
+        """
+        kind = self.checkpoint.kind
+        return kind == "xcomet_metric" or (
+            kind == "unified_metric" and bool(self.checkpoint.hparams.get("word_level_training", False))
+        )
+
+    def segment_stats_and_spans(
+        self, hypotheses: Sequence[Any], references: Sequence[Any] | None = None, *, sources: Sequence[Any] | None
+    ) -> tuple[Stats, Spans | None]:
+        """The rows of :meth:`segment_stats` and each segment's error spans from the same forward pass
+        (``None`` for a model that does not tag errors, see :attr:`tags_errors`)."""
+        found = self.predict(hypotheses, references, sources=sources)
+        return self._rows(found["scores"]), _spans(found)
+
     @staticmethod
     def _rows(scores: np.ndarray) -> Stats:
         rows = np.empty((len(scores), 2), dtype=np.float64)
@@ -164,7 +199,7 @@ class COMET(SegmentMeanMetric):
                 raise InputError(f"{len(hyps)} hypotheses but {len(values)} {side}", side=side)
         self._inputs["mode"] = mode
         if not hyps:
-            return {"scores": np.empty(0)}
+            return {"scores": np.empty(0), **({"error_spans": []} if self.tags_errors else {})}
         self._warn_truncated(hyps, refs or [], srcs or [])
         if self.checkpoint.kind in ("unified_metric", "xcomet_metric"):
             from nlpeval.metrics.comet.unified import predict
@@ -220,10 +255,8 @@ class COMET(SegmentMeanMetric):
         score = self.score_from_stats(
             self._rows(found["scores"]), segments=segments, n_bootstrap=n_bootstrap, seed=seed
         )
-        if "error_spans" in found:
-            spans = tuple(tuple(segment) for segment in found["error_spans"])
-            score = dataclasses.replace(score, error_spans=spans)
-        return score
+        spans = _spans(found)
+        return score if spans is None else dataclasses.replace(score, error_spans=spans)
 
     def signature(self, totals: np.ndarray) -> Signature:
         mode = self._inputs.get("mode", "src+ref")

@@ -29,30 +29,32 @@ DTYPE = Option(
     choices=("float32", "bfloat16", "float16"),
 )
 
+
+def _model_option(family: str, what: str) -> Option:
+    """The required ``--<family>-model`` option (a local folder or a hub name in the local cache)."""
+    return Option(
+        f"{family}_model", f"--{family}-model", "path", None, f"{what} (default none: required)", metavar="MODEL"
+    )
+
+
+def _batch_option(family: str, default: int, what: str) -> Option:
+    """The ``--<family>-batch-size`` option."""
+    return Option(f"{family}_batch_size", f"--{family}-batch-size", "int", default, what, minimum=1, metavar="N")
+
+
 COMET_OPTIONS = (
-    Option(
-        "comet_model",
-        "--comet-model",
-        "path",
-        None,
+    _model_option(
+        "comet",
         "COMET model folder (hparams.yaml + checkpoints/model.ckpt), its .ckpt file, or a hub name in the local "
-        "Hugging Face cache (default none: required)",
-        metavar="MODEL",
+        "Hugging Face cache",
     ),
-    Option("comet_batch_size", "--comet-batch-size", "int", 16, "sentences per encoder batch", minimum=1, metavar="N"),
+    _batch_option("comet", 16, "sentences per encoder batch"),
     DEVICE,
     DTYPE,
 )
 
 BERTSCORE_OPTIONS = (
-    Option(
-        "bertscore_model",
-        "--bertscore-model",
-        "path",
-        None,
-        "BERTScore model folder, or a hub name in the local Hugging Face cache (default none: required)",
-        metavar="MODEL",
-    ),
+    _model_option("bertscore", "BERTScore model folder, or a hub name in the local Hugging Face cache"),
     Option(
         "bertscore_num_layers",
         "--bertscore-num-layers",
@@ -86,28 +88,13 @@ BERTSCORE_OPTIONS = (
         "the implementation reproduced (bert_score: bert-score 0.3.13; torchmetrics: torchmetrics 1.9's defaults)",
         metavar="FLAVOR",
     ),
-    Option(
-        "bertscore_batch_size",
-        "--bertscore-batch-size",
-        "int",
-        64,
-        "sentences per model batch (bert-score's default 64)",
-        minimum=1,
-        metavar="N",
-    ),
+    _batch_option("bertscore", 64, "sentences per model batch (bert-score's default 64)"),
     DEVICE,
     DTYPE,
 )
 
 METRICX_OPTIONS = (
-    Option(
-        "metricx_model",
-        "--metricx-model",
-        "path",
-        None,
-        "MetricX checkpoint folder, or a hub name in the local Hugging Face cache (default none: required)",
-        metavar="MODEL",
-    ),
+    _model_option("metricx", "MetricX checkpoint folder, or a hub name in the local Hugging Face cache"),
     Option(
         "metricx_tokenizer",
         "--metricx-tokenizer",
@@ -126,7 +113,7 @@ METRICX_OPTIONS = (
         minimum=1,
         metavar="N",
     ),
-    Option("metricx_batch_size", "--metricx-batch-size", "int", 8, "inputs per batch", minimum=1, metavar="N"),
+    _batch_option("metricx", 8, "inputs per batch"),
     DEVICE,
     DTYPE,
 )
@@ -191,8 +178,24 @@ def build_metricx(name: str, options: Mapping[str, Any]) -> CorpusMetric:
     )
 
 
-#: metric names scored without references (quality estimation): the CLI passes ``references=None``
-REFERENCE_FREE = frozenset({"metricx-qe"})
+def _metricx(name: str, label: str, references: str) -> MetricEntry:
+    """A MetricX entry (``metricx``: against references; ``metricx-qe``: the same model without them)."""
+    return MetricEntry(
+        name,
+        factory="nlpeval.metrics.entries.neural:build_metricx",
+        family="metricx",
+        card="metricx",
+        label=label,
+        scale=1.0,
+        higher_is_better=False,
+        needs_sources=True,
+        needs_model=True,
+        flavors=("metricx",),
+        options=METRICX_OPTIONS,
+        option_group="MetricX options (a local checkpoint and mT5 tokenizer; needs --src; lower is better)",
+        references=references,
+    )
+
 
 ENTRIES = (
     MetricEntry(
@@ -206,6 +209,7 @@ ENTRIES = (
         flavors=("unbabel-comet",),
         options=COMET_OPTIONS,
         option_group="COMET options (a local checkpoint; needs --src; --device and --dtype apply too)",
+        references="optional",  # a CometKiwi checkpoint scores without references; COMET-22's check names them
     ),
     MetricEntry(
         "bertscore",
@@ -218,32 +222,6 @@ ENTRIES = (
         options=BERTSCORE_OPTIONS,
         option_group="BERTScore options (a local model; the score is the mean F1)",
     ),
-    MetricEntry(
-        "metricx",
-        factory="nlpeval.metrics.entries.neural:build_metricx",
-        family="metricx",
-        card="metricx",
-        label="MetricX",
-        scale=1.0,
-        higher_is_better=False,
-        needs_sources=True,
-        needs_model=True,
-        flavors=("metricx",),
-        options=METRICX_OPTIONS,
-        option_group="MetricX options (a local checkpoint and mT5 tokenizer; needs --src; lower is better)",
-    ),
-    MetricEntry(
-        "metricx-qe",
-        factory="nlpeval.metrics.entries.neural:build_metricx",
-        family="metricx",
-        card="metricx",
-        label="MetricX-QE",
-        scale=1.0,
-        higher_is_better=False,
-        needs_sources=True,
-        needs_model=True,
-        flavors=("metricx",),
-        options=METRICX_OPTIONS,
-        option_group="MetricX options (a local checkpoint and mT5 tokenizer; needs --src; lower is better)",
-    ),
+    _metricx("metricx", "MetricX", "required"),
+    _metricx("metricx-qe", "MetricX-QE", "none"),
 )

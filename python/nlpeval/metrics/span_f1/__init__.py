@@ -12,8 +12,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from nlpeval.core.score import Score
+from nlpeval.metrics.span_f1.conll import ConllFile, read_conll
 from nlpeval.metrics.span_f1.metric import AVERAGES, SpanF1
-from nlpeval.metrics.span_f1.report import conlleval_report
+from nlpeval.metrics.span_f1.report import conlleval_report, seqeval_report
 from nlpeval.metrics.span_f1.rules import MODES, SCHEMES
 
 
@@ -94,4 +95,14 @@ def span_f1(
     return metric.score_from_stats(stats, segments=segments, n_bootstrap=n_bootstrap, seed=seed)
 
 
-__all__ = ["AVERAGES", "MODES", "SCHEMES", "SpanF1", "conlleval_report", "span_f1"]
+__all__ = [
+    "AVERAGES",
+    "MODES",
+    "SCHEMES",
+    "ConllFile",
+    "SpanF1",
+    "conlleval_report",
+    "read_conll",
+    "seqeval_report",
+    "span_f1",
+]

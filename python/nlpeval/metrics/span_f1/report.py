@@ -65,3 +65,46 @@ def _type_line(kind: str, row: dict[str, float]) -> str:
         f"{kind:>17}: precision: {precision:6.2f}%; recall: {recall:6.2f}%; "
         f"FB1: {_fb1(precision, recall):6.2f}  {predicted}"
     )
+
+
+def seqeval_report(score: Score, digits: int = 2) -> str:
+    """The text of seqeval 1.2.2's ``classification_report`` (its mode and scheme are the score's).
+
+    Parameters
+    ----------
+    score : Score
+        A span F1 score (any mode; ``conlleval`` gives conlleval.pl's counts in seqeval's layout).
+    digits : int
+        Decimals of the values (seqeval's ``digits``, default 2).
+
+    Examples
+    --------
+    >>> import nlpeval
+    >>> s = nlpeval.span_f1([["B-PER", "O", "O", "B-LOC"]], [["B-PER", "I-PER", "O", "B-LOC"]])
+    >>> print(nlpeval.seqeval_report(s, digits=4))
+                  precision    recall  f1-score   support
+    <BLANKLINE>
+             LOC     1.0000    1.0000    1.0000         1
+             PER     0.0000    0.0000    0.0000         1
+    <BLANKLINE>
+       micro avg     0.5000    0.5000    0.5000         2
+       macro avg     0.5000    0.5000    0.5000         2
+    weighted avg     0.5000    0.5000    0.5000         2
+    <BLANKLINE>
+    """
+    if "mode:" not in score.signature or "per_type" not in score.components:
+        raise ValueError("seqeval_report needs a span F1 score")
+    c = score.components
+    rows = {kind: row for kind, row in sorted(c["per_type"].items()) if row["support"] or row["predicted"]}
+    width = max([len(kind) for kind in rows] + [len("weighted avg"), digits])
+    header = f"{'':>{width}s} " + "".join(f" {h:>9}" for h in ("precision", "recall", "f1-score", "support"))
+
+    def line(name: str, p: float, r: float, f: float, support: int) -> str:
+        return f"{name:>{width}s} " + "".join(f" {v:>9.{digits}f}" for v in (p, r, f)) + f" {support:>9}"
+
+    lines = [line(kind, row["precision"], row["recall"], row["f1"], row["support"]) for kind, row in rows.items()]
+    lines.append("")
+    for average, row in c["averages"].items():
+        lines.append(line(f"{average} avg", row["precision"], row["recall"], row["f1"], c["support"]))
+    lines.append("")
+    return header + "\n\n" + "\n".join(lines)

@@ -375,6 +375,7 @@ def edit_alignment(
     references: Sequence[Any],
     *,
     unit: str = "word",
+    normalize: str | None = None,
     lowercase: bool = False,
     remove_punctuation: bool = False,
     nfkc: bool = False,
@@ -397,6 +398,9 @@ def edit_alignment(
         needing the fewest edits is used, the first on ties).
     unit : {"word", "char"}
         Align words (as WER) or characters (as CER).
+    normalize : {"whisper-en", "whisper-basic"} or None
+        OpenAI Whisper's text normaliser first, as for :func:`nlpeval.wer` (the alignment is then
+        of the normalised text, whose counts are those of ``nlpeval.wer(..., normalize=...)``).
     lowercase, remove_punctuation, nfkc, whitespace, split_unspaced
         Normalisation, as for :func:`nlpeval.wer`.
     max_cells : int or None
@@ -420,6 +424,9 @@ def edit_alignment(
     REF: the cat sat on * the
     HYP: *** cat sat on a mat
            D            I   S
+    >>> result = nlpeval.edit_alignment(["It's twenty five dollars."], ["it is $25"], normalize="whisper-en")
+    >>> result[0].hypothesis, result.measures()["wer"]
+    (('it', 'is', '$25'), 0.0)
     """
     if unit not in ("word", "char"):
         raise ValueError(f"unit must be 'word' or 'char'; got {unit!r}")
@@ -428,6 +435,7 @@ def edit_alignment(
     if unit == "char" and split_unspaced:
         raise ValueError("split_unspaced is an option of word alignments")
     normalizer = Normalizer(
+        normalize=normalize,
         lowercase=lowercase,
         remove_punctuation=remove_punctuation,
         nfkc=nfkc,

@@ -185,6 +185,8 @@ def render_html(model: Report | dict[str, Any]) -> str:
     built = view.build(report)
     infos = built["infos"]
     css, js = _static("report.css"), _static("report.js")
+    if built["sections"].get("error_spans"):  # only pages with the section: the others keep their bytes
+        css += _static("error_spans.css")
     examples = report.get("examples") or {}
     has_examples = bool(examples.get("examples"))
     data_json = script_json(examples_data(report, infos)) if has_examples else ""

@@ -721,6 +721,59 @@ def human_agreement(report: Dict, infos: Mapping[str, Dict]) -> dict[str, Any] |
     }
 
 
+def highlighted(text: str, spans: Sequence[Dict]) -> list[dict[str, Any]]:
+    """``text`` cut into pieces, each plain (``severity`` None) or one error span (its severity and a tooltip);
+    a span overlapping an earlier one or outside the text is left out of the highlighting.
+
+    Examples
+    --------
+    >>> [(p["text"], p["severity"]) for p in highlighted("Die Katz sitzt", [{"start": 4, "end": 8,
+    ...     "severity": "major", "confidence": 0.5, "text": "Katz"}])]
+    [('Die ', None), ('Katz', 'major'), (' sitzt', None)]
+    """
+    pieces: list[dict[str, Any]] = []
+    at = 0
+    for span in sorted(spans, key=lambda s: (int(s["start"]), int(s["end"]))):
+        start, end = int(span["start"]), min(int(span["end"]), len(text))
+        if start < at or start >= end:
+            continue
+        if start > at:
+            pieces.append({"text": text[at:start], "severity": None, "title": ""})
+        title = f"{span['severity']}, confidence {float(span['confidence']):.2f}"
+        severity = str(span["severity"])
+        css = f"err-{severity}" if severity in ("minor", "major", "critical") else "err-other"
+        pieces.append({"text": text[start:end], "severity": severity, "title": title, "css": css})
+        at = end
+    if at < len(text):
+        pieces.append({"text": text[at:], "severity": None, "title": ""})
+    return pieces
+
+
+def error_spans(report: Dict, infos: Mapping[str, Dict]) -> list[dict[str, Any]]:
+    """Per metric that tagged error spans: its systems' counts and top segments, each hypothesis cut into pieces
+    (:func:`highlighted`)."""
+    out = []
+    for section in report.get("error_spans") or []:
+        metric = section["metric"]
+        scale = _scale(infos, metric)
+        rows = [
+            {
+                "system": seg["system"],
+                "segment": seg["id"] + 1,
+                "score": f"{seg['score'] * scale:.2f}",
+                "penalty": seg["penalty"],
+                "pieces": highlighted(seg["hypothesis"], seg["spans"]),
+            }
+            for seg in section["segments"]
+        ]
+        counts = [
+            {"system": name, "spans": n, "segments": section["n_segments"].get(name, 0)}
+            for name, n in section["n_spans"].items()
+        ]
+        out.append({"metric": _label(infos, metric), "top": section["top"], "counts": counts, "rows": rows})
+    return out
+
+
 def build(report: Dict) -> dict[str, Any]:
     """Everything the page template needs, from ``Report.to_dict()``."""
     infos = metric_infos(report)
@@ -734,12 +787,14 @@ def build(report: Dict) -> dict[str, Any]:
         "classification": classification(report),
         "summarization": summarization(report, infos),
         "human_agreement": human_agreement(report, infos),
+        "error_spans": error_spans(report, infos),
     }
     names = [
         ("leaderboard", "Leaderboard"),
         ("classification", "Classification"),
         ("summarization", "Summarisation"),
         ("human_agreement", "Agreement with humans"),
+        ("error_spans", "Error spans"),
         ("length", "Length & sanity"),
         ("sentences", "Sentence level"),
         ("buckets", "Buckets"),

@@ -41,6 +41,7 @@ def tables(model: Report) -> list[Table]:
     out.extend(_leaderboard_tables(model, info))
     out.extend(_length_tables(model))
     out.extend(_human_tables(model, info))
+    out.extend(_span_tables(model, info))
     if model.sentences is not None and model.sentences.pairs:
         rows = [
             [p.metric, f"{p.system} vs {p.other}", str(p.wins), str(p.ties), str(p.losses), _p(p.p_sign)]
@@ -146,6 +147,22 @@ def _human_tables(model: Report, info: Mapping[str, MetricInfo]) -> list[Table]:
     n = len(section.systems)
     title = f"Agreement with humans ({_plural(n, 'system')}, {section.n_judged} judged; (rank): PERM-BOTH cluster)"
     return [(title, ["metric", "SPA (rank)", "acc_eq (rank)", "acc_eq epsilon", "Pearson, system (rank)"], rows)]
+
+
+def _span_tables(model: Report, info: Mapping[str, MetricInfo]) -> list[Table]:
+    """Per metric that tagged error spans (xCOMET): its top segments' spans, one row each (none without)."""
+    out: list[Table] = []
+    for section in getattr(model, "error_spans", ()):
+        label = info[section.metric].label if section.metric in info else section.metric
+        rows = [
+            [seg.system, str(seg.id + 1), str(seg.penalty), span.severity, f"{span.confidence:.4f}",
+             f"{span.start}-{span.end}", seg.hypothesis[span.start : span.end]]
+            for seg in section.segments
+            for span in seg.spans
+        ]  # fmt: skip
+        title = f"Error spans of {label} (the {section.top} segments per system with the largest penalty)"
+        out.append((title, ["system", "segment", "penalty", "severity", "confidence", "characters", "span"], rows))
+    return out
 
 
 def _length_tables(model: Report) -> list[Table]:

@@ -13,7 +13,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from nlpeval.reports.context import ReportContext
-from nlpeval.reports.sections import buckets, examples, human_agreement, length, ngrams, sentences, summarization
+from nlpeval.reports.sections import (
+    buckets,
+    error_spans,
+    examples,
+    human_agreement,
+    length,
+    ngrams,
+    sentences,
+    summarization,
+)
 
 
 @dataclass(frozen=True)
@@ -43,6 +52,7 @@ SECTIONS: tuple[Section, ...] = (
     Section("examples", examples.section, "examples"),
     Section("summarization", summarization.section, waits=True),
     Section("human_agreement", human_agreement.section),
+    Section("error_spans", error_spans.section),
 )
 
 

@@ -1,11 +1,13 @@
-"""The neural metrics in ``nlpeval score`` (COMET, BERTScore, MetricX): sources, whole systems, cache, progress.
+"""The metrics ``nlpeval score`` scores on whole systems: those that read the sources (SARI, COMET, MetricX) or
+load a model (COMET, BERTScore, MetricX); sources, cache, error spans, progress.
 
-Metrics whose registry entry ``needs_model`` are scored on a whole system at once rather than chunk by
-chunk: their batches are sorted by length over the system, BERTScore's idf weights come from every
-reference, and the metric object, built once for the command, keeps the embeddings of the sources and
-references it has seen, so every further system reuses them. ``--src`` gives the sources (one segment
-per line, read as the references are) to the metrics whose entry ``needs_sources``; ``--cache DIR``
-keeps segment scores on disk (:mod:`nlpeval.neural.cache`).
+Metrics whose registry entry ``needs_model`` or ``needs_sources`` are scored on a whole system at once rather
+than chunk by chunk: their batches are sorted by length over the system, BERTScore's idf weights come from
+every reference, and the metric object, built once for the command, keeps the embeddings of the sources and
+references it has seen, so every further system reuses them. ``--src`` gives the sources (one segment per
+line, read as the references are) to the metrics whose entry ``needs_sources``; ``--cache DIR`` keeps
+segment scores on disk (:mod:`nlpeval.neural.cache`); ``--error-spans`` keeps the error spans of a model that
+tags them (xCOMET) for the output.
 """
 
 from __future__ import annotations
@@ -25,7 +27,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--src",
         metavar="SRC",
-        help="source file, one segment per line (metrics that read the sources: comet, metricx)",
+        help="source file, one segment per line (metrics that read the sources: comet, metricx, sari)",
+    )
+    parser.add_argument(
+        "--error-spans",
+        action="store_true",
+        help="show the error spans of a model that tags them (xCOMET): in the text output a table per span "
+        "(segment, severity, confidence, characters, text), with --format json under each score (error_spans, "
+        "one list per segment); --segments with an xCOMET model keeps them too",
     )
     parser.add_argument(
         "--cache",
@@ -71,17 +80,13 @@ def report_overrides(options: argparse.Namespace) -> dict[str, Any]:
     return {name: value for name, value in values.items() if value != known[name].default}
 
 
-#: metrics that may be scored without references: COMET with a reference-free checkpoint (CometKiwi), whose
-#: check is the model's own (it names the missing side)
-REFERENCES_OPTIONAL = frozenset({"comet"})
-
-
 def reference_free(name: str) -> bool:
-    """Whether metric ``name`` may be scored without references (``metricx-qe``; ``comet`` with a CometKiwi
-    checkpoint): ``-r`` may then be left out."""
-    from nlpeval.metrics.entries.neural import REFERENCE_FREE
+    """Whether metric ``name`` may be scored without references (its registry entry's ``references`` is
+    ``optional``, as COMET with a CometKiwi checkpoint, or ``none``, as ``metricx-qe``): ``-r`` may then be left
+    out."""
+    from nlpeval.metrics.registry import text_entry
 
-    return name in REFERENCE_FREE or name in REFERENCES_OPTIONAL
+    return text_entry(name).reference_free
 
 
 def split(metrics: Mapping[str, Any], entries: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -105,8 +110,24 @@ def check(options: argparse.Namespace, entries: Mapping[str, Any]) -> None:
         raise UsageError(f"{single[0]} takes one reference per segment: give one -r file")
 
 
-class NeuralScoring:
-    """The state of one command's neural metrics: metrics (built once), sources, cache.
+def check_spans(options: argparse.Namespace, metrics: Mapping[str, Any]) -> None:
+    """``--error-spans`` needs a metric that tags them (an xCOMET checkpoint; read from its ``hparams.yaml``, no
+    model loaded) and a format that shows them (text, json): else one usage line."""
+    if not getattr(options, "error_spans", False):
+        return
+    from nlpeval.neural.worker import tags_errors
+
+    if not any(tags_errors(metric) for metric in metrics.values()):
+        raise UsageError(
+            f"--error-spans: none of the metrics ({', '.join(metrics)}) tags error spans; only a COMET model that "
+            "tags them does (xCOMET, given as -m comet --comet-model MODEL)"
+        )
+    if options.format not in ("text", "json"):
+        raise UsageError(f"--error-spans is shown in the text and json formats, not {options.format}")
+
+
+class WholeScoring:
+    """The state of one command's metrics scored on whole systems: metrics (built once), sources, cache, spans.
 
     Parameters
     ----------
@@ -120,14 +141,16 @@ class NeuralScoring:
 
     def __init__(self, metrics: Mapping[str, Any], entries: Mapping[str, Any], options: argparse.Namespace) -> None:
         from nlpeval.cli.io import read_all
-        from nlpeval.metrics.entries.neural import REFERENCE_FREE
 
         self.metrics = dict(metrics)
         self.entries = entries
-        self.reference_free = REFERENCE_FREE
         self.src_path: str | None = getattr(options, "src", None)
         needs_sources = any(entries[name].needs_sources for name in self.metrics)
         self.sources = read_all(self.src_path) if needs_sources and self.src_path else None
+        #: keep the error spans of the metrics that tag them (``--error-spans``, or ``--segments``)
+        self.keep_spans = bool(getattr(options, "error_spans", False) or getattr(options, "segments", False))
+        #: per scored system, in order: metric name -> its segments' error spans (metrics that tag them)
+        self.spans: list[dict[str, Any]] = []
         self.cache = None
         if getattr(options, "cache", None):
             from nlpeval.neural.cache import SegmentCache
@@ -155,31 +178,49 @@ class NeuralScoring:
             shown = _shown(self.src_path)
             raise UsageError(f"segment counts differ: {label} has {n} segments, {shown} has {len(self.sources)} lines")
         accumulators = {}
+        spans: dict[str, Any] = {}
         with progress_bar(n * len(self.metrics), desc=f"{label}: {', '.join(self.metrics)}", unit=" segments") as bar:
             for name, metric in self.metrics.items():
                 entry = self.entries[name]
                 refs: Any = references
-                if name in self.reference_free or not any(references):
+                if entry.references == "none" or not any(references):
                     refs = None  # QE, or no -r (COMET with a reference-free checkpoint)
                 elif entry.family in SINGLE_REFERENCE:
                     refs = [group[0] for group in references]
                 sources = self.sources if entry.needs_sources else None
                 try:
-                    stats = self._stats(metric, hypotheses, refs, sources)
+                    stats, found = self._stats(metric, hypotheses, refs, sources)
                 except InputError as exc:
                     if exc.side == "sources" and exc.segment is not None:
                         raise UsageError(f"{_shown(self.src_path)}:{exc.segment + 1}: {exc.message}") from None
                     raise locate(exc) from None
                 accumulators[name] = metric.accumulator(keep_segments=keep_segments).add(stats)
+                if found is not None:
+                    spans[name] = found
                 bar.update(n)
+        self.spans.append(spans)
         return accumulators
 
-    def _stats(self, metric: Any, hypotheses: list[str], references: Any, sources: list[str] | None) -> Any:
+    def _stats(self, metric: Any, hypotheses: list[str], references: Any, sources: list[str] | None) -> tuple[Any, Any]:
+        """(statistics, error spans or None): the spans computed with the scores (not cached) when kept."""
+        from nlpeval.neural.worker import tags_errors
+
+        if self.keep_spans and tags_errors(metric):
+            return metric.segment_stats_and_spans(hypotheses, references, sources=sources)
         if self.cache is not None:
-            return self.cache.stats(metric, hypotheses, references, sources)
+            return self.cache.stats(metric, hypotheses, references, sources), None
         if sources is None:
-            return metric.segment_stats(hypotheses, references)
-        return metric.segment_stats(hypotheses, references, sources=sources)
+            return metric.segment_stats(hypotheses, references), None
+        return metric.segment_stats(hypotheses, references, sources=sources), None
+
+    def attach(self, systems: list[Any]) -> None:
+        """Give each system's scores (:class:`~nlpeval.cli.formats.SystemScores`, in scoring order) the error spans
+        kept for them (:attr:`nlpeval.Score.error_spans`)."""
+        from dataclasses import replace
+
+        for system, spans in zip(systems, self.spans, strict=True):
+            for name, found in spans.items():
+                system.scores[name] = replace(system.scores[name], error_spans=found)
 
 
 def _shown(path: str | None) -> str:
