@@ -4,6 +4,7 @@
 pub mod bleu;
 pub mod chrf;
 pub mod common;
+pub mod meta;
 pub mod meteor;
 pub mod report;
 pub mod retrieval;
@@ -1159,6 +1160,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         m
     )?)?;
     report::kernels::register(m)?;
+    meta::py::register(m)?;
     m.add_class::<MeteorParaphrases>()?;
     m.add_class::<meteor::wordnet_index::WordNetIndex>()?;
     Ok(())
