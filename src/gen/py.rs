@@ -189,7 +189,9 @@ fn gleu_rows<'py>(
     ref_lens: Option<Vec<usize>>,
 ) -> PyResult<Bound<'py, PyArray2<i64>>> {
     if min_len == 0 || max_len == 0 {
-        return Err(PyValueError::new_err("min_len and max_len must be positive"));
+        return Err(PyValueError::new_err(
+            "min_len and max_len must be positive",
+        ));
     }
     let (hyps, refs) = (texts(hyps)?, texts(refs)?);
     let (hyps, refs) = (hyps.strs()?, refs.strs()?);
@@ -200,7 +202,9 @@ fn gleu_rows<'py>(
             "one reference count per hypothesis, adding up to the references given, is required",
         ));
     }
-    let flat = detached(py, || gleu::rows(&hyp_seqs, &ref_seqs, &counts, min_len, max_len));
+    let flat = detached(py, || {
+        gleu::rows(&hyp_seqs, &ref_seqs, &counts, min_len, max_len)
+    });
     array2(py, flat, hyp_seqs.len(), 2)
 }
 
