@@ -1,7 +1,7 @@
 //! The native kernels of nlpeval and their Python module, `nlpeval._core`.
 //!
-//! `src/` is in folders by metric family (`bleu/`, `chrf/`, `meteor/`, `report/`,
-//! `retrieval/`, `rouge/`, `ter/`, `text/`) plus `common/` (the thread pool, fork-safe state,
+//! `src/` is in folders by metric family (`bleu/`, `chrf/`, `gen/`, `meta/`, `meteor/`,
+//! `report/`, `retrieval/`, `rouge/`, `ter/`, `text/`) plus `common/` (the thread pool, fork-safe state,
 //! reference caches, fallible allocation). Each family keeps its kernels, with their
 //! `cargo test`s, apart from its Python bindings. This file only declares the
 //! families and builds the module.
@@ -20,12 +20,13 @@
 //!   `.or_value_error()` on a kernel's `Result` whose error prints the message,
 //!   `type_error(msg)` for an argument of the wrong Python type and
 //!   `too_large(err, n, m)` for a matrix that cannot be allocated (`MemoryError`).
-//! * **The GIL:** a binding converts its arguments, then runs the kernel inside
-//!   `py.detach(|| ...)`, touching no Python object there. A parallel iterator runs
-//!   inside `common::parallel::install` (this process's pool, rebuilt after `fork`),
-//!   either in the kernel (`fill_rows` and friends, which keep small batches on the
-//!   calling thread) or directly inside the binding's `py.detach` closure; a cargo test
-//!   scans `src/` for parallel calls outside `install`.
+//! * **The GIL:** a binding converts its arguments, then runs the kernel without the GIL,
+//!   touching no Python object there, in one of two ways that differ only in who enters
+//!   the thread pool: `py.detach(|| kernel(..))` when the kernel enters it itself
+//!   (`common::parallel::fill_rows` and the kernels built on it keep small batches on the
+//!   calling thread), `common::parallel::detached(py, || ..)` (= `py.detach` around
+//!   `install`) when the closure runs parallel iterators itself. No parallel iterator
+//!   runs outside `install` (a cargo test scans `src/`).
 //! * **Signatures:** the Python-visible names and arguments are the ones in
 //!   `python/nlpeval/_core.pyi`. The first Rust argument is `py: Python<'py>`; texts
 //!   come as `hyps`/`refs` (`refs`: one str or list of str per segment), token ids as
@@ -37,6 +38,8 @@
 pub mod bleu;
 pub mod chrf;
 pub mod common;
+pub mod gen;
+pub mod meta;
 pub mod meteor;
 pub mod report;
 pub mod retrieval;
@@ -51,6 +54,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     bleu::py::register(m)?;
     chrf::py::register(m)?;
     common::py::register(m)?;
+    gen::py::register(m)?;
+    meta::py::register(m)?;
     meteor::py::register(m)?;
     report::py::register(m)?;
     retrieval::py::register(m)?;
