@@ -6,7 +6,7 @@ use pyo3::prelude::*;
 use rayon::prelude::*;
 
 use crate::bleu;
-use crate::common::parallel::install;
+use crate::common::parallel::detached;
 use crate::common::py::{
     column_sums, one_list_per_hypothesis, split_flat, to_array2, too_large, value_error,
 };
@@ -111,23 +111,18 @@ fn bleu_pairwise_scores<'py>(
     let smoothing = bleu::score::Smoothing::from_name(smooth, smooth_value)
         .ok_or_else(|| value_error(format!("unknown smoothing {smooth:?}")))?;
     let (n, m) = (hyps.len(), cands.len());
-    let flat = py
-        .detach(|| {
-            install(|| {
-                let hyp_text: Vec<String> =
-                    hyps.par_iter().map(|h| tok.tokenize_unjoined(h)).collect();
-                let cand_text: Vec<String> =
-                    cands.par_iter().map(|c| tok.tokenize_unjoined(c)).collect();
-                let hyp_tokens = split_all(&hyp_text);
-                let cand_tokens = split_all(&cand_text);
-                let hyp_slices: Vec<&[&str]> = hyp_tokens.iter().map(|t| t.as_slice()).collect();
-                let cand_slices: Vec<&[&str]> = cand_tokens.iter().map(|t| t.as_slice()).collect();
-                bleu::ngram::pairwise_map(&hyp_slices, &cand_slices, max_order, |row| {
-                    bleu::score::bleu(row, max_order, smoothing, true)
-                })
-            })
+    let flat = detached(py, || {
+        let hyp_text: Vec<String> = hyps.par_iter().map(|h| tok.tokenize_unjoined(h)).collect();
+        let cand_text: Vec<String> = cands.par_iter().map(|c| tok.tokenize_unjoined(c)).collect();
+        let hyp_tokens = split_all(&hyp_text);
+        let cand_tokens = split_all(&cand_text);
+        let hyp_slices: Vec<&[&str]> = hyp_tokens.iter().map(|t| t.as_slice()).collect();
+        let cand_slices: Vec<&[&str]> = cand_tokens.iter().map(|t| t.as_slice()).collect();
+        bleu::ngram::pairwise_map(&hyp_slices, &cand_slices, max_order, |row| {
+            bleu::score::bleu(row, max_order, smoothing, true)
         })
-        .map_err(|err| too_large(err, n, m))?;
+    })
+    .map_err(|err| too_large(err, n, m))?;
     PyArray1::from_vec(py, flat).reshape([n, m])
 }
 

@@ -32,6 +32,14 @@ pub fn install<R: Send>(op: impl FnOnce() -> R + Send) -> R {
     POOL.get().install(op)
 }
 
+/// Runs `op` on this process's pool with the GIL released: `py.detach(|| install(op))`, how a
+/// binding runs a closure that is parallel work itself (`op` must touch no Python object). A
+/// binding whose kernel enters the pool on its own (as [`fill_rows`] does, keeping small batches
+/// on the calling thread) calls `py.detach` instead.
+pub fn detached<R: Send>(py: pyo3::Python<'_>, op: impl FnOnce() -> R + Send) -> R {
+    py.detach(|| install(op))
+}
+
 /// The number of threads of this process's pool.
 pub fn current_num_threads() -> usize {
     POOL.get().current_num_threads()
@@ -78,7 +86,7 @@ mod tests {
 
     /// Every parallel iterator of the crate runs inside [`install`]: in each
     /// function of `src/` that calls a rayon parallel method, the call comes
-    /// after an `install(` in the same function, in every folder
+    /// after an `install(` or `detached(` in the same function, in every folder
     /// (a source scan: rayon's global
     /// pool does not survive `fork`).
     #[test]
@@ -118,7 +126,7 @@ mod tests {
                     function_start = number;
                     installed = false;
                 }
-                if code.contains("install(") {
+                if code.contains("install(") || code.contains("detached(") {
                     installed = true;
                 }
                 if parallel_calls.iter().any(|call| code.contains(call))

@@ -6,7 +6,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString};
 use rayon::prelude::*;
 
-use crate::common::parallel::install;
+use crate::common::parallel::detached;
 use crate::common::py::{type_error, value_error};
 use crate::rouge::{self, text::RougeTokenizer, Doc, Interner, Kind};
 
@@ -39,19 +39,19 @@ fn rouge_tokenize(
 ) -> PyResult<Vec<Vec<String>>> {
     let tok = RougeTokenizer::from_name(tokenizer)
         .ok_or_else(|| value_error(format!("unknown ROUGE tokenizer {tokenizer:?}")))?;
-    Ok(py.detach(|| install(|| texts.par_iter().map(|t| tok.tokenize(t, stem)).collect())))
+    Ok(detached(py, || {
+        texts.par_iter().map(|t| tok.tokenize(t, stem)).collect()
+    }))
 }
 
 /// NLTK's Porter stemmer (NLTK_EXTENSIONS) on lowercase ASCII words.
 #[pyfunction]
 fn porter_stem(py: Python<'_>, words: Vec<String>) -> Vec<String> {
-    py.detach(|| {
-        install(|| {
-            words
-                .par_iter()
-                .map(|w| rouge::text::porter_stem(w))
-                .collect()
-        })
+    detached(py, || {
+        words
+            .par_iter()
+            .map(|w| rouge::text::porter_stem(w))
+            .collect()
     })
 }
 
@@ -184,28 +184,25 @@ fn rouge_stats_ids<'py>(
     if hyp_flat.len() != n || ref_sents.len() != n || ref_flat.len() != n {
         return Err(value_error("rouge_stats_ids: inputs differ in length"));
     }
-    let flat = py
-        .detach(|| {
-            install(|| {
-                let segments: Vec<(Doc, Vec<Doc>)> = hyp_sents
-                    .into_par_iter()
-                    .zip(hyp_flat)
-                    .zip(ref_sents.into_par_iter().zip(ref_flat))
-                    .map(|((hs, hf), (rs, rf))| {
-                        let mut interner = Interner::default();
-                        let hyp = id_doc(hs, hf, &mut interner);
-                        let refs = rs
-                            .into_iter()
-                            .zip(rf)
-                            .map(|(s, f)| id_doc(s, f, &mut interner))
-                            .collect();
-                        (hyp, refs)
-                    })
+    let flat = detached(py, || {
+        let segments: Vec<(Doc, Vec<Doc>)> = hyp_sents
+            .into_par_iter()
+            .zip(hyp_flat)
+            .zip(ref_sents.into_par_iter().zip(ref_flat))
+            .map(|((hs, hf), (rs, rf))| {
+                let mut interner = Interner::default();
+                let hyp = id_doc(hs, hf, &mut interner);
+                let refs = rs
+                    .into_iter()
+                    .zip(rf)
+                    .map(|(s, f)| id_doc(s, f, &mut interner))
                     .collect();
-                rouge::batch_stats(&segments, &kinds_parsed, max_cells.unwrap_or(u64::MAX))
+                (hyp, refs)
             })
-        })
-        .map_err(rouge_too_large)?;
+            .collect();
+        rouge::batch_stats(&segments, &kinds_parsed, max_cells.unwrap_or(u64::MAX))
+    })
+    .map_err(rouge_too_large)?;
     rouge_array(py, flat, kinds_parsed.len())
 }
 

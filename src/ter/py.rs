@@ -5,7 +5,7 @@ use numpy::PyArray2;
 use pyo3::prelude::*;
 use rayon::prelude::*;
 
-use crate::common::parallel::{install, PARALLEL_MIN_SEGMENTS};
+use crate::common::parallel::{detached, PARALLEL_MIN_SEGMENTS};
 use crate::common::py::{to_array2, value_error};
 use crate::ter;
 
@@ -53,20 +53,18 @@ fn edit_stats<'py>(
         return Err(value_error("edit_stats needs one reference per hypothesis"));
     }
     let n = hyps.len();
-    let flat = py.detach(|| {
-        install(|| {
-            if n >= PARALLEL_MIN_SEGMENTS {
-                hyps.par_iter()
-                    .zip(refs.par_iter())
-                    .flat_map_iter(|(h, r)| ter::edit::row(&edit_ops(h, r, unit)))
-                    .collect()
-            } else {
-                hyps.iter()
-                    .zip(refs.iter())
-                    .flat_map(|(h, r)| ter::edit::row(&edit_ops(h, r, unit)))
-                    .collect()
-            }
-        })
+    let flat = detached(py, || {
+        if n >= PARALLEL_MIN_SEGMENTS {
+            hyps.par_iter()
+                .zip(refs.par_iter())
+                .flat_map_iter(|(h, r)| ter::edit::row(&edit_ops(h, r, unit)))
+                .collect()
+        } else {
+            hyps.iter()
+                .zip(refs.iter())
+                .flat_map(|(h, r)| ter::edit::row(&edit_ops(h, r, unit)))
+                .collect()
+        }
     });
     to_array2(py, flat, n, ter::edit::ROW_WIDTH)
 }
@@ -88,41 +86,39 @@ fn edit_align(
     if hyps.len() != refs.len() {
         return Err(value_error("edit_align needs one reference per hypothesis"));
     }
-    Ok(py.detach(|| {
-        install(|| {
-            hyps.par_iter()
-                .zip(refs.par_iter())
-                .map(|(h, r)| {
-                    let (r_tokens, h_tokens): (Vec<String>, Vec<String>) = match unit {
-                        EditUnit::Word => (
-                            ter::edit::jiwer_words(r)
-                                .into_iter()
-                                .map(str::to_owned)
-                                .collect(),
-                            ter::edit::jiwer_words(h)
-                                .into_iter()
-                                .map(str::to_owned)
-                                .collect(),
-                        ),
-                        EditUnit::Char => (
-                            ter::edit::jiwer_chars(r)
-                                .into_iter()
-                                .map(String::from)
-                                .collect(),
-                            ter::edit::jiwer_chars(h)
-                                .into_iter()
-                                .map(String::from)
-                                .collect(),
-                        ),
-                    };
-                    let ops = edit_ops(h, r, unit)
-                        .into_iter()
-                        .map(|op| op as u8)
-                        .collect();
-                    (r_tokens, h_tokens, ops)
-                })
-                .collect()
-        })
+    Ok(detached(py, || {
+        hyps.par_iter()
+            .zip(refs.par_iter())
+            .map(|(h, r)| {
+                let (r_tokens, h_tokens): (Vec<String>, Vec<String>) = match unit {
+                    EditUnit::Word => (
+                        ter::edit::jiwer_words(r)
+                            .into_iter()
+                            .map(str::to_owned)
+                            .collect(),
+                        ter::edit::jiwer_words(h)
+                            .into_iter()
+                            .map(str::to_owned)
+                            .collect(),
+                    ),
+                    EditUnit::Char => (
+                        ter::edit::jiwer_chars(r)
+                            .into_iter()
+                            .map(String::from)
+                            .collect(),
+                        ter::edit::jiwer_chars(h)
+                            .into_iter()
+                            .map(String::from)
+                            .collect(),
+                    ),
+                };
+                let ops = edit_ops(h, r, unit)
+                    .into_iter()
+                    .map(|op| op as u8)
+                    .collect();
+                (r_tokens, h_tokens, ops)
+            })
+            .collect()
     }))
 }
 

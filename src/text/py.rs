@@ -6,7 +6,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyInt, PyList};
 use rayon::prelude::*;
 
-use crate::common::parallel::install;
+use crate::common::parallel::detached;
 use crate::common::py::{split_flat, value_error};
 use crate::text::Tokenizer;
 
@@ -20,7 +20,9 @@ pub fn tokenizer_from(name: &str) -> PyResult<Tokenizer> {
 #[pyfunction]
 fn tokenize(py: Python<'_>, lines: Vec<String>, tokenizer: &str) -> PyResult<Vec<String>> {
     let tok = tokenizer_from(tokenizer)?;
-    Ok(py.detach(|| install(|| lines.par_iter().map(|line| tok.tokenize(line)).collect())))
+    Ok(detached(py, || {
+        lines.par_iter().map(|line| tok.tokenize(line)).collect()
+    }))
 }
 
 /// Profiling helper: receives text segments as the statistics kernels do (one

@@ -7,7 +7,7 @@ use pyo3::pybacked::PyBackedStr;
 use rayon::prelude::*;
 
 use super::paraphrases::MeteorParaphrases;
-use crate::common::parallel::install;
+use crate::common::parallel::detached;
 use crate::common::py::{split_flat, value_error};
 use crate::meteor::align::{align_bounded, Lexicon, Module};
 use crate::meteor::corpus::{self, Params, Parts};
@@ -111,33 +111,31 @@ pub fn meteor_corpus_totals(
         .collect();
     let limit = max_candidates.unwrap_or(u64::MAX);
     let p = params(alpha, beta, gamma, delta, weights);
-    Ok(py.detach(|| {
-        install(|| {
-            let lex = Lexicon {
-                word_hash: &word_hash,
-                stem_hash: &stem_hash,
-                synsets: &synsets,
-                para_id: &para_id,
-                is_function: &is_function,
-                paraphrases: table.filter(|_| uses(Module::Paraphrase)),
-            };
-            let rows: Vec<Result<Vec<i64>, u64>> = (0..n_pairs)
-                .into_par_iter()
-                .map(|pair| {
-                    let (h, r) = (texts[owner[pair]], texts[n_hyps + pair]);
-                    align_bounded(h, r, &modules, beam, &lex, limit).map(|c| c.row())
-                })
-                .collect();
-            if let Some((pair, count)) = rows
-                .iter()
-                .enumerate()
-                .find_map(|(i, r)| r.as_ref().err().map(|&c| (i, c)))
-            {
-                return (None, Some((pair, count)));
-            }
-            let rows: Vec<Vec<i64>> = rows.into_iter().map(Result::unwrap).collect();
-            (Some(corpus::totals(&rows, &counts, &p)), None)
-        })
+    Ok(detached(py, || {
+        let lex = Lexicon {
+            word_hash: &word_hash,
+            stem_hash: &stem_hash,
+            synsets: &synsets,
+            para_id: &para_id,
+            is_function: &is_function,
+            paraphrases: table.filter(|_| uses(Module::Paraphrase)),
+        };
+        let rows: Vec<Result<Vec<i64>, u64>> = (0..n_pairs)
+            .into_par_iter()
+            .map(|pair| {
+                let (h, r) = (texts[owner[pair]], texts[n_hyps + pair]);
+                align_bounded(h, r, &modules, beam, &lex, limit).map(|c| c.row())
+            })
+            .collect();
+        if let Some((pair, count)) = rows
+            .iter()
+            .enumerate()
+            .find_map(|(i, r)| r.as_ref().err().map(|&c| (i, c)))
+        {
+            return (None, Some((pair, count)));
+        }
+        let rows: Vec<Vec<i64>> = rows.into_iter().map(Result::unwrap).collect();
+        (Some(corpus::totals(&rows, &counts, &p)), None)
     }))
 }
 

@@ -13,7 +13,7 @@ use numpy::{PyArray1, PyArray2, PyReadonlyArray1};
 use pyo3::prelude::*;
 use rayon::prelude::*;
 
-use crate::common::parallel::install;
+use crate::common::parallel::detached;
 use crate::common::py::{split_flat, to_array2, value_error};
 use crate::meteor;
 use crate::text;
@@ -64,58 +64,54 @@ fn meteor_normalize(
             _ => Err(value_error("prefix kinds are 1 or 2")),
         })
         .collect::<PyResult<std::collections::HashMap<String, Prefix>>>()?;
-    Ok(py.detach(|| {
-        install(|| {
-            lines
-                .par_iter()
-                .map(|l| meteor::normalize::normalize_line(l, keep_punctuation, &prefixes))
-                .collect()
-        })
+    Ok(detached(py, || {
+        lines
+            .par_iter()
+            .map(|l| meteor::normalize::normalize_line(l, keep_punctuation, &prefixes))
+            .collect()
     }))
 }
 
 /// Snowball English stems as METEOR 1.5's Java stemmer computes them.
 #[pyfunction]
 fn meteor_snowball_stems(py: Python<'_>, words: Vec<String>) -> Vec<String> {
-    py.detach(|| {
-        install(|| {
-            words
-                .par_iter()
-                .map(|w| meteor::snowball::stem(w))
-                .collect()
-        })
+    detached(py, || {
+        words
+            .par_iter()
+            .map(|w| meteor::snowball::stem(w))
+            .collect()
     })
 }
 
 /// METEOR 1.5 word keys: Java `hashCode` of each word and, if `stem`, of its Snowball stem.
 #[pyfunction]
 fn meteor_word_keys(py: Python<'_>, words: Vec<String>, stem: bool) -> (Vec<i32>, Vec<i32>) {
-    py.detach(|| {
-        install(|| {
-            let hashes = words
+    detached(py, || {
+        let hashes = words
+            .par_iter()
+            .map(|w| meteor::java::string_hash(w))
+            .collect();
+        let stems = if stem {
+            words
                 .par_iter()
-                .map(|w| meteor::java::string_hash(w))
-                .collect();
-            let stems = if stem {
-                words
-                    .par_iter()
-                    .map(|w| {
-                        let units: Vec<u16> = w.encode_utf16().collect();
-                        meteor::java::units_hash(&meteor::snowball::stem_units(&units))
-                    })
-                    .collect()
-            } else {
-                Vec::new()
-            };
-            (hashes, stems)
-        })
+                .map(|w| {
+                    let units: Vec<u16> = w.encode_utf16().collect();
+                    meteor::java::units_hash(&meteor::snowball::stem_units(&units))
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        (hashes, stems)
     })
 }
 
 /// NLTK Porter stems of words already lowercased with `str.lower`.
 #[pyfunction]
 fn nltk_porter_stems(py: Python<'_>, words: Vec<String>) -> Vec<String> {
-    py.detach(|| install(|| words.par_iter().map(|w| text::porter::stem(w)).collect()))
+    detached(py, || {
+        words.par_iter().map(|w| text::porter::stem(w)).collect()
+    })
 }
 
 /// NLTK METEOR of each segment (best over its references), from interned word ids.
@@ -153,24 +149,22 @@ fn nltk_meteor_scores<'py>(
         return Err(value_error("inconsistent NLTK METEOR inputs"));
     }
     let (alpha, beta, gamma) = params;
-    let scores = py.detach(|| {
-        install(|| {
-            let lex = meteor::nltk::Lexicon {
-                stem_of,
-                synonyms_of: &synonyms_of,
-            };
-            hyps.par_iter()
-                .zip(per_segment.par_iter())
-                .map_init(meteor::nltk::Scratch::default, |scratch, (h, rs)| {
-                    rs.iter()
-                        .map(|r| {
-                            let counts = meteor::nltk::align(h, r, &lex, scratch);
-                            meteor::nltk::score(&counts, alpha, beta, gamma)
-                        })
-                        .fold(f64::NEG_INFINITY, f64::max)
-                })
-                .collect::<Vec<f64>>()
-        })
+    let scores = detached(py, || {
+        let lex = meteor::nltk::Lexicon {
+            stem_of,
+            synonyms_of: &synonyms_of,
+        };
+        hyps.par_iter()
+            .zip(per_segment.par_iter())
+            .map_init(meteor::nltk::Scratch::default, |scratch, (h, rs)| {
+                rs.iter()
+                    .map(|r| {
+                        let counts = meteor::nltk::align(h, r, &lex, scratch);
+                        meteor::nltk::score(&counts, alpha, beta, gamma)
+                    })
+                    .fold(f64::NEG_INFINITY, f64::max)
+            })
+            .collect::<Vec<f64>>()
     });
     Ok(PyArray1::from_vec(py, scores))
 }
@@ -237,35 +231,33 @@ fn meteor_align_rows<'py>(
     }
     let width = 5 + 4 * modules.len();
     let n = hyps.len();
-    let flat = py.detach(|| {
-        install(|| {
-            let lex = meteor::align::Lexicon {
-                word_hash,
-                stem_hash,
-                synsets: &synsets,
-                para_id,
-                is_function,
-                paraphrases: table.filter(|_| uses(Module::Paraphrase)),
-            };
-            let rows: Vec<Vec<i64>> = hyps
-                .par_iter()
-                .zip(refs.par_iter())
-                .map(|(h, r)| {
-                    let limit = max_candidates.unwrap_or(u64::MAX);
-                    match meteor::align::align_bounded(h, r, &modules, beam, &lex, limit) {
-                        Ok(counts) => counts.row(),
-                        // a pair over the limit: -1 and its candidate count, not aligned
-                        Err(count) => {
-                            let mut row = vec![0; width];
-                            row[0] = -1;
-                            row[1] = i64::try_from(count).unwrap_or(i64::MAX);
-                            row
-                        }
+    let flat = detached(py, || {
+        let lex = meteor::align::Lexicon {
+            word_hash,
+            stem_hash,
+            synsets: &synsets,
+            para_id,
+            is_function,
+            paraphrases: table.filter(|_| uses(Module::Paraphrase)),
+        };
+        let rows: Vec<Vec<i64>> = hyps
+            .par_iter()
+            .zip(refs.par_iter())
+            .map(|(h, r)| {
+                let limit = max_candidates.unwrap_or(u64::MAX);
+                match meteor::align::align_bounded(h, r, &modules, beam, &lex, limit) {
+                    Ok(counts) => counts.row(),
+                    // a pair over the limit: -1 and its candidate count, not aligned
+                    Err(count) => {
+                        let mut row = vec![0; width];
+                        row[0] = -1;
+                        row[1] = i64::try_from(count).unwrap_or(i64::MAX);
+                        row
                     }
-                })
-                .collect();
-            rows.concat()
-        })
+                }
+            })
+            .collect();
+        rows.concat()
     });
     to_array2(py, flat, n, width)
 }

@@ -6,7 +6,7 @@ use pyo3::prelude::*;
 use rayon::prelude::*;
 
 use super::paraphrases::borrowed_storage;
-use crate::common::parallel::install;
+use crate::common::parallel::detached;
 use crate::common::py::{value_error, OrValueError};
 use crate::meteor::paraphrase::Storage;
 use crate::meteor::wordnet_index::{exception_bases, StrTable, FORMAT};
@@ -139,20 +139,18 @@ impl WordNetIndex {
         words: Vec<String>,
         exceptions: Vec<String>,
     ) -> (Vec<i32>, Vec<i64>) {
-        py.detach(|| {
-            install(|| {
-                let bases = exception_bases(&exceptions);
-                let found: Vec<Vec<i32>> = words
-                    .par_iter()
-                    .with_min_len(256)
-                    .map(|w| {
-                        self.table
-                            .meteor_synsets_ref(w, bases.get(w.as_str()).map(Vec::as_slice))
-                    })
-                    .collect();
-                let lens = found.iter().map(|f| f.len() as i64).collect();
-                (found.concat(), lens)
-            })
+        detached(py, || {
+            let bases = exception_bases(&exceptions);
+            let found: Vec<Vec<i32>> = words
+                .par_iter()
+                .with_min_len(256)
+                .map(|w| {
+                    self.table
+                        .meteor_synsets_ref(w, bases.get(w.as_str()).map(Vec::as_slice))
+                })
+                .collect();
+            let lens = found.iter().map(|f| f.len() as i64).collect();
+            (found.concat(), lens)
         })
     }
 
