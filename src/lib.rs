@@ -4,8 +4,10 @@
 pub mod bleu;
 pub mod chrf;
 pub mod common;
+pub mod meta;
 pub mod meteor;
 pub mod report;
+pub mod retrieval;
 pub mod rouge;
 pub mod ter;
 pub mod text;
@@ -1094,6 +1096,7 @@ fn meteor_align_rows<'py>(
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    retrieval::py::register(m)?;
     m.add_function(wrap_pyfunction!(tokenize, m)?)?;
     m.add_function(wrap_pyfunction!(bleu_stats, m)?)?;
     m.add_function(wrap_pyfunction!(bleu_stats_tokens, m)?)?;
@@ -1157,6 +1160,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         m
     )?)?;
     report::kernels::register(m)?;
+    meta::py::register(m)?;
     m.add_class::<MeteorParaphrases>()?;
     m.add_class::<meteor::wordnet_index::WordNetIndex>()?;
     Ok(())

@@ -80,6 +80,8 @@ _LAZY = {
     "GLEU": "nlpeval.metrics.nltk_lexical",
     "nist": "nlpeval.metrics.nltk_lexical",
     "NIST": "nlpeval.metrics.nltk_lexical",
+    "MtevalNIST": "nlpeval.metrics.nist_mteval",
+    "mteval_nist": "nlpeval.metrics.nist_mteval",
     "ribes": "nlpeval.metrics.nltk_lexical",
     "RIBES": "nlpeval.metrics.nltk_lexical",
     "sari": "nlpeval.metrics.sari",

@@ -12,7 +12,6 @@ from nlpeval.cli.formats import FORMATS, ScoreTable
 
 if TYPE_CHECKING:
     from nlpeval.core.score import Score
-    from nlpeval.ir.trecfiles import QrelsFile, RunFile
 
 DEFAULT = "map,ndcg,ndcg@10,P@10,recall@100,recip_rank,Rprec"
 
@@ -75,23 +74,26 @@ class IrTable(ScoreTable):
         return text
 
 
-def _unjudged_queries(qrels: QrelsFile, run: RunFile, strict: bool) -> list[str]:
+def _unjudged_queries(qrels_path: str, judged: set[str], run: Any, ranked: set[str], strict: bool) -> list[str]:
     """A note on the run's queries without judgements (trec_eval skips them), or an error with ``strict``."""
-    unknown = [q for q in run.run if q not in qrels.qrels]
+    unknown = ranked - judged
     if not unknown:
         return []
     first = min(unknown, key=run.first_line.__getitem__)
     where = f"{run.path}:{run.first_line[first]}"
     if strict:
-        raise UsageError(f"{where}: query {first!r} has no judgements in {qrels.path} ({len(unknown)} such queries)")
+        raise UsageError(
+            f"{where}: query {first!r} has no judgements in {_name(qrels_path)} ({len(unknown)} such queries)"
+        )
     return [f"{where}: {len(unknown)} queries without judgements (first {first!r}) left out, as trec_eval does"]
 
 
 def run(options: argparse.Namespace) -> int:
+    from nlpeval.cli import io
     from nlpeval.cli.formats import SystemScores, render, to_json
-    from nlpeval.cli.io import emit, read_all
+    from nlpeval.cli.io import emit
     from nlpeval.ir import compare_runs, parse_measures, retrieval
-    from nlpeval.ir.trecfiles import read_qrels, read_run
+    from nlpeval.ir.native import query_ids, read_qrels, read_run
 
     if options.relevance_level < 1:
         raise UsageError("-l/--relevance-level must be at least 1")
@@ -100,16 +102,19 @@ def run(options: argparse.Namespace) -> int:
     measures = parse_measures(options.measures)
     if options.runs.count("-") + (options.qrels == "-") > 1:
         raise UsageError("only one input can be stdin ('-')")
-    qrels = read_qrels(_name(options.qrels), read_all(options.qrels))  # bounded lines, '-' is stdin
-    if not qrels.qrels:
+    bounded: dict[str, Any] = {"max_line_bytes": io.max_line_bytes, "read_lines": io.read_all}  # '-': stdin
+    qrels = read_qrels(options.qrels, **bounded)
+    judged = set(query_ids(qrels))
+    if not judged:
         raise UsageError(f"{options.qrels}: no judgements")
     if len(set(options.runs)) != len(options.runs):
         raise UsageError("a run file is given twice")
-    runs = {path: read_run(_name(path), read_all(path)) for path in options.runs}
+    runs = {path: read_run(path, **bounded) for path in options.runs}
     notes: list[str] = []
     for path, found in runs.items():
-        notes += _unjudged_queries(qrels, found, options.strict)
-        missing = sum(1 for q in qrels.qrels if q not in found.run)
+        ranked = set(query_ids(found))
+        notes += _unjudged_queries(options.qrels, judged, found, ranked, options.strict)
+        missing = len(judged - ranked)
         if missing:
             fate = "scored 0 (-c)" if options.complete else "left out (-c scores them 0)"
             notes.append(f"{path}: {missing} judged queries not ranked: {fate}")
@@ -121,8 +126,8 @@ def run(options: argparse.Namespace) -> int:
     }
     if options.paired and len(runs) > 1:
         comparison = compare_runs(
-            qrels.qrels,
-            {path: found.run for path, found in runs.items()},
+            qrels,
+            runs,
             measures,
             test=options.paired,
             correction=options.correction,
@@ -136,7 +141,7 @@ def run(options: argparse.Namespace) -> int:
         if options.paired:
             notes.append("one run: no paired test")
         comparison = None
-        results = {path: retrieval(qrels.qrels, found.run, measures, **settings) for path, found in runs.items()}
+        results = {path: retrieval(qrels, found, measures, **settings) for path, found in runs.items()}
         p_values = {}
     for path, result in results.items():
         if not result.queries:

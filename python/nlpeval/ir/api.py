@@ -35,22 +35,42 @@ def _check_options(relevance_level: Any, flavor: str) -> None:
         raise InputError(f"unknown flavor {flavor!r}; choose from {', '.join(FLAVORS)}")
 
 
+def open_qrels(qrels: Any) -> Any:
+    """Judgements as given: a file path read natively (:class:`~nlpeval.ir.native.NativeQrels`, kept so),
+    a read file, or a mapping (checked)."""
+    from nlpeval.ir.native import NativeQrels, read_qrels
+    from nlpeval.ir.trecfiles import QrelsFile
+
+    if isinstance(qrels, (str, os.PathLike)):
+        qrels = read_qrels(qrels)
+    if isinstance(qrels, NativeQrels):
+        return qrels
+    return check_qrels(qrels.qrels if isinstance(qrels, QrelsFile) else qrels)
+
+
+def open_run(run: Any) -> Any:
+    """A run as given: a file path read natively (:class:`~nlpeval.ir.native.NativeRun`, kept so), a read
+    file, or a mapping (checked)."""
+    from nlpeval.ir.native import NativeRun, read_run
+    from nlpeval.ir.trecfiles import RunFile
+
+    if isinstance(run, (str, os.PathLike)):
+        run = read_run(run)
+    if isinstance(run, NativeRun):
+        return run
+    return checked_run(run.run if isinstance(run, RunFile) else run)
+
+
 def load_qrels(qrels: Any) -> Qrels:
     """Judgements from a mapping or a TREC qrels file path (checked)."""
-    if isinstance(qrels, (str, os.PathLike)):
-        from nlpeval.ir.trecfiles import read_qrels
-
-        return read_qrels(os.fspath(qrels)).qrels
-    return check_qrels(qrels)
+    opened = open_qrels(qrels)
+    return check_qrels(opened.qrels) if hasattr(opened, "handle") else opened  # type: ignore[no-any-return]
 
 
 def load_run(run: Any) -> CheckedRun:
     """A checked run from a mapping or a TREC run file path."""
-    if isinstance(run, (str, os.PathLike)):
-        from nlpeval.ir.trecfiles import read_run
-
-        run = read_run(os.fspath(run)).run
-    return checked_run(run)
+    opened = open_run(run)
+    return checked_run(opened.run) if hasattr(opened, "handle") else opened  # type: ignore[no-any-return]
 
 
 @dataclass(frozen=True)
@@ -230,6 +250,25 @@ class RetrievalResult(Mapping[str, Score]):
         }
 
 
+def _placed(
+    judgements: Any, ranked: Any, complete: bool, judged_only: bool, float32: bool
+) -> tuple[Placed, list[str], list[str]]:
+    """The placed queries, the run's unjudged queries and the judgements' unranked ones: natively when both
+    inputs were read natively from files, else from the mappings."""
+    from nlpeval.ir.native import NativeQrels, NativeRun, place_native
+
+    if isinstance(judgements, NativeQrels) and isinstance(ranked, NativeRun):
+        return place_native(judgements, ranked, complete=complete, judged_only=judged_only, float32_scores=float32)
+    if isinstance(judgements, NativeQrels):
+        judgements = check_qrels(judgements.qrels)
+    if isinstance(ranked, NativeRun):
+        ranked = checked_run(ranked.run)
+    placed = place(judgements, ranked, complete=complete, judged_only=judged_only, float32_scores=float32)
+    skipped = sorted(q for q in ranked if q not in judgements)
+    unranked = sorted(q for q in judgements if q not in ranked)
+    return placed, skipped, unranked
+
+
 def retrieval(
     qrels: Any,
     run: Any,
@@ -288,9 +327,7 @@ def retrieval(
     """
     _check_options(relevance_level, flavor)
     parsed = parse_measures(measures)
-    judgements = load_qrels(qrels)
-    checked = load_run(run)
-    placed = place(judgements, checked, complete=complete, judged_only=judged_only, float32_scores=FLAVORS[flavor][0])
+    placed, skipped, unranked = _placed(open_qrels(qrels), open_run(run), complete, judged_only, FLAVORS[flavor][0])
     evaluation = Evaluation(placed, int(relevance_level))
     scores: dict[str, Score] = {}
     for measure in parsed:
@@ -303,7 +340,5 @@ def retrieval(
             continue
         score = metric.score_from_stats(stats, segments=True, n_bootstrap=n_bootstrap, seed=seed)
         scores[measure.name] = Score(measure.name, score.score, score.signature, score.components, values, score.ci)
-    skipped = sorted(q for q in checked if q not in judgements)
-    unranked = sorted(q for q in judgements if q not in checked)
     settings = {"relevance_level": int(relevance_level), "complete": complete, "judged_only": judged_only}
     return RetrievalResult(scores, placed.queries, skipped, unranked, {**settings, "flavor": flavor})

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from nlpeval.core.errors import InputError
-from nlpeval.ir.api import RetrievalMeasure, RetrievalResult, load_qrels, load_run, retrieval, stats_of
+from nlpeval.ir.api import RetrievalMeasure, RetrievalResult, open_qrels, open_run, retrieval, stats_of
 from nlpeval.ir.measures import DEFAULT_MEASURES, Measure, parse_measures
 
 TESTS = ("fisher", "randomization", "bootstrap", "student")
@@ -191,7 +191,7 @@ def compare_runs(
     if baseline not in runs:
         raise InputError(f"baseline {baseline!r} is not one of the runs: {', '.join(names)}")
     parsed = parse_measures(measures)
-    judgements = load_qrels(qrels)
+    judgements = open_qrels(qrels)  # files stay native: read once, placed without dicts
     options: dict[str, Any] = {
         "relevance_level": relevance_level,
         "complete": complete,
@@ -199,7 +199,7 @@ def compare_runs(
         "flavor": flavor,
     }
     ordered = [baseline] + [name for name in names if name != baseline]
-    results = {name: retrieval(judgements, load_run(runs[name]), parsed, **options) for name in ordered}
+    results = {name: retrieval(judgements, open_run(runs[name]), parsed, **options) for name in ordered}
     from nlpeval.reports.analyses.multitest import benjamini_hochberg, holm
 
     tests: list[PairedTest] = []

@@ -132,7 +132,9 @@ class COMET(SegmentMeanMetric):
         truncated = {missing[i] for i in cut} | {t for t in unique if t in self._truncated}
         return dict(zip(missing, ids, strict=True)), truncated
 
-    def segment_stats(
+    # `sources` is keyword-only without a default on purpose: neural/worker.py reads the missing default as "this
+    # metric needs the sources" and names them; so the override is narrower than CorpusMetric's
+    def segment_stats(  # type: ignore[override]
         self, hypotheses: Sequence[Any], references: Sequence[Any] | None = None, *, sources: Sequence[Any] | None
     ) -> Stats:
         """Rows of (segment score, 1)."""

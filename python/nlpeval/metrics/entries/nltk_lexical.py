@@ -15,7 +15,18 @@ GLEU_OPTIONS = (
     Option("gleu_min_len", "--gleu-min-len", "int", 1, "shortest n-gram (default 1)", minimum=1, metavar="N"),
     Option("gleu_max_len", "--gleu-max-len", "int", 4, "longest n-gram (default 4)", minimum=1, metavar="N"),
 )
-NIST_OPTIONS = (Option("nist_n", "--nist-n", "int", 5, "largest n-gram order (default 5)", minimum=1, metavar="N"),)
+NIST_OPTIONS = (
+    Option("nist_n", "--nist-n", "int", 5, "largest n-gram order (default 5)", minimum=1, metavar="N"),
+    Option(
+        "nist_flavor",
+        "--nist-flavor",
+        "str",
+        "nltk",
+        "nltk (NLTK's corpus_nist, default) or mteval (mteval-v13a.pl: its tokenization and length penalty)",
+        choices=("nltk", "mteval"),
+    ),
+    Option("nist_preserve_case", "--nist-preserve-case", "flag", False, "mteval flavor: keep case (mteval -c)"),
+)
 RIBES_OPTIONS = (
     Option(
         "ribes_alpha", "--ribes-alpha", "float", 0.25, "exponent of the unigram precision", minimum=0.0, metavar="A"
@@ -32,7 +43,13 @@ def build_gleu(name: str, options: Mapping[str, Any]) -> CorpusMetric:
 
 
 def build_nist(name: str, options: Mapping[str, Any]) -> CorpusMetric:
-    """NIST with ``nist_n``."""
+    """NIST with ``nist_n`` (and ``nist_flavor``, ``nist_preserve_case``)."""
+    if options.get("nist_flavor") == "mteval":
+        from nlpeval.metrics.nist_mteval import MtevalNIST
+
+        return MtevalNIST(n=options["nist_n"], preserve_case=options.get("nist_preserve_case", False))
+    if options.get("nist_preserve_case"):
+        raise ValueError("--nist-preserve-case is mteval-v13a's -c: use it with --nist-flavor mteval")
     from nlpeval.metrics.nltk_lexical import NIST
 
     return NIST(n=options["nist_n"])
@@ -64,9 +81,9 @@ ENTRIES = (
         label="NIST",
         scale=1.0,
         decomposes=False,
-        flavors=("nltk",),
+        flavors=("nltk", "mteval"),
         options=NIST_OPTIONS,
-        option_group="NIST options (NLTK's corpus_nist; weights over the whole corpus: scored in one pass)",
+        option_group="NIST options (NLTK's corpus_nist or mteval-v13a; weights over the whole corpus: two passes)",
     ),
     MetricEntry(
         "ribes",

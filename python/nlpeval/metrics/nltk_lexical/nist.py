@@ -282,8 +282,10 @@ def nist(
     segments: bool = False,
     n_bootstrap: int = 0,
     seed: int | None = 12345,
+    flavor: str = "nltk",
+    preserve_case: bool = False,
 ) -> Score:
-    """Corpus NIST of ``hypotheses`` against ``references``, as NLTK's ``corpus_nist``.
+    """Corpus NIST of ``hypotheses`` against ``references``, as NLTK's ``corpus_nist`` (or mteval-v13a).
 
     Parameters
     ----------
@@ -303,6 +305,11 @@ def nist(
         If > 0, add a bootstrap 95% confidence interval (the corpus's information weights stay).
     seed : int or None
         Seed of the bootstrap.
+    flavor : {"nltk", "mteval"}
+        ``"mteval"``: NIST's own ``mteval-v13a.pl`` (its tokenization, clipping and length penalty; see
+        :func:`nlpeval.metrics.nist_mteval.mteval_nist`, which takes text only and no ``zero_division``).
+    preserve_case : bool
+        ``flavor="mteval"`` only: keep upper case (mteval's ``-c``).
 
     Returns
     -------
@@ -318,6 +325,24 @@ def nist(
     >>> round(nlpeval.nist(hyps, refs).score, 6)
     2.447712
     """
+    if flavor == "mteval":
+        from nlpeval.metrics.nist_mteval import mteval_nist
+
+        if zero_division != "warn":
+            raise ValueError("zero_division is NLTK's; mteval-v13a divides by max(count, 1)")
+        return mteval_nist(
+            hypotheses,
+            references,
+            n=n,
+            preserve_case=preserve_case,
+            segments=segments,
+            n_bootstrap=n_bootstrap,
+            seed=seed,
+        )
+    if flavor != "nltk":
+        raise ValueError(f"unknown NIST flavor {flavor!r}; choose nltk or mteval")
+    if preserve_case:
+        raise ValueError("preserve_case is mteval-v13a's -c (flavor='mteval'); NLTK's NIST keeps case")
     metric = NIST(n=n, zero_division=zero_division)
     stats = metric.segment_stats(hypotheses, references)
     return metric.score_from_stats(stats, segments=segments, n_bootstrap=n_bootstrap, seed=seed)

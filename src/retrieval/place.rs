@@ -1,0 +1,296 @@
+//! Where the judged documents land in each ranking, as `nlpeval.ir.ranking.place` computes it from
+//! Python mappings: trec_eval's order (score descending, ties broken by document id descending,
+//! `strcmp(p2->docno, p1->docno)` in `form_res_rels.c`), the rank field of the run ignored.
+//!
+//! Every measure depends on a ranking only through the ranks of the documents judged relevant, so
+//! only those are placed: a document's rank is the number of documents scored higher plus the number
+//! with the same score and a greater id (byte order of UTF-8, the code-point order Python compares).
+//! Scores are compared in single precision when `float32` (trec_eval 9.0.8 stores `float sim`).
+
+use super::parse::{Entries, Qrels, Run};
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+
+/// Rank of an empty slot of the padded rows (`nlpeval.ir.ranking.PAD_RANK`).
+pub const PAD_RANK: i64 = i64::MAX / 4;
+
+/// The placed queries: row-major `(queries, width)` ranks and levels of the relevant retrieved
+/// documents (ascending ranks, padded with [`PAD_RANK`] and 0), documents retrieved per query, and
+/// the `(queries, depth)` ideal levels (descending, padded with 0).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Placed {
+    pub queries: Vec<String>,
+    pub ranks: Vec<i64>,
+    pub rels: Vec<i64>,
+    pub width: usize,
+    pub num_ret: Vec<i64>,
+    pub levels: Vec<i64>,
+    pub depth: usize,
+    /// run queries without judgements (left out, as trec_eval does), sorted
+    pub skipped: Vec<String>,
+    /// judged queries the run does not rank, sorted
+    pub unranked: Vec<String>,
+}
+
+struct Row {
+    hits: Vec<(i64, i64)>,
+    num_ret: i64,
+    ideal: Vec<i64>,
+}
+
+fn key(score: f64, float32: bool) -> f64 {
+    if float32 {
+        score as f32 as f64
+    } else {
+        score
+    }
+}
+
+/// One query: its relevant retrieved documents `(rank, level)` by rank, `num_ret`, its ideal levels.
+fn place_query(
+    qrels: &Qrels,
+    judged: &Entries<i64>,
+    run: Option<(&Run, &Entries<f64>)>,
+    judged_only: bool,
+    float32: bool,
+) -> Row {
+    let mut ideal: Vec<i64> = judged.values.iter().copied().filter(|&l| l >= 1).collect();
+    ideal.sort_unstable_by(|a, b| b.cmp(a));
+    let Some((run, ranked)) = run else {
+        return Row {
+            hits: Vec::new(),
+            num_ret: 0,
+            ideal,
+        };
+    };
+    let lowest = if judged_only { 0 } else { 1 };
+    let mut levels: FxHashMap<&str, i64> = FxHashMap::default();
+    levels.reserve(judged.docs.len());
+    for (span, &level) in judged.docs.iter().zip(&judged.values) {
+        if level >= lowest {
+            levels.insert(qrels.doc(*span), level);
+        }
+    }
+    // the judged documents of the ranking: (position in the run, level)
+    let mut found: Vec<(u32, i64)> = Vec::new();
+    for (i, span) in ranked.docs.iter().enumerate() {
+        if let Some(&level) = levels.get(run.doc(*span)) {
+            found.push((i as u32, level));
+        }
+    }
+    // the pool the ranks count in: every retrieved document, or with -J the judged ones
+    let mut pool: Vec<(f64, u32)> = if judged_only {
+        found
+            .iter()
+            .map(|&(i, _)| (key(ranked.values[i as usize], float32), i))
+            .collect()
+    } else {
+        ranked
+            .values
+            .iter()
+            .enumerate()
+            .map(|(i, &s)| (key(s, float32), i as u32))
+            .collect()
+    };
+    let num_ret = pool.len() as i64;
+    pool.sort_unstable_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(std::cmp::Ordering::Equal));
+    let mut hits = Vec::with_capacity(found.len());
+    for &(i, level) in &found {
+        if level < 1 {
+            continue;
+        }
+        let mine = key(ranked.values[i as usize], float32);
+        let higher = pool.partition_point(|p| p.0 > mine);
+        let through = higher + pool[higher..].partition_point(|p| p.0 >= mine);
+        let mut rank = higher as i64;
+        if through - higher > 1 {
+            let doc = run.doc(ranked.docs[i as usize]).as_bytes();
+            rank += pool[higher..through]
+                .iter()
+                .filter(|p| run.doc(ranked.docs[p.1 as usize]).as_bytes() > doc)
+                .count() as i64;
+        }
+        hits.push((rank, level));
+    }
+    hits.sort_unstable();
+    Row {
+        hits,
+        num_ret,
+        ideal,
+    }
+}
+
+fn sorted(mut items: Vec<String>) -> Vec<String> {
+    items.sort_unstable();
+    items
+}
+
+/// Places every evaluated query: those with judgements and a ranking (trec_eval 9.0.8), or with
+/// `complete` (trec_eval `-c`) every judged query; `judged_only` is trec_eval `-J`.
+pub fn place(qrels: &Qrels, run: &Run, complete: bool, judged_only: bool, float32: bool) -> Placed {
+    let judged_index = qrels.index();
+    let run_index = run.index();
+    let mut queries: Vec<&str> = if complete {
+        qrels.queries.iter().map(String::as_str).collect()
+    } else {
+        run.queries
+            .iter()
+            .map(String::as_str)
+            .filter(|q| judged_index.contains_key(q))
+            .collect()
+    };
+    queries.sort_unstable();
+    let one = |q: &&str| {
+        let judged = &qrels.entries[judged_index[q]];
+        let ranked = run_index.get(q).map(|&slot| (run, &run.entries[slot]));
+        place_query(qrels, judged, ranked, judged_only, float32)
+    };
+    let rows: Vec<Row> = if queries.len() >= crate::common::parallel::PARALLEL_MIN_SEGMENTS {
+        crate::common::parallel::install(|| queries.par_iter().with_min_len(16).map(one).collect())
+    } else {
+        queries.iter().map(one).collect()
+    };
+    let width = rows.iter().map(|r| r.hits.len()).max().unwrap_or(0).max(1);
+    let depth = rows.iter().map(|r| r.ideal.len()).max().unwrap_or(0).max(1);
+    let n = rows.len();
+    let mut ranks = vec![PAD_RANK; n * width];
+    let mut rels = vec![0i64; n * width];
+    let mut levels = vec![0i64; n * depth];
+    let mut num_ret = Vec::with_capacity(n);
+    for (q, row) in rows.iter().enumerate() {
+        for (j, &(rank, level)) in row.hits.iter().enumerate() {
+            ranks[q * width + j] = rank;
+            rels[q * width + j] = level;
+        }
+        levels[q * depth..q * depth + row.ideal.len()].copy_from_slice(&row.ideal);
+        num_ret.push(row.num_ret);
+    }
+    let skipped = run
+        .queries
+        .iter()
+        .filter(|q| !judged_index.contains_key(q.as_str()))
+        .cloned()
+        .collect();
+    let unranked = qrels
+        .queries
+        .iter()
+        .filter(|q| !run_index.contains_key(q.as_str()))
+        .cloned()
+        .collect();
+    Placed {
+        queries: queries.into_iter().map(str::to_string).collect(),
+        ranks,
+        rels,
+        width,
+        num_ret,
+        levels,
+        depth,
+        skipped: sorted(skipped),
+        unranked: sorted(unranked),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::parse::{parse_qrels, parse_run};
+    use super::*;
+
+    fn placed(qrels: &str, run: &str, complete: bool, judged_only: bool) -> Placed {
+        let q = parse_qrels(qrels.as_bytes().to_vec()).unwrap();
+        let r = parse_run(run.as_bytes().to_vec()).unwrap();
+        place(&q, &r, complete, judged_only, true)
+    }
+
+    #[test]
+    fn the_python_docstring_example() {
+        // place({"q": {"a": 1, "b": 2, "c": 0}}, {"q": {"a": 0.5, "b": 0.5, "c": 0.9, "x": 1.0}})
+        let p = placed(
+            "q 0 a 1\nq 0 b 2\nq 0 c 0\n",
+            "q Q0 a 1 0.5 t\nq Q0 b 2 0.5 t\nq Q0 c 3 0.9 t\nq Q0 x 4 1.0 t\n",
+            false,
+            false,
+        );
+        assert_eq!(p.ranks, vec![2, 3]);
+        assert_eq!(p.rels, vec![2, 1]);
+        assert_eq!(p.num_ret, vec![4]);
+        assert_eq!(p.levels, vec![2, 1]);
+    }
+
+    #[test]
+    fn ties_in_single_precision_go_to_the_greater_id() {
+        // 0.1 and 0.1 + 1e-12 are one float32: a tie, broken by id descending
+        let p = placed(
+            "q 0 a 1\n",
+            "q Q0 a 1 0.1 t\nq Q0 b 2 0.100000000001 t\n",
+            false,
+            false,
+        );
+        assert_eq!(p.ranks, vec![1]);
+        let q = parse_qrels(b"q 0 a 1\n".to_vec()).unwrap();
+        let r = parse_run(b"q Q0 a 1 0.1 t\nq Q0 b 2 0.100000000001 t\n".to_vec()).unwrap();
+        assert_eq!(place(&q, &r, false, false, false).ranks, vec![1]);
+        let r = parse_run(b"q Q0 a 1 0.100000000001 t\nq Q0 b 2 0.1 t\n".to_vec()).unwrap();
+        assert_eq!(place(&q, &r, false, false, false).ranks, vec![0]);
+    }
+
+    #[test]
+    fn complete_judged_only_skipped_and_unranked() {
+        let qrels = "q1 0 a 1\nq1 0 b 0\nq2 0 c 3\nq2 0 d -1\n";
+        let run = "q1 Q0 x 1 9 t\nq1 Q0 b 2 8 t\nq1 Q0 a 3 7 t\nq9 Q0 a 1 1 t\n";
+        let p = placed(qrels, run, false, false);
+        assert_eq!(p.queries, vec!["q1"]);
+        assert_eq!((p.ranks.clone(), p.num_ret.clone()), (vec![2], vec![3]));
+        assert_eq!(p.skipped, vec!["q9"]);
+        assert_eq!(p.unranked, vec!["q2"]);
+        let p = placed(qrels, run, true, false);
+        assert_eq!(p.queries, vec!["q1", "q2"]);
+        assert_eq!(p.ranks, vec![2, PAD_RANK]);
+        assert_eq!(p.levels, vec![1, 3]);
+        // -J: only the judged documents (b at level 0, a) are ranked
+        let p = placed(qrels, run, false, true);
+        assert_eq!((p.ranks, p.num_ret), (vec![1], vec![2]));
+    }
+
+    #[test]
+    fn agrees_with_a_full_sort_on_generated_ties() {
+        let mut rng = fastrand::Rng::with_seed(7);
+        for _ in 0..50 {
+            let mut qrels = String::new();
+            let mut run = String::new();
+            let n = rng.usize(1..60);
+            for d in 0..n {
+                let score = rng.u32(0..8) as f64 / 4.0;
+                run.push_str(&format!("q Q0 d{d} {d} {score} t\n"));
+                if rng.bool() {
+                    qrels.push_str(&format!("q 0 d{d} {}\n", rng.i64(-1..4)));
+                }
+            }
+            qrels.push_str("q 0 zz 1\n");
+            let p = placed(&qrels, &run, false, false);
+            let r = parse_run(run.as_bytes().to_vec()).unwrap();
+            let q = parse_qrels(qrels.as_bytes().to_vec()).unwrap();
+            let mut order: Vec<usize> = (0..n).collect();
+            let e = &r.entries[0];
+            order.sort_by(|&a, &b| {
+                e.values[b]
+                    .partial_cmp(&e.values[a])
+                    .unwrap()
+                    .then_with(|| r.doc(e.docs[b]).cmp(r.doc(e.docs[a])))
+            });
+            let levels: FxHashMap<&str, i64> = q.entries[0]
+                .docs
+                .iter()
+                .zip(&q.entries[0].values)
+                .map(|(s, &l)| (q.doc(*s), l))
+                .collect();
+            let expected: Vec<i64> = order
+                .iter()
+                .enumerate()
+                .filter(|(_, &i)| levels.get(r.doc(e.docs[i])).is_some_and(|&l| l >= 1))
+                .map(|(rank, _)| rank as i64)
+                .collect();
+            let got: Vec<i64> = p.ranks.iter().copied().filter(|&x| x != PAD_RANK).collect();
+            assert_eq!(got, expected);
+        }
+    }
+}

@@ -1,0 +1,115 @@
+"""NIST as mteval-v13a.pl prints it (``nist(flavor="mteval")``): goldens written by the committed fixture script
+that runs the Perl script, and the script live when it is on this machine."""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import nlpeval
+from nlpeval import InputError
+from nlpeval.cli.main import main as cli_main
+from nlpeval.metrics.nist_mteval import MtevalNIST, mteval_tokenize
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "nist_mteval"
+sys.path.insert(0, str(FIXTURES))
+import make_mteval_goldens as goldens  # noqa: E402
+
+GOLDENS = json.loads((FIXTURES / "mteval_goldens.json").read_text(encoding="utf-8"))
+
+
+def _printed(value: float) -> str:
+    return f"{value:2.4f}"  # mteval's printf "%2.4f"
+
+
+def _assert_equals_mteval(hyps: list[str], refs: list[list[str]], preserve_case: bool, want: dict) -> None:
+    score = nlpeval.nist(hyps, refs, flavor="mteval", preserve_case=preserve_case, segments=True)
+    assert _printed(score.score) == want["printed"]
+    assert score.score == pytest.approx(float(want["system"]), rel=1e-13)
+    np.testing.assert_allclose(score.segments, [float(v) for v in want["segments"]], rtol=1e-12, atol=1e-13)
+    cumulative, individual = [], []
+    for n in range(1, 10):
+        s = nlpeval.nist(hyps, refs, flavor="mteval", preserve_case=preserve_case, n=n)
+        cumulative.append(_printed(s.score))
+        c = s.components
+        individual.append(_printed(c["information"][-1] / max(c["hyp_ngrams"][-1], 1) * c["length_penalty"]))
+    assert cumulative == want["cumulative"]
+    assert individual == want["individual"]
+
+
+@pytest.mark.parametrize("case", goldens.CASES)
+def test_equals_mteval_v13a(case: str) -> None:
+    hyps, refs, preserve_case = goldens.data(case)
+    _assert_equals_mteval(hyps, refs, preserve_case, GOLDENS[case])
+
+
+def test_equals_mteval_v13a_live() -> None:
+    script = Path(goldens.SCRIPT)
+    hyps, refs, _ = goldens.data("special")
+    if script.is_file():  # the goldens come from the script; check them against it when it is here
+        assert goldens.run(hyps, refs, False, str(script)) == GOLDENS["special"]
+        more = ["a b c d e f", "0 0 0", "x"], [["a b c d e g", "a c"], ["0 0", "0 1 0 0"], ["y", "x x"]]
+        _assert_equals_mteval(*more, True, goldens.run(*more, True, str(script)))
+    _assert_equals_mteval(hyps, refs, False, GOLDENS["special"])
+
+
+def test_tokenization() -> None:
+    assert mteval_tokenize("It's 3,000.50 dollars &amp; (more)-- e.g. 1990-95!") == (
+        "it's 3,000.50 dollars & ( more ) -- e . g . 1990 - 95 !"
+    )
+    assert mteval_tokenize("ÉCOLE École") == "École École"  # ASCII lowercasing only (Perl's tr/[A-Z]/[a-z]/)
+    assert mteval_tokenize("A<skipped>B", preserve_case=True) == "AB"
+    assert mteval_tokenize("a\x1cb\u00a0c\u2009d") == "a\x1cb c d"  # Perl's \s: not U+001C, but NBSP
+    assert mteval_tokenize("   ") == ""
+
+
+def test_flavors_differ_and_signatures() -> None:
+    hyps = ["the cat sat on the mat today", "a dog"]
+    refs = [["the cat sat on a mat today", "there is a cat on the mat"], ["the dog", "a dog barks"]]
+    mteval, nltk = nlpeval.nist(hyps, refs, flavor="mteval"), nlpeval.nist(hyps, refs)
+    assert mteval.score != nltk.score
+    assert "|tok:mteval-v13a|case:lc|n:5|flavor:mteval|" in mteval.signature
+    assert "flavor:nltk" in nltk.signature
+    metric = MtevalNIST()
+    stats = metric.segment_stats(hyps, refs)
+    assert metric.score_from_stats(stats).score == mteval.score
+    ci = metric.score_from_stats(stats, n_bootstrap=50, seed=1).ci
+    assert ci is not None and ci.low <= ci.high
+
+
+def test_bad_input_and_options() -> None:
+    with pytest.raises(InputError, match="references: segment 1: has 1 references, segment 0 has 2"):
+        nlpeval.nist(["a", "b"], [["a", "b"], ["b"]], flavor="mteval")
+    with pytest.raises(InputError, match="hypotheses: segment 0"):
+        nlpeval.nist([None], ["a"], flavor="mteval")
+    with pytest.raises(ValueError, match="from 1 to 9"):
+        MtevalNIST(n=10)
+    with pytest.raises(ValueError, match="unknown NIST flavor"):
+        nlpeval.nist(["a"], ["a"], flavor="perl")
+    with pytest.raises(ValueError, match="preserve_case is mteval"):
+        nlpeval.nist(["a"], ["a"], preserve_case=True)
+    with pytest.raises(ValueError, match="zero_division is NLTK's"):
+        nlpeval.nist(["a"], ["a"], flavor="mteval", zero_division=0)
+    # mteval-v13a stops on a segment without any reference word; nlpeval gives nan for it
+    s = nlpeval.nist(["a b", "c"], [["a b"], [""]], flavor="mteval", segments=True)
+    assert math.isfinite(s.score) and math.isnan(s.segments[1])
+    assert math.isnan(nlpeval.nist(["a"], [""], flavor="mteval").score)
+
+
+def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    hyps, refs, _ = goldens.data("special")
+    ref_a, ref_b, sys_file = tmp_path / "a.txt", tmp_path / "b.txt", tmp_path / "sys.txt"
+    ref_a.write_text("".join(r[0] + "\n" for r in refs), encoding="utf-8")
+    ref_b.write_text("".join(r[1] + "\n" for r in refs), encoding="utf-8")
+    sys_file.write_text("".join(h + "\n" for h in hyps), encoding="utf-8")
+    argv = ["score", "-m", "nist", "--nist-flavor", "mteval", "-r", str(ref_a), "-r", str(ref_b), "-f", "json"]
+    assert cli_main([*argv, str(sys_file)]) == 0
+    got = json.loads(capsys.readouterr().out)["systems"][0]["scores"]["nist"]
+    assert got["score"] == pytest.approx(float(GOLDENS["special"]["system"]), rel=1e-13)
+    assert cli_main(["score", "-m", "nist", "--nist-preserve-case", "-r", str(ref_a), str(sys_file)]) == 2
+    assert "--nist-flavor mteval" in capsys.readouterr().err
