@@ -214,7 +214,7 @@ class MtevalNIST(CorpusMetric):
             raise ValueError(f"n must be an int from 1 to {MAX_ORDER} (mteval-v13a's orders); got {self.n!r}")
 
     @cached_property
-    def schema(self) -> StatsSchema:  # type: ignore[override]
+    def schema(self) -> StatsSchema:
         return mteval_schema(self.n)
 
     def tokenize(self, texts: Sequence[str]) -> list[list[str]]:
@@ -232,7 +232,7 @@ class MtevalNIST(CorpusMetric):
         _texts(hypotheses, references)
         return list(hypotheses), list(references)
 
-    def accumulator(self, *, keep_segments: bool = False) -> CorpusPassAccumulator:  # type: ignore[override]
+    def accumulator(self, *, keep_segments: bool = False) -> CorpusPassAccumulator:
         """A streaming accumulator that keeps the batches: the weights need the whole corpus."""
         from nlpeval.metrics.two_pass import CorpusPassAccumulator
 
