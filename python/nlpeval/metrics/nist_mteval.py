@@ -255,7 +255,7 @@ class MtevalNIST(CorpusMetric):
             raise ValueError("split_non_ascii (mteval's -e) applies to its international tokenization only")
 
     @cached_property
-    def schema(self) -> StatsSchema:  # type: ignore[override]
+    def schema(self) -> StatsSchema:
         return mteval_schema(self.n)
 
     def tokenize(self, texts: Sequence[str]) -> list[list[str]]:
@@ -283,7 +283,7 @@ class MtevalNIST(CorpusMetric):
         _texts(hypotheses, references)
         return list(hypotheses), list(references)
 
-    def accumulator(self, *, keep_segments: bool = False) -> CorpusPassAccumulator:  # type: ignore[override]
+    def accumulator(self, *, keep_segments: bool = False) -> CorpusPassAccumulator:
         """A streaming accumulator that keeps the batches: the weights need the whole corpus."""
         from nlpeval.metrics.two_pass import CorpusPassAccumulator
 
