@@ -101,7 +101,7 @@ def mteval_tokenize(
 
 def _international(text: str, preserve_case: bool, split_non_ascii: bool) -> str:
     """mteval-v13a's ``tokenization_international`` (Perl's Unicode properties, through ``regex``)."""
-    import regex  # type: ignore[import-untyped]
+    import regex
 
     text = text.replace("<skipped>", "")
     text = regex.sub(r"\p{Line_Break=Hyphen}\p{Zl}", "", text)
