@@ -85,7 +85,7 @@ fn spa_pair_counts<'py>(
         .detach(|| super::spa::pair_counts(partial, totals, systems))
         .map_err(PyValueError::new_err)?;
     let pairs = systems * systems.saturating_sub(1) / 2;
-    Ok(PyArray1::from_vec(py, counts).reshape([mats, pairs])?)
+    PyArray1::from_vec(py, counts).reshape([mats, pairs])
 }
 
 /// Adds the meta-evaluation kernels to the extension module.
