@@ -4,6 +4,7 @@
 pub mod bleu;
 pub mod chrf;
 pub mod common;
+pub mod gen;
 pub mod meta;
 pub mod meteor;
 pub mod report;
@@ -1096,6 +1097,7 @@ fn meteor_align_rows<'py>(
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    gen::py::register(m)?;
     retrieval::py::register(m)?;
     m.add_function(wrap_pyfunction!(tokenize, m)?)?;
     m.add_function(wrap_pyfunction!(bleu_stats, m)?)?;

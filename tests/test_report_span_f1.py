@@ -168,3 +168,29 @@ def test_cli_report(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     want = nlpeval.span_f1(systems["A"], refs, mode="conlleval").components
     micro = next(r for r in section["rows"] if r["system"] == section["rows"][0]["system"] and r["type"] == "micro avg")
     assert micro["f1"] == pytest.approx(want["f1"], abs=1e-12) and micro["predicted"] == want["predicted"]
+
+
+def test_cli_paired_tests_when_systems_predict_other_types(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    import nlpeval
+    from nlpeval.significance.paired import approximate_randomization, paired_bootstrap
+
+    systems, refs = _data()
+    systems["A"] = [[label.replace("PER", "NEW") for label in labels] for labels in systems["A"]]  # a type B lacks
+    files = {}
+    for name, sequences in [("ref", refs), *systems.items()]:
+        files[name] = tmp_path / f"{name}.tags"
+        files[name].write_text("".join(line + "\n" for line in _lines(sequences)), encoding="utf-8")
+    types = tuple(sorted({label[2:] for s in [refs, *systems.values()] for labels in s for label in labels} - {""}))
+    fixed = nlpeval.SpanF1(average="macro", types=types)  # the same columns, given up front
+    a, b = (fixed.segment_stats(systems[k], refs) for k in ("A", "B"))
+    tests = (
+        ("--paired-bs", lambda: paired_bootstrap(fixed, a, b, n_resamples=200, seed=12345)),
+        ("--paired-ar", lambda: approximate_randomization(fixed, a, b, n_trials=200, seed=12345)),
+    )
+    for flag, test in tests:
+        argv = ["score", "-m", "span_f1", "--span-average", "macro", "-r", str(files["ref"]), str(files["A"])]
+        assert main([*argv, str(files["B"]), flag, "--paired-n", "200", "-f", "json"]) == 0, capsys.readouterr().err
+        first, second = (s["scores"]["span_f1"] for s in json.loads(capsys.readouterr().out)["systems"])
+        assert first["score"] == pytest.approx(f1_score(refs, systems["A"], average="macro"), abs=1e-12)
+        assert second["score"] == pytest.approx(f1_score(refs, systems["B"], average="macro"), abs=1e-12)
+        assert second["p_value"] == test().p_value

@@ -271,3 +271,33 @@ class TrecRun:
 def trec_place(
     qrels: TrecQrels, run: TrecRun, complete: bool = False, judged_only: bool = False, float32: bool = True
 ) -> tuple[list[str], _I64, _I64, _I64, _I64, list[str], list[str]]: ...
+
+# generation metrics' kernels (src/gen/)
+def sari_hf_rows(sources: list[str], outputs: list[str], refs: list[str], counts: list[int]) -> _F64: ...
+def sari_easse_rows(sources: list[str], outputs: list[str], refs: list[str], counts: list[int]) -> _I64: ...
+def nist_rows(
+    hyps: list[str],
+    refs: list[str],
+    counts: list[int],
+    n: int,
+    hyp_lens: list[int] | None = None,
+    ref_lens: list[int] | None = None,
+) -> _F64: ...
+def ribes_values(
+    hyps: list[str],
+    refs: list[str],
+    counts: list[int],
+    alpha: float,
+    beta: float,
+    hyp_lens: list[int] | None = None,
+    ref_lens: list[int] | None = None,
+) -> _F64: ...
+def gleu_rows(
+    hyps: list[str],
+    refs: list[str],
+    counts: list[int],
+    min_len: int,
+    max_len: int,
+    hyp_lens: list[int] | None = None,
+    ref_lens: list[int] | None = None,
+) -> _I64: ...

@@ -138,6 +138,12 @@ spa_pair_counts = getattr(_core, "spa_pair_counts", None)
 TrecQrels = getattr(_core, "TrecQrels", None)
 TrecRun = getattr(_core, "TrecRun", None)
 trec_place = getattr(_core, "trec_place", None)
+# generation metrics (absent from a core built before src/gen: the metrics then take their NumPy paths)
+sari_hf_rows = getattr(_core, "sari_hf_rows", None)
+sari_easse_rows = getattr(_core, "sari_easse_rows", None)
+nist_rows = getattr(_core, "nist_rows", None)
+ribes_values = getattr(_core, "ribes_values", None)
+gleu_rows = getattr(_core, "gleu_rows", None)
 
 #: the kernels behind an ``import numpy`` done in Python first (see the module docs)
 ARRAY_KERNELS = frozenset(

@@ -38,6 +38,7 @@ def resolve_metrics(
     """
     if isinstance(metrics, (str, CorpusMetric)):
         metrics = [metrics]
+    items: list[tuple[str, str | CorpusMetric]]
     if isinstance(metrics, Mapping):
         items = list(metrics.items())
     else:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import torch
@@ -82,6 +82,8 @@ class StatsMetric(Metric):
 
     full_state_update = False
     is_differentiable = False
+    #: the float statistics rows: a list of batch tensors (an ``add_state`` list), one tensor once synchronised
+    float_rows: list[torch.Tensor] | torch.Tensor
 
     def __init__(
         self,
@@ -130,7 +132,10 @@ class StatsMetric(Metric):
                 merged = {"sum": state + batch, "min": torch.minimum(state, batch), "max": torch.maximum(state, batch)}
                 setattr(self, f"int_{rule}", merged[rule])
         else:
-            self.float_rows.append(torch.from_numpy(rows.astype(np.float64)).to(self.device))
+            # a list while updating (torchmetrics refuses to update a synchronised metric)
+            cast("list[torch.Tensor]", self.float_rows).append(
+                torch.from_numpy(rows.astype(np.float64)).to(self.device)
+            )
 
     def totals(self) -> np.ndarray:
         """The merged statistics of everything seen (on this rank, or all ranks after a sync)."""
@@ -138,7 +143,7 @@ class StatsMetric(Metric):
         int_totals = schema.identity(np.int64)
         for rule, columns in self._columns.items():
             int_totals[columns] = getattr(self, f"int_{rule}").cpu().numpy()
-        rows = self.float_rows
+        rows: list[torch.Tensor] | torch.Tensor | None = self.float_rows
         if isinstance(rows, list):
             rows = torch.cat(rows) if rows else None
         if rows is None or not rows.numel():

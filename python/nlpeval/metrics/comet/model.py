@@ -54,6 +54,8 @@ def build(checkpoint: CometCheckpoint, *, dtype: str = "float32") -> Any:
     torch = require("torch", "COMET")
     transformers = require("transformers", "COMET")
     nn = torch.nn
+    # torch is loaded at run time (``require``), so to mypy its classes are ``Any``: a typed alias of the base
+    module_base: Any = nn.Module
     hparams = checkpoint.hparams
     kind = checkpoint.kind
     config_name, model_name = ENCODERS[checkpoint.encoder_model]
@@ -66,18 +68,18 @@ def build(checkpoint: CometCheckpoint, *, dtype: str = "float32") -> Any:
     word_level = kind == "xcomet_metric" or (unified and bool(hparams.get("word_level_training", False)))
     labels = list(hparams.get("error_labels") or ["minor", "major", "critical"]) if word_level else []
 
-    class Encoder(nn.Module):
+    class Encoder(module_base):
         def __init__(self) -> None:
             super().__init__()
             self.model = getattr(transformers, model_name)(config, add_pooling_layer=False)
 
-    class LayerMix(nn.Module):
+    class LayerMix(module_base):
         def __init__(self, count: int) -> None:
             super().__init__()
             self.scalar_parameters = nn.ParameterList([nn.Parameter(torch.zeros(1)) for _ in range(count)])
             self.gamma = nn.Parameter(torch.ones(1))
 
-    class Estimator(nn.Module):
+    class Estimator(module_base):
         def __init__(self, dim: int) -> None:
             super().__init__()
             sizes = [dim, *hparams.get("hidden_sizes", [3072, 1024])]
@@ -90,7 +92,7 @@ def build(checkpoint: CometCheckpoint, *, dtype: str = "float32") -> Any:
                 modules.append(getattr(nn, str(hparams["final_activation"]).title())())
             self.ff = nn.Sequential(*modules)
 
-    class Model(nn.Module):
+    class Model(module_base):
         def __init__(self) -> None:
             super().__init__()
             self.encoder = Encoder()
