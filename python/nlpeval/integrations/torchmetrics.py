@@ -63,7 +63,7 @@ class StatsMetric(Metric):
     -----
     ``update(preds, target)`` takes hypotheses (texts, or token ids as lists,
     arrays or tensors) and references (one item, or a list of items, per
-    hypothesis) and, for metrics that read them (COMET, MetricX), ``sources=``;
+    hypothesis) and, for metrics that read them (COMET, MetricX, SARI), ``sources=``;
     ``compute()`` returns the corpus score as a float64 tensor and
     keeps the full :class:`~nlpeval.Score` in :attr:`last_score`. Metrics whose
     statistics merge by ``last`` (NLTK BLEU smoothing 5-7) are refused: "last"
@@ -111,16 +111,13 @@ class StatsMetric(Metric):
     def update(self, preds: Sequence[Any], target: Sequence[Any] | None, sources: Sequence[str] | None = None) -> None:
         """Add a batch: ``preds`` are hypotheses, ``target`` one reference item per hypothesis (``None`` for
         reference-free metrics), ``sources`` the source segments of the metrics that read them."""
-        from nlpeval.neural.worker import is_neural
+        from nlpeval.neural.worker import segment_stats
 
         hyps = _to_host(preds, self.ignore_index)
         refs = None if target is None else _to_host(target, self.ignore_index)
-        if is_neural(self.metric):  # the model is loaded once, on the first batch; sources passed on
-            from nlpeval.neural.worker import segment_stats
-
-            stats = segment_stats(self.metric, hyps, refs, sources)
-        else:
-            stats = self.metric.segment_stats(hyps, refs)  # type: ignore[arg-type]  # the metric names a missing side
+        # a neural metric's model is loaded once, on the first batch; the sources go to the metrics that read
+        # them (COMET, MetricX, SARI); any other metric is called as itself
+        stats = segment_stats(self.metric, hyps, refs, sources)
         rows = np.asarray(stats.rows)
         if not rows.shape[0]:
             return

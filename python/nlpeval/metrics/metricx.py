@@ -187,7 +187,7 @@ class MetricX(SegmentMeanMetric):
         rows[:, 1] = 1.0
         return Stats(SCHEMA, rows)
 
-    def __call__(  # type: ignore[override]
+    def __call__(
         self,
         hypotheses: Sequence[Any],
         references: Sequence[Any] | None = None,

@@ -436,7 +436,7 @@ class SARI(CorpusMetric):
             flavor=self.flavor,
         )
 
-    def __call__(  # type: ignore[override]
+    def __call__(
         self,
         hypotheses: Sequence[Any],
         references: Sequence[Any],

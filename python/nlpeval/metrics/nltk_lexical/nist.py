@@ -220,7 +220,7 @@ class NIST(CorpusMetric):
         check_zero_division(self.zero_division)
 
     @cached_property
-    def schema(self) -> StatsSchema:  # type: ignore[override]
+    def schema(self) -> StatsSchema:
         return nist_schema(self.n)
 
     def segment_stats(self, hypotheses: Sequence[Any], references: Sequence[Any]) -> Stats:
@@ -255,7 +255,7 @@ class NIST(CorpusMetric):
         token_lists(hypotheses, references)
         return list(hypotheses), list(references)
 
-    def accumulator(self, *, keep_segments: bool = False) -> CorpusPassAccumulator:  # type: ignore[override]
+    def accumulator(self, *, keep_segments: bool = False) -> CorpusPassAccumulator:
         """A streaming accumulator that keeps the batches: NIST's weights need the whole corpus."""
         from nlpeval.metrics.two_pass import CorpusPassAccumulator
 
