@@ -2,21 +2,12 @@
 
 use super::{nist, ribes, sari};
 use crate::common::parallel::detached;
+use crate::common::py::{to_array2, value_error};
 use crate::text::py_text::texts;
-use numpy::{PyArray1, PyArray2, PyArrayMethods};
-use pyo3::exceptions::PyValueError;
+use numpy::{PyArray1, PyArray2};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 use rustc_hash::FxHashMap;
-
-fn array2<'py, T: numpy::Element>(
-    py: Python<'py>,
-    flat: Vec<T>,
-    rows: usize,
-    cols: usize,
-) -> PyResult<Bound<'py, PyArray2<T>>> {
-    PyArray1::from_vec(py, flat).reshape([rows, cols])
-}
 
 /// The segments of a SARI call: `counts[i]` references of `refs` (flat) per segment.
 fn sari_segments<'a>(
@@ -26,12 +17,12 @@ fn sari_segments<'a>(
     counts: &[usize],
 ) -> PyResult<Vec<sari::Segment<'a>>> {
     if sources.len() != outputs.len() || counts.len() != outputs.len() {
-        return Err(PyValueError::new_err(
+        return Err(value_error(
             "one source and one reference count per output are required",
         ));
     }
     if counts.iter().sum::<usize>() != refs.len() {
-        return Err(PyValueError::new_err(
+        return Err(value_error(
             "the reference counts do not add up to the references given",
         ));
     }
@@ -66,7 +57,7 @@ fn sari_hf_rows<'py>(
     let (sources, outputs, refs) = (sources.strs()?, outputs.strs()?, refs.strs()?);
     let segments = sari_segments(&sources, &outputs, &refs, &counts)?;
     let flat = detached(py, || sari::hf_rows(&segments, sari::Split::Space));
-    array2(py, flat, segments.len(), sari::HF_WIDTH)
+    to_array2(py, flat, segments.len(), sari::HF_WIDTH)
 }
 
 /// EASSE's `compute_ngram_stats` counts, `(n, 36)` int64, of normalised lines
@@ -83,7 +74,7 @@ fn sari_easse_rows<'py>(
     let (sources, outputs, refs) = (sources.strs()?, outputs.strs()?, refs.strs()?);
     let segments = sari_segments(&sources, &outputs, &refs, &counts)?;
     let flat = detached(py, || sari::easse_rows(&segments, sari::Split::Python));
-    array2(py, flat, segments.len(), sari::EASSE_WIDTH)
+    to_array2(py, flat, segments.len(), sari::EASSE_WIDTH)
 }
 
 /// Token sequences of a call: lines split like Python's `str.split()` when
@@ -100,7 +91,7 @@ fn sequences<'a>(
             .collect()),
         Some(lens) => {
             if lens.iter().sum::<usize>() != items.len() {
-                return Err(PyValueError::new_err(format!(
+                return Err(value_error(format!(
                     "the {side} lengths do not add up to the tokens given"
                 )));
             }
@@ -132,19 +123,19 @@ fn nist_rows<'py>(
     ref_lens: Option<Vec<usize>>,
 ) -> PyResult<Bound<'py, PyArray2<f64>>> {
     if n == 0 {
-        return Err(PyValueError::new_err("n must be positive"));
+        return Err(value_error("n must be positive"));
     }
     let (hyps, refs) = (texts(hyps)?, texts(refs)?);
     let (hyps, refs) = (hyps.strs()?, refs.strs()?);
     let hyp_seqs = sequences(&hyps, hyp_lens.as_deref(), "hypothesis")?;
     let ref_seqs = sequences(&refs, ref_lens.as_deref(), "reference")?;
     if counts.len() != hyp_seqs.len() || counts.iter().sum::<usize>() != ref_seqs.len() {
-        return Err(PyValueError::new_err(
+        return Err(value_error(
             "one reference count per hypothesis, adding up to the references given, is required",
         ));
     }
     let flat = detached(py, || nist::rows(&hyp_seqs, &ref_seqs, &counts, n));
-    array2(py, flat, hyp_seqs.len(), nist::width(n))
+    to_array2(py, flat, hyp_seqs.len(), nist::width(n))
 }
 
 /// NLTK's `sentence_ribes` of every segment (float64), input as for [`nist_rows`].
@@ -166,7 +157,7 @@ fn ribes_values<'py>(
     let hyp_seqs = sequences(&hyps, hyp_lens.as_deref(), "hypothesis")?;
     let ref_seqs = sequences(&refs, ref_lens.as_deref(), "reference")?;
     if counts.len() != hyp_seqs.len() || counts.iter().sum::<usize>() != ref_seqs.len() {
-        return Err(PyValueError::new_err(
+        return Err(value_error(
             "one reference count per hypothesis, adding up to the references given, is required",
         ));
     }
