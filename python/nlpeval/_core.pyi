@@ -247,6 +247,7 @@ def mt19937_above(
 def mt19937_swap_effects(
     key: npt.NDArray[np.uint32], pos: int, samples: npt.NDArray[np.float64], rows: int, threshold: float
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.uint32], int]: ...
+def spa_pair_counts(partial: npt.NDArray[np.float32], totals: npt.NDArray[np.float32]) -> _I64: ...
 
 # retrieval (src/retrieval/): TREC files read natively, judged documents placed with trec_eval's ties
 class TrecQrels:
