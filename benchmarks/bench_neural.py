@@ -148,6 +148,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--work", type=Path, default=None, help="folder for the models and inputs (kept)")
     parser.add_argument("--build-only", action="store_true", help="build the models and inputs, time nothing")
+    parser.add_argument("--case", action="append", choices=sorted(TARGETS), help="only these cases (repeatable)")
+    parser.add_argument(
+        "--before",
+        metavar="PYTHONPATH",
+        help="also time nlpeval from this python/ folder (e.g. a worktree of an earlier commit), in the same run",
+    )
     args = parser.parse_args()
     work = args.work or Path(tempfile.mkdtemp(prefix="nlpeval-bench-neural-"))
     work.mkdir(parents=True, exist_ok=True)
@@ -211,12 +217,20 @@ def main() -> None:
          [*nlpeval, *bert_flags, "-r", ref16, *sys16], "bertscore"),
     ]  # fmt: skip
     cases = cases[1:] + cases[:1]  # the multi-system cases first (the machine is shared: the quick ones first)
+    if args.case:
+        cases = [case for case in cases if case[0] in args.case]
     if args.build_only:
         print(f"built in {work}")
         return
     rows = []
     for key, title, reference, ref_command, our_command, metric in cases:
         ref_seconds, ref_rss, ref_out = run_measured(ref_command, env)
+        if args.before:  # the earlier nlpeval, between the two sides
+            seconds, rss, out = run_measured(our_command, {**env, "PYTHONPATH": args.before})
+            before = [s["scores"][metric]["score"] for s in json.loads(out)["systems"]]
+            print(
+                f"| {title} | nlpeval from {args.before} | {seconds:.1f} | peak {rss:,.0f} MiB | {before} |", flush=True
+            )
         our_seconds, our_rss, our_out = run_measured(our_command, env)
         ref_scores = json.loads(ref_out.strip().splitlines()[-1])
         ours = [s["scores"][metric]["score"] for s in json.loads(our_out)["systems"]]

@@ -64,12 +64,18 @@ def run_task(task: str) -> str:
             {"B": hyps[:200], "uedin": other[:200]}, refs[:200], n_bootstrap=200, n_randomization=200
         )
         return digest(json.dumps(model.to_dict(), sort_keys=True, default=str))
+    if name == "sari":
+        score = nlpeval.sari(hyps, references, sources=other if which == "same" else refs, segments=True)
+        return digest((score.score, score.segments.tolist()))
+    if name == "nist":
+        score = nlpeval.nist(hyps, references, segments=True)
+        return digest((score.score, score.segments.tolist()))
     raise ValueError(f"unknown task {task!r}")
 
 
 TASKS = [
     f"{name}:{which}"
-    for name in ("bleu", "chrf", "ter", "wer", "rouge", "meteor", "pairwise", "report")
+    for name in ("bleu", "chrf", "ter", "wer", "rouge", "meteor", "pairwise", "report", "sari", "nist")
     for which in ("same", "other")
 ]
 

@@ -28,7 +28,8 @@ GOLDEN = json.loads((FIXTURES / "metricx_golden.json").read_text(encoding="utf-8
 #: at the goldens' batch of 1 (no padding) nlpeval equals MetricX under transformers 4.30.2 bit for bit: the model
 #: runs with eager attention, 4.30.2's op order (5.x's default SDPA kernel was 2.5e-5 off). Padded batches change
 #: float32 rounding, which the tiny fixture's score row (large weights spreading a 4-dimensional state over
-#: [0, 25], see make_fixtures.build_metricx_model) amplifies to 2.3e-5 on the 0-25 scale (~1e-6 relative)
+#: [0, 25], see make_fixtures.build_metricx_model) amplifies to 2.3e-5 on the 0-25 scale (~1e-6 relative); the
+#: padding is not the cause: batched rows without padding differ as much (tests/test_metricx_batching.py)
 EXACT = 0.0
 TOLERANCE = 5e-5
 SYSTEM_TOLERANCE = 5e-6

@@ -250,11 +250,16 @@ def test_cache_reuses_segment_scores_privately(files: dict[str, str], capsys, tm
         again = run_json([*args, "--cache", str(folder), files["a"]], capsys)
     assert again == first
     shards[0].write_bytes(shards[0].read_bytes()[:-3])  # cut short: ignored and recomputed
-    assert run_json([*args, "--cache", str(folder), files["a"]], capsys) == first
+    recomputed = run_json([*args, "--cache", str(folder), files["a"]], capsys)[files["a"]]
+    # the shard's segments are computed again in other batches than the first run's: float32 rounding
+    for name, score in first[files["a"]].items():
+        assert recomputed[name]["signature"] == score["signature"]
+        gap = np.abs(np.array(recomputed[name]["segments"]) - np.array(score["segments"])).max()
+        assert gap <= FLOAT32_BOUND[name], (name, gap)
     # another option is another identity: nothing is reused across it
     other = run_json([*args, "--bertscore-idf", "--cache", str(folder), files["a"]], capsys)
     assert len({p.parent for p in folder.glob("*/*.bin")}) == 3
-    assert other[files["a"]]["comet"] == first[files["a"]]["comet"]
+    assert other[files["a"]]["comet"] == recomputed["comet"]  # COMET read from the cache as it now is
 
 
 def test_cache_is_bounded_and_keyed_by_the_texts(tmp_path: Path) -> None:

@@ -158,3 +158,16 @@ def test_cli_bootstrap_json_and_several_files(tmp_path: Path, capsys: pytest.Cap
     assert cli_main(["spans", str(path), str(other)]) == 0
     out = capsys.readouterr().out
     assert out.startswith(f"==> {path} <==\n{GOLDENS['file:conll2003']}\n==> {other} <==\n")
+
+
+def test_cli_reads_stdin_and_writes_output(
+    tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    text, _, _, _ = goldens.conll_file("conll2003")
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode("utf-8")), encoding="utf-8"))
+    out = tmp_path / "report.txt"
+    assert cli_main(["spans", "-", "-o", str(out), "--quiet"]) == 0
+    assert out.read_text(encoding="utf-8") == GOLDENS["file:conll2003"]
+    capsys.readouterr()

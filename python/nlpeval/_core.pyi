@@ -241,6 +241,12 @@ def report_ngram_matches(
 def report_ngram_occurrences(side: _Flat, n_segments: int, wanted: _Flat) -> tuple[_I64, _I64, _I64]: ...
 def report_encode_lines(sides: list[list[str]]) -> tuple[list[str], list[_Flat]]: ...
 def report_matched_strings(reference: _Flat, system: _Flat, n_segments: int) -> list[str]: ...
+def mt19937_above(
+    key: npt.NDArray[np.uint32], pos: int, n: int, threshold: float
+) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.uint32], int]: ...
+def mt19937_swap_effects(
+    key: npt.NDArray[np.uint32], pos: int, samples: npt.NDArray[np.float64], rows: int, threshold: float
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.uint32], int]: ...
 
 # retrieval (src/retrieval/): TREC files read natively, judged documents placed with trec_eval's ties
 class TrecQrels:
@@ -264,3 +270,33 @@ class TrecRun:
 def trec_place(
     qrels: TrecQrels, run: TrecRun, complete: bool = False, judged_only: bool = False, float32: bool = True
 ) -> tuple[list[str], _I64, _I64, _I64, _I64, list[str], list[str]]: ...
+
+# generation metrics' kernels (src/gen/)
+def sari_hf_rows(sources: list[str], outputs: list[str], refs: list[str], counts: list[int]) -> _F64: ...
+def sari_easse_rows(sources: list[str], outputs: list[str], refs: list[str], counts: list[int]) -> _I64: ...
+def nist_rows(
+    hyps: list[str],
+    refs: list[str],
+    counts: list[int],
+    n: int,
+    hyp_lens: list[int] | None = None,
+    ref_lens: list[int] | None = None,
+) -> _F64: ...
+def ribes_values(
+    hyps: list[str],
+    refs: list[str],
+    counts: list[int],
+    alpha: float,
+    beta: float,
+    hyp_lens: list[int] | None = None,
+    ref_lens: list[int] | None = None,
+) -> _F64: ...
+def gleu_rows(
+    hyps: list[str],
+    refs: list[str],
+    counts: list[int],
+    min_len: int,
+    max_len: int,
+    hyp_lens: list[int] | None = None,
+    ref_lens: list[int] | None = None,
+) -> _I64: ...

@@ -130,10 +130,19 @@ refcache_info = _core.refcache_info
 native_threads = _core.native_threads
 refcache_clear = _core.refcache_clear
 refcache_limits = _core.refcache_limits
+# None with a core built before these kernels: the legacy draws then come from NumPy (significance.legacy_draws)
+mt19937_above = getattr(_core, "mt19937_above", None)
+mt19937_swap_effects = getattr(_core, "mt19937_swap_effects", None)
 # retrieval (absent from a core built before src/retrieval: nlpeval.ir then reads files in Python)
 TrecQrels = getattr(_core, "TrecQrels", None)
 TrecRun = getattr(_core, "TrecRun", None)
 trec_place = getattr(_core, "trec_place", None)
+# generation metrics (absent from a core built before src/gen: the metrics then take their NumPy paths)
+sari_hf_rows = getattr(_core, "sari_hf_rows", None)
+sari_easse_rows = getattr(_core, "sari_easse_rows", None)
+nist_rows = getattr(_core, "nist_rows", None)
+ribes_values = getattr(_core, "ribes_values", None)
+gleu_rows = getattr(_core, "gleu_rows", None)
 
 #: the kernels behind an ``import numpy`` done in Python first (see the module docs)
 ARRAY_KERNELS = frozenset(

@@ -2,5 +2,6 @@
 //! references prepared once (`refs`), and scores from statistics rows (`score`).
 
 pub mod ngram;
+pub mod py;
 pub mod refs;
 pub mod score;

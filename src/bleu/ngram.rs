@@ -450,7 +450,7 @@ pub fn text_segment_stats<R: AsRef<str>>(
 
 /// [`text_segment_stats`] of a batch (`refs[i]`: the references of
 /// hypothesis `i`): a row-major `(n, row_width)` buffer, in parallel from
-/// [`crate::PARALLEL_MIN_SEGMENTS`] segments.
+/// [`crate::common::parallel::PARALLEL_MIN_SEGMENTS`] segments.
 pub fn text_batch_stats<H, S, R>(
     hyps: &[H],
     refs: &[S],
@@ -475,7 +475,7 @@ where
             row,
         )
     };
-    crate::fill_rows(&mut out, width, one);
+    crate::common::parallel::fill_rows(&mut out, width, one);
     out
 }
 
@@ -534,7 +534,7 @@ pub fn id_batch_stats(
         let seg_refs = &refs[offsets[index]..offsets[index + 1]];
         id_segment_stats(table, hyps[index], seg_refs, max_order, row);
     };
-    crate::fill_rows(&mut out, width, one);
+    crate::common::parallel::fill_rows(&mut out, width, one);
     out
 }
 

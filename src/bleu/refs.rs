@@ -36,12 +36,13 @@ pub struct BleuRefs {
 }
 
 impl BleuRefs {
-    /// Tokenises the references (in parallel from [`crate::PARALLEL_MIN_SEGMENTS`]
+    /// Tokenises the references (in parallel from [`crate::common::parallel::PARALLEL_MIN_SEGMENTS`]
     /// references); `None` when the vocabulary does not fit the key lanes.
     pub fn prepare(refs: RefsView<'_>, tok: Tokenizer) -> Option<BleuRefs> {
         let lines = refs.refs.len();
-        let chunks = if lines >= crate::PARALLEL_MIN_SEGMENTS {
-            crate::common::parallel::current_num_threads().min(lines / crate::PARALLEL_MIN_SEGMENTS)
+        let chunks = if lines >= crate::common::parallel::PARALLEL_MIN_SEGMENTS {
+            crate::common::parallel::current_num_threads()
+                .min(lines / crate::common::parallel::PARALLEL_MIN_SEGMENTS)
         } else {
             1
         };
@@ -212,7 +213,7 @@ pub fn text_batch_stats_prepared<H: AsRef<str> + Sync>(
             row,
         )
     };
-    crate::fill_rows(&mut out, width, one);
+    crate::common::parallel::fill_rows(&mut out, width, one);
     out
 }
 

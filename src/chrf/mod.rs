@@ -10,6 +10,7 @@
 //! best sentence F-score is kept (the first one on ties). The F-score formula is
 //! reproduced operation by operation so that this choice is identical.
 
+pub mod py;
 pub mod refs;
 pub mod sorted;
 
@@ -1211,7 +1212,7 @@ where
     if width == 0 {
         return out;
     }
-    crate::fill_rows(
+    crate::common::parallel::fill_rows(
         &mut out,
         width,
         |workspace: &mut Workspace, (index, row)| {

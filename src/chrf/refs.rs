@@ -36,7 +36,7 @@ pub struct ChrfRefs {
 
 impl ChrfRefs {
     /// Decodes the references (the code points in parallel from
-    /// [`crate::PARALLEL_MIN_SEGMENTS`] segments), numbers their words (with
+    /// [`crate::common::parallel::PARALLEL_MIN_SEGMENTS`] segments), numbers their words (with
     /// word orders) and makes their sorted n-gram keys of `cfg`'s orders
     /// where they fit ([`crate::chrf::sorted`]).
     pub fn prepare(refs: RefsView<'_>, cfg: &ChrfConfig) -> ChrfRefs {
@@ -48,11 +48,12 @@ impl ChrfRefs {
                     .map(|c| c as u32)
                     .collect()
             };
-            let decoded: Vec<Vec<u32>> = if refs.len() >= crate::PARALLEL_MIN_SEGMENTS {
-                refs.refs.par_iter().with_min_len(64).map(decode).collect()
-            } else {
-                refs.refs.iter().map(decode).collect()
-            };
+            let decoded: Vec<Vec<u32>> =
+                if refs.len() >= crate::common::parallel::PARALLEL_MIN_SEGMENTS {
+                    refs.refs.par_iter().with_min_len(64).map(decode).collect()
+                } else {
+                    refs.refs.iter().map(decode).collect()
+                };
             let mut chars = Vec::with_capacity(decoded.iter().map(Vec::len).sum());
             let mut char_ends = Vec::with_capacity(decoded.len());
             for d in &decoded {
@@ -142,7 +143,7 @@ pub fn batch_stats_prepared<H: AsRef<str> + Sync>(
                 row,
             )
         };
-        crate::fill_rows(&mut out, width, one);
+        crate::common::parallel::fill_rows(&mut out, width, one);
         return out;
     }
     let one = |workspace: &mut Workspace, (index, row): (usize, &mut [i64])| {
@@ -171,7 +172,7 @@ pub fn batch_stats_prepared<H: AsRef<str> + Sync>(
             row,
         )
     };
-    crate::fill_rows(&mut out, width, one);
+    crate::common::parallel::fill_rows(&mut out, width, one);
     out
 }
 

@@ -4,4 +4,5 @@
 pub mod alloc;
 pub mod parallel;
 pub mod process_local;
+pub mod py;
 pub mod refcache;

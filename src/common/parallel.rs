@@ -32,8 +32,10 @@ pub fn install<R: Send>(op: impl FnOnce() -> R + Send) -> R {
     POOL.get().install(op)
 }
 
-/// Runs `op` on this process's pool with the GIL released: how a binding runs a
-/// parallel kernel (`op` must touch no Python object).
+/// Runs `op` on this process's pool with the GIL released: `py.detach(|| install(op))`, how a
+/// binding runs a closure that is parallel work itself (`op` must touch no Python object). A
+/// binding whose kernel enters the pool on its own (as [`fill_rows`] does, keeping small batches
+/// on the calling thread) calls `py.detach` instead.
 pub fn detached<R: Send>(py: pyo3::Python<'_>, op: impl FnOnce() -> R + Send) -> R {
     py.detach(|| install(op))
 }

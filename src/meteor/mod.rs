@@ -8,7 +8,9 @@
 //! * [`paraphrase`]: METEOR 1.5 paraphrase tables;
 //! * [`normalize`]: METEOR 1.5's `-norm` tokenization;
 //! * [`java`]: the Java string semantics METEOR 1.5 depends on;
-//! * [`tokens`]: splitting and interning a batch of texts.
+//! * [`tokens`]: splitting and interning a batch of texts;
+//! * [`wordnet_index`]: WordNet's lemma index as one flat, mappable table;
+//! * [`py`]: the Python bindings.
 
 pub mod align;
 pub mod corpus;
@@ -19,8 +21,7 @@ pub mod nltk;
 pub mod normalize;
 pub mod paraphrase;
 pub mod positions;
-pub mod py_corpus;
-pub mod py_paraphrases;
+pub mod py;
 pub mod search;
 #[cfg(test)]
 mod search_oracle;

@@ -7,6 +7,7 @@
 //! `[hits, hypothesis count, reference count]` as `f64` (weighted LCS hits are
 //! fractional). Precision, recall and F are computed in Python.
 
+pub mod py;
 pub mod text;
 
 use crate::rouge::text::RougeTokenizer;
@@ -887,7 +888,7 @@ fn segment_rows(
 /// Segments per parallel job: enough jobs to balance the threads, few enough that
 /// each amortises its scheduling.
 fn block_size(n: usize) -> usize {
-    if n < crate::PARALLEL_MIN_SEGMENTS {
+    if n < crate::common::parallel::PARALLEL_MIN_SEGMENTS {
         return n.max(1);
     }
     (n / (crate::common::parallel::current_num_threads() * 8)).clamp(1, 256)
@@ -913,7 +914,7 @@ where
         rest = tail;
         start = end;
     }
-    let first_error = if n >= crate::PARALLEL_MIN_SEGMENTS {
+    let first_error = if n >= crate::common::parallel::PARALLEL_MIN_SEGMENTS {
         crate::common::parallel::install(|| {
             jobs.into_par_iter()
                 .filter_map(|(s, e, chunk)| job(s, e, chunk).err())

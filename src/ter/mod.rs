@@ -33,6 +33,7 @@
 //! not be applied).
 
 pub mod edit;
+pub mod py;
 
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
@@ -621,7 +622,7 @@ pub fn segment_stats<S: AsRef<str>>(hyp: &str, references: &[S]) -> (i64, i64) {
 
 /// [`segment_stats`] of many segments in parallel, flattened row by row.
 pub fn batch_stats<S: AsRef<str> + Sync>(hyps: &[S], refs: &[Vec<S>]) -> Vec<i64> {
-    if hyps.len() < crate::PARALLEL_MIN_SEGMENTS {
+    if hyps.len() < crate::common::parallel::PARALLEL_MIN_SEGMENTS {
         return hyps
             .iter()
             .zip(refs.iter())

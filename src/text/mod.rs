@@ -6,6 +6,7 @@
 //! parity depends on producing exactly the same token sequence.
 
 pub mod porter;
+pub mod py;
 pub mod py_text;
 
 use regex::Regex;

@@ -1,4 +1,5 @@
-//! Text arguments borrowed from Python strings (issue 13): the kernels read the
+//! Text arguments borrowed from Python strings (issue 13), for the bindings of the
+//! text kernels (`bleu/py.rs`, `chrf/py.rs`): the kernels read the
 //! UTF-8 of each `str` in place instead of copying it into a `String`.
 //!
 //! Each string is held by a strong reference for the duration of the call, so
@@ -88,47 +89,4 @@ pub fn nested_texts<'py>(obj: &Bound<'py, PyAny>) -> PyResult<(Texts<'py>, Vec<u
         offsets.push(flat.len());
     }
     Ok((Texts::Owned(flat), offsets))
-}
-
-/// Counters of the reference caches: `{kernel: {"entries", "bytes", "hits", "misses"}}`.
-#[pyfunction]
-pub fn refcache_info(py: Python<'_>) -> PyResult<Bound<'_, pyo3::types::PyDict>> {
-    let out = pyo3::types::PyDict::new(py);
-    for (name, info) in [
-        ("bleu", crate::bleu::refs::cache().info()),
-        ("chrf", crate::chrf::refs::cache().info()),
-    ] {
-        let d = pyo3::types::PyDict::new(py);
-        d.set_item("entries", info.entries)?;
-        d.set_item("bytes", info.bytes)?;
-        d.set_item("hits", info.hits)?;
-        d.set_item("misses", info.misses)?;
-        out.set_item(name, d)?;
-    }
-    Ok(out)
-}
-
-/// Empties the reference caches and zeroes their counters.
-#[pyfunction]
-pub fn refcache_clear() {
-    crate::bleu::refs::cache().clear();
-    crate::chrf::refs::cache().clear();
-}
-
-/// Sets the bounds of each reference cache (`None`: keep), evicting what no
-/// longer fits, and returns the previous `(max_entries, max_bytes)`.
-#[pyfunction]
-#[pyo3(signature = (max_entries=None, max_bytes=None))]
-pub fn refcache_limits(max_entries: Option<usize>, max_bytes: Option<usize>) -> (usize, usize) {
-    let old = crate::common::refcache::limits();
-    crate::common::refcache::set_limits(max_entries.unwrap_or(old.0), max_bytes.unwrap_or(old.1));
-    crate::bleu::refs::cache().trim();
-    crate::chrf::refs::cache().trim();
-    old
-}
-
-/// The number of worker threads of this process's pool (rebuilt after `fork`).
-#[pyfunction]
-pub fn native_threads() -> usize {
-    crate::common::parallel::current_num_threads()
 }

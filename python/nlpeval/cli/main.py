@@ -62,7 +62,7 @@ class OneLineErrors(argparse.ArgumentParser):
     nlpeval score: error: argument --format/-f: invalid choice: 'yaml' (choose from ...); see nlpeval score --help
     """
 
-    def parse_args(self, args: Any = None, namespace: Any = None) -> Any:  # type: ignore[override]
+    def parse_args(self, args: Any = None, namespace: Any = None) -> Any:
         parsed, extra = self.parse_known_args(args, namespace)
         if extra:  # named by the command's parser, not the top level's
             command = getattr(parsed, "command", None)

@@ -5,10 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from nlpeval.cli.errors import UsageError
 from nlpeval.cli.tabular import TABLE_FORMATS
+
+if TYPE_CHECKING:
+    from nlpeval.significance.power.analysis import Model
 
 #: library parameter -> the flag that sets it (for one-line errors naming the flag)
 FLAGS = {
@@ -103,9 +106,12 @@ def _table(text: str | None) -> list[list[float]] | None:
 
 
 def _count(value: float | None, flag: str) -> int | None:
-    """A whole-number option given as a float (``--n 2e3``), refused when not whole."""
-    if value is None:
-        return None
+    """A whole-number option given as a float (``--n 2e3``), refused when not whole; None when not given."""
+    return None if value is None else _whole(value, flag)
+
+
+def _whole(value: float, flag: str) -> int:
+    """A whole-number option with a default (never None), refused when not whole."""
     if not math.isfinite(value) or not float(value).is_integer():
         raise UsageError(f"{flag}: must be a positive integer; got {value!r}")
     return int(value)
@@ -158,7 +164,7 @@ def run(options: argparse.Namespace) -> int:
     from nlpeval.cli.io import emit
     from nlpeval.significance.power import PowerSettingError, minimum_detectable_effect, power, required_sample_size
 
-    model = options.model or ("pilot" if options.pilot else "laplace")
+    model: Model = options.model or ("pilot" if options.pilot else "laplace")
     if options.pilot and model != "pilot":
         raise UsageError(f"--pilot: only with --model pilot; got --model {model}")
     if model == "pilot" and not options.pilot:
@@ -195,7 +201,7 @@ def run(options: argparse.Namespace) -> int:
                 raise UsageError("--n: the minimum detectable effect needs a test-set size")
             outcome: Any = minimum_detectable_effect(model, n=n, **parameters, **search, **common)
         elif solve == "n":
-            n_max = _count(options.n_max, "--n-max")
+            n_max = _whole(options.n_max, "--n-max")
             outcome = required_sample_size(model, delta=options.delta, n_max=n_max, **parameters, **search, **common)
         else:
             outcome = power(model, n=n, delta=options.delta, **parameters, **common)

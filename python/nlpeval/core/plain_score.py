@@ -37,6 +37,7 @@ class PlainScore:
     __slots__ = ("components", "name", "score", "signature")
     segments = None
     ci = None
+    error_spans = None  # as Score's: the score table asks every score for its spans
 
     def __init__(self, name: str, score: float, signature: str, components: dict[str, Any]) -> None:
         self.name, self.score, self.signature, self.components = name, score, signature, components

@@ -196,8 +196,8 @@ def map_references(
     [['a'], ['b', 'c']]
     """
     if references and isinstance(references[0], str):  # one reference per segment (all str)
-        return [transform(ref) for ref in references]  # type: ignore[arg-type]
-    return [[transform(ref) for ref in segment] for segment in references]  # type: ignore[union-attr]
+        return [transform(ref) for ref in references]
+    return [[transform(ref) for ref in segment] for segment in references]
 
 
 def _reference_lists(refs: list[Any]) -> list[list[str]]:

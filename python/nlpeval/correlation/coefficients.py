@@ -56,7 +56,9 @@ class CorrelationResult:
         return {"method": self.method, "statistic": self.statistic, "pvalue": self.pvalue, "n": self.n}
 
 
-def paired(x: Sequence[float], y: Sequence[float], *, minimum: int = 2) -> tuple[np.ndarray, np.ndarray]:
+def paired(
+    x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray, *, minimum: int = 2
+) -> tuple[np.ndarray, np.ndarray]:
     """Two equally long 1-D float arrays without NaN or infinity (else an InputError naming the position).
 
     Examples
@@ -95,7 +97,7 @@ def _one(x: np.ndarray) -> np.ndarray:
     return np.array([0, len(x)], dtype=np.int64)
 
 
-def pearson(x: Sequence[float], y: Sequence[float]) -> CorrelationResult:
+def pearson(x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray) -> CorrelationResult:
     """Pearson's r with its two-sided p-value, as ``scipy.stats.pearsonr``.
 
     The p-value comes from the exact null distribution of r for normal data (a
@@ -149,7 +151,7 @@ def spearman_pvalue(rho: float, n: int) -> float:
     return float(2.0 * special.stdtr(dof, -abs(t)))
 
 
-def spearman(x: Sequence[float], y: Sequence[float]) -> CorrelationResult:
+def spearman(x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray) -> CorrelationResult:
     """Spearman's rho (Pearson's r of average ranks), as ``scipy.stats.spearmanr``.
 
     The p-value uses Student's t with ``n - 2`` degrees of freedom (NaN for
@@ -226,7 +228,9 @@ def kendall_asymptotic_pvalue(con_minus_dis: float, n: int, counts: np.ndarray, 
     return float(2.0 * special.ndtr(-abs(z)))
 
 
-def kendall(x: Sequence[float], y: Sequence[float], *, variant: str = "b") -> CorrelationResult:
+def kendall(
+    x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray, *, variant: str = "b"
+) -> CorrelationResult:
     """Kendall's tau-b or tau-c, as ``scipy.stats.kendalltau`` (``method="auto"``).
 
     Counts discordant pairs in O(n log n) (native merge sort). The p-value is

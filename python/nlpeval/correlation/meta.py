@@ -577,9 +577,9 @@ def meta_evaluate(
             epsilon=epsilon,
             sample_rate=sample_rate,
             n_permutations=n_permutations,
-            seed=None if seed is None else (4 if seed is DEFAULT_SEED else seed),
+            seed=None if seed is None else (4 if isinstance(seed, _DefaultSeed) else seed),
         )
-    if seed is DEFAULT_SEED:
+    if isinstance(seed, _DefaultSeed):  # DEFAULT_SEED, the only instance
         seed = 12345
     systems, metric = _as_scores(metric_scores, "metric_scores", None)
     _, human = _as_scores(human_scores, "human_scores", systems)
@@ -591,6 +591,7 @@ def meta_evaluate(
         raise InputError(f"shape {human.shape} differs from metric_scores' {metric.shape}", side="human_scores")
     judged = ~np.isnan(human) if human.ndim == 2 else None
     if level == "segment":
+        assert judged is not None  # both are matrices at segment level (checked above)
         if not judged.any():
             raise InputError("no judged item to correlate", side="human_scores")
         missing_metric = np.isnan(metric) & judged  # unjudged cells are never used
@@ -613,6 +614,7 @@ def meta_evaluate(
         statistic, pvalue, n = full()
         n_items = metric.shape[1] if metric.ndim == 2 else (human.shape[1] if human.ndim == 2 else 0)
     else:
+        assert judged is not None  # segment level: both are matrices
         n_items = metric.shape[1]
         if group_by == "item":
             values, sizes = _item_groups(canonical, metric, human, judged, threshold, ties)

@@ -45,6 +45,7 @@ from nlpeval.correlation.tau_ties import (
     tau_from_counts,
     tie_threshold_search,
 )
+from nlpeval.significance.legacy_draws import uniform_above
 
 FUNCTIONS = ("pearson", "spearman", "kendall", "kendall_variants", "acc_eq", "spa", "pairwise_accuracy")
 
@@ -123,6 +124,10 @@ def coin_flips(rs: np.random.RandomState, shape: tuple[int, int], columns: np.nd
         same = np.array_equal(a.binomial(1, 0.5, 20_000), (b.random_sample(20_000) > 0.5).astype(np.int64))
         _COIN_IS_UNIFORM = bool(same and a.random_sample() == b.random_sample())
     if _COIN_IS_UNIFORM:
+        flags = uniform_above(rs, shape[0] * shape[1], 0.5)
+        if flags is not None:  # the same uniforms, drawn by the core
+            flags = flags.reshape(shape)
+            return (flags if columns is None else flags[:, columns]).astype(np.int64)
         uniform = rs.random_sample(shape)
         if columns is not None:
             return (uniform[:, columns] > 0.5).astype(np.int64)

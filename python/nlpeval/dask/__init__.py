@@ -22,7 +22,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from nlpeval.core.metric import CorpusMetric
 from nlpeval.dask._graph import Grouped, merge_grouped, offsets, partition_partials, partitions, tree
@@ -30,6 +30,9 @@ from nlpeval.dask._inputs import Columns
 from nlpeval.dask.classification import binned_curve, confusion_matrix, regression
 from nlpeval.dask.selection import mbr
 from nlpeval.distributed.partial import Partial, bare_metric, require_corpus_metric
+
+if TYPE_CHECKING:
+    from nlpeval.dask._ids import Fingerprint
 
 __all__ = ["binned_curve", "confusion_matrix", "mbr", "paired", "partials", "regression", "score"]
 
@@ -197,7 +200,7 @@ def _ungroup(merged: Grouped, grouped: bool, *, named: dict[str, CorpusMetric]) 
 
     for by_name in merged.values():
         if IDS_KEY in by_name:  # the client needs the fingerprint, not every id's hash
-            by_name[IDS_KEY] = by_name[IDS_KEY].finish()
+            by_name[IDS_KEY] = cast("Fingerprint", by_name[IDS_KEY]).finish()
     if grouped:  # groups in order of first appearance (the merge tree keeps partition order), as on one machine
         return dict(merged)
     return merged.get(None) or {name: Partial.zero(m) for name, m in named.items()}
@@ -310,6 +313,7 @@ def paired(
 
     def test(a: dict[str, Partial], b: dict[str, Partial]) -> Any:
         pa, pb = next(iter(a.values())), next(iter(b.values()))
+        assert pa.boot is not None and pb.boot is not None  # drawn: n_resamples >= 2
         return paired_poisson_from_totals(metric, (pa.totals, pa.boot), (pb.totals, pb.boot), seed=seed)
 
     return delayed(test, pure=True)(base, other)

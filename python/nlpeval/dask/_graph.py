@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -17,8 +17,12 @@ from nlpeval.distributed.partial import Partial
 from nlpeval.neural.worker import is_neural, stats_and_spans
 from nlpeval.neural.worker import segment_stats as neural_stats
 
-#: group key -> metric name -> Partial (the key is ``None`` without ``by``)
-Grouped = dict[Any, dict[str, Partial]]
+if TYPE_CHECKING:
+    from nlpeval.dask._ids import Fingerprint
+
+#: group key -> metric name -> Partial, and ``IDS_KEY`` -> the ids' Fingerprint when ids are checked (the key is
+#: ``None`` without ``by``)
+Grouped = dict[Any, dict[str, "Partial | Fingerprint"]]
 
 
 def _stats(metric: CorpusMetric, hyps: list[Any], refs: list[list[Any]] | None, where: Where, rows: list[int],
@@ -29,7 +33,8 @@ def _stats(metric: CorpusMetric, hyps: list[Any], refs: list[list[Any]] | None, 
             if spans:  # metrics that read them (COMET, MetricX, SARI)
                 return stats_and_spans(metric, hyps, refs, srcs)
             return neural_stats(metric, hyps, refs, srcs), None
-        return metric.segment_stats(hyps, refs), None
+        # refs is None only for a metric that reads no references (Perplexity: see _needs_refs), which takes None
+        return metric.segment_stats(hyps, refs), None  # type: ignore[arg-type]
     except InputError as exc:
         if exc.segment is None:
             raise PartitionInputError(f"partition {where.partition}: {exc}") from None
@@ -149,8 +154,15 @@ def merge_grouped(parts: Sequence[Grouped]) -> Grouped:
             if key not in out:
                 out[key] = dict(by_name)
             else:
-                out[key] = {name: out[key][name].merge(p) for name, p in by_name.items()}
+                out[key] = {name: _merge(out[key][name], p) for name, p in by_name.items()}
     return out
+
+
+def _merge(mine: Partial | Fingerprint, theirs: Partial | Fingerprint) -> Partial | Fingerprint:
+    """Two partitions' entries of one name: a metric's partials, or the ids' fingerprints (``IDS_KEY``)."""
+    if isinstance(mine, Partial) and isinstance(theirs, Partial):
+        return mine.merge(theirs)
+    return cast("Fingerprint", mine).merge(cast("Fingerprint", theirs))
 
 
 def tree(items: list[Any], combine: Callable[[list[Any]], Any], split_every: int) -> Any:

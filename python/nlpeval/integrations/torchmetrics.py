@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import torch
@@ -63,7 +63,7 @@ class StatsMetric(Metric):
     -----
     ``update(preds, target)`` takes hypotheses (texts, or token ids as lists,
     arrays or tensors) and references (one item, or a list of items, per
-    hypothesis) and, for metrics that read them (COMET, MetricX), ``sources=``;
+    hypothesis) and, for metrics that read them (COMET, MetricX, SARI), ``sources=``;
     ``compute()`` returns the corpus score as a float64 tensor and
     keeps the full :class:`~nlpeval.Score` in :attr:`last_score`. Metrics whose
     statistics merge by ``last`` (NLTK BLEU smoothing 5-7) are refused: "last"
@@ -82,6 +82,8 @@ class StatsMetric(Metric):
 
     full_state_update = False
     is_differentiable = False
+    #: the float statistics rows: a list of batch tensors (an ``add_state`` list), one tensor once synchronised
+    float_rows: list[torch.Tensor] | torch.Tensor
 
     def __init__(
         self,
@@ -109,16 +111,13 @@ class StatsMetric(Metric):
     def update(self, preds: Sequence[Any], target: Sequence[Any] | None, sources: Sequence[str] | None = None) -> None:
         """Add a batch: ``preds`` are hypotheses, ``target`` one reference item per hypothesis (``None`` for
         reference-free metrics), ``sources`` the source segments of the metrics that read them."""
-        from nlpeval.neural.worker import is_neural
+        from nlpeval.neural.worker import segment_stats
 
         hyps = _to_host(preds, self.ignore_index)
         refs = None if target is None else _to_host(target, self.ignore_index)
-        if is_neural(self.metric):  # the model is loaded once, on the first batch; sources passed on
-            from nlpeval.neural.worker import segment_stats
-
-            stats = segment_stats(self.metric, hyps, refs, sources)
-        else:
-            stats = self.metric.segment_stats(hyps, refs)  # type: ignore[arg-type]  # the metric names a missing side
+        # a neural metric's model is loaded once, on the first batch; the sources go to the metrics that read
+        # them (COMET, MetricX, SARI); any other metric is called as itself
+        stats = segment_stats(self.metric, hyps, refs, sources)
         rows = np.asarray(stats.rows)
         if not rows.shape[0]:
             return
@@ -130,7 +129,10 @@ class StatsMetric(Metric):
                 merged = {"sum": state + batch, "min": torch.minimum(state, batch), "max": torch.maximum(state, batch)}
                 setattr(self, f"int_{rule}", merged[rule])
         else:
-            self.float_rows.append(torch.from_numpy(rows.astype(np.float64)).to(self.device))
+            # a list while updating (torchmetrics refuses to update a synchronised metric)
+            cast("list[torch.Tensor]", self.float_rows).append(
+                torch.from_numpy(rows.astype(np.float64)).to(self.device)
+            )
 
     def totals(self) -> np.ndarray:
         """The merged statistics of everything seen (on this rank, or all ranks after a sync)."""
@@ -138,7 +140,7 @@ class StatsMetric(Metric):
         int_totals = schema.identity(np.int64)
         for rule, columns in self._columns.items():
             int_totals[columns] = getattr(self, f"int_{rule}").cpu().numpy()
-        rows = self.float_rows
+        rows: list[torch.Tensor] | torch.Tensor | None = self.float_rows
         if isinstance(rows, list):
             rows = torch.cat(rows) if rows else None
         if rows is None or not rows.numel():

@@ -75,6 +75,8 @@ def seq2seq_compute_metrics(
     *,
     skip_special_tokens: bool = True,
     postprocess: Callable[[str], str] | None = None,
+    options: Mapping[str, Any] | None = None,
+    sources: Sequence[str] | None = None,
 ) -> Callable[[Any], dict[str, float]]:
     """A ``compute_metrics`` for ``Seq2SeqTrainer(..., predict_with_generate=True)``.
 
@@ -89,6 +91,12 @@ def seq2seq_compute_metrics(
         Passed to ``batch_decode``.
     postprocess : callable, optional
         Applied to every decoded hypothesis and reference (e.g. detokenisation).
+    options : mapping, optional
+        Options of the metrics given by name, as the registry names them (``{"comet_model": path}``,
+        ``{"bertscore_model": path}``; a neural metric needs its model), as ``StatsMetric(options=...)``.
+    sources : sequence of str, optional
+        The evaluation set's source segments, in its order (the Trainer evaluates the whole set in order),
+        for the metrics that read them (COMET, MetricX, SARI). Their count must equal the predictions'.
 
     Returns
     -------
@@ -107,7 +115,10 @@ def seq2seq_compute_metrics(
     >>> round(scores["bleu"], 6), scores["chrf"]
     (1.0, 1.0)
     """
-    resolved = resolve_metrics(metrics)
+    from nlpeval.integrations._metrics import corpus_score
+
+    resolved = resolve_metrics(metrics, options)
+    kept = None if sources is None else list(sources)
 
     def compute_metrics(eval_pred: Any) -> dict[str, float]:
         predictions, labels = _parts(eval_pred)
@@ -116,7 +127,9 @@ def seq2seq_compute_metrics(
         if postprocess is not None:
             hyps, refs = [postprocess(h) for h in hyps], [postprocess(r) for r in refs]
         references = [[ref] for ref in refs]
-        return {name: float(metric(hyps, references).score) for name, metric in resolved.items()}
+        return {
+            name: float(corpus_score(name, metric, hyps, references, kept).score) for name, metric in resolved.items()
+        }
 
     return compute_metrics
 

@@ -64,13 +64,13 @@ def open_run(run: Any) -> Any:
 def load_qrels(qrels: Any) -> Qrels:
     """Judgements from a mapping or a TREC qrels file path (checked)."""
     opened = open_qrels(qrels)
-    return check_qrels(opened.qrels) if hasattr(opened, "handle") else opened  # type: ignore[no-any-return]
+    return check_qrels(opened.qrels) if hasattr(opened, "handle") else opened
 
 
 def load_run(run: Any) -> CheckedRun:
     """A checked run from a mapping or a TREC run file path."""
     opened = open_run(run)
-    return checked_run(opened.run) if hasattr(opened, "handle") else opened  # type: ignore[no-any-return]
+    return checked_run(opened.run) if hasattr(opened, "handle") else opened
 
 
 @dataclass(frozen=True)

@@ -81,7 +81,7 @@ def check_run(run: Any, *, side: str = "run") -> Run:
     return {query: ranked for query, (ranked, _) in checked_run(run, side=side).items()}
 
 
-class CheckedRun(dict):  # type: ignore[type-arg]
+class CheckedRun(dict):
     """A run that :func:`checked_run` has checked: query -> (``{doc: score}``, scores as float64)."""
 
 

@@ -28,10 +28,10 @@ class NativeQrels:
 
     @cached_property
     def qrels(self) -> dict[str, dict[str, int]]:
-        return self.handle.to_dict()  # type: ignore[no-any-return]
+        return self.handle.to_dict()
 
     def queries(self) -> list[str]:
-        return self.handle.queries()  # type: ignore[no-any-return]
+        return self.handle.queries()
 
 
 class NativeRun:
@@ -44,10 +44,10 @@ class NativeRun:
 
     @cached_property
     def run(self) -> dict[str, dict[str, float]]:
-        return self.handle.to_dict()  # type: ignore[no-any-return]
+        return self.handle.to_dict()
 
     def queries(self) -> list[str]:
-        return self.handle.queries()  # type: ignore[no-any-return]
+        return self.handle.queries()
 
     @cached_property
     def first_line(self) -> dict[str, int]:

@@ -185,7 +185,7 @@ class PerplexityAccumulator(Accumulator):
     True
     """
 
-    def update(self, logprobs: Sequence[Any], references: Any = None) -> Self:  # type: ignore[override]
+    def update(self, logprobs: Sequence[Any], references: Any = None) -> Self:
         """Add a batch of sequences of per-token log-probabilities."""
         stats = self.metric.segment_stats(logprobs, [])  # perplexity reads no references
         self._add(stats.rows, stats.totals())

@@ -251,7 +251,7 @@ class CIDEr(CorpusMetric):
         check_unicode(hyps, refs)
         return hyps, refs
 
-    def accumulator(self, *, keep_segments: bool = False) -> CorpusPassAccumulator:  # type: ignore[override]
+    def accumulator(self, *, keep_segments: bool = False) -> CorpusPassAccumulator:
         """A streaming accumulator that keeps the batches: CIDEr's idf needs the whole corpus."""
         from nlpeval.metrics.two_pass import CorpusPassAccumulator
 

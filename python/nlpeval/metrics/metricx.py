@@ -136,9 +136,9 @@ class MetricX(SegmentMeanMetric):
             raise InputError("MetricX needs references, sources (QE) or both")
         if self.version == "24" and srcs is None:
             raise InputError("MetricX-24 needs sources (its input always starts with the source)", side="sources")
-        for side, values in (("references", refs), ("sources", srcs)):
-            if values is not None and len(values) != len(hyps):
-                raise InputError(f"{len(hyps)} hypotheses but {len(values)} {side}", side=side)
+        for side, given in (("references", refs), ("sources", srcs)):
+            if given is not None and len(given) != len(hyps):
+                raise InputError(f"{len(hyps)} hypotheses but {len(given)} {side}", side=side)
         if not hyps:
             return Stats(SCHEMA, np.empty((0, SCHEMA.width)))
         tokenizer, model, device = self.loaded
@@ -187,7 +187,7 @@ class MetricX(SegmentMeanMetric):
         rows[:, 1] = 1.0
         return Stats(SCHEMA, rows)
 
-    def __call__(  # type: ignore[override]
+    def __call__(
         self,
         hypotheses: Sequence[Any],
         references: Sequence[Any] | None = None,

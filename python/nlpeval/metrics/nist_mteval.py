@@ -56,7 +56,9 @@ _LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz
 MAX_ORDER = 9
 
 
-def mteval_tokenize(text: str, *, preserve_case: bool = False) -> str:
+def mteval_tokenize(
+    text: str, *, preserve_case: bool = False, international: bool = False, split_non_ascii: bool = False
+) -> str:
     """mteval-v13a's normalisation of one segment (its ``tokenization``, after its SGML reader).
 
     Parameters
@@ -65,13 +67,24 @@ def mteval_tokenize(text: str, *, preserve_case: bool = False) -> str:
         The segment's text, as between ``<seg>`` and ``</seg>`` of mteval's SGML input.
     preserve_case : bool
         Keep upper case (mteval's ``-c``).
+    international : bool
+        Its ``tokenization_international`` (``--international-tokenization``): Unicode lowercasing,
+        punctuation (category P) split off unless between digits, symbols (category S) split off.
+    split_non_ascii : bool
+        With ``international``: every non-ASCII character a word of its own (mteval's ``-e``).
 
     Examples
     --------
     >>> mteval_tokenize("It's 3,000.50 dollars &amp; (more)-- e.g. 1990-95!")
     "it's 3,000.50 dollars & ( more ) -- e . g . 1990 - 95 !"
+    >>> mteval_tokenize("Ça coûte 3,50 € (env.)", international=True)
+    'ça coûte 3,50 € ( env . )'
     """
     text = _SPACES.sub(" ", text)  # the SGML reader's s/[\s\n\r]+/ /g
+    if international:
+        return _international(text, preserve_case, split_non_ascii)
+    if split_non_ascii:
+        raise ValueError("split_non_ascii (mteval's -e) applies to its international tokenization only")
     text = text.replace("<skipped>", "")
     for entity, char in (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">")):
         text = text.replace(entity, char)
@@ -84,6 +97,26 @@ def mteval_tokenize(text: str, *, preserve_case: bool = False) -> str:
     text = _DASH.sub(r"\1 \2 ", text)
     text = _SPACES.sub(" ", text)
     return _EDGES.sub("", text)
+
+
+def _international(text: str, preserve_case: bool, split_non_ascii: bool) -> str:
+    """mteval-v13a's ``tokenization_international`` (Perl's Unicode properties, through ``regex``)."""
+    import regex
+
+    text = text.replace("<skipped>", "")
+    text = regex.sub(r"\p{Line_Break=Hyphen}\p{Zl}", "", text)
+    text = regex.sub(r"\p{Zl}", " ", text)
+    for entity, char in (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"), ("&apos;", "'")):
+        text = text.replace(entity, char)
+    if not preserve_case:
+        text = text.lower()
+    if split_non_ascii:
+        text = regex.sub(r"([^[:ascii:]])", r" \1 ", text)
+    text = regex.sub(r"(\P{N})(\p{P})", r"\1 \2 ", text)
+    text = regex.sub(r"(\p{P})(\P{N})", r" \1 \2", text)
+    text = regex.sub(r"(\p{S})", r" \1 ", text)
+    text = regex.sub(r"\p{Z}+", " ", text)
+    return regex.sub(r"^\p{Z}+|\p{Z}+$", "", text)
 
 
 def _words(text: str) -> list[str]:
@@ -195,6 +228,10 @@ class MtevalNIST(CorpusMetric):
         row lists 1 to 9).
     preserve_case : bool
         Keep upper case (mteval's ``-c``).
+    international : bool
+        mteval's ``--international-tokenization`` (see :func:`mteval_tokenize`).
+    split_non_ascii : bool
+        With ``international``: mteval's ``-e`` (each non-ASCII character a word).
 
     Examples
     --------
@@ -205,6 +242,8 @@ class MtevalNIST(CorpusMetric):
 
     n: int = 5
     preserve_case: bool = False
+    international: bool = False
+    split_non_ascii: bool = False
 
     name: ClassVar[str] = "nist"
     flavor: ClassVar[str] = "mteval"
@@ -212,14 +251,26 @@ class MtevalNIST(CorpusMetric):
     def __post_init__(self) -> None:
         if isinstance(self.n, bool) or not isinstance(self.n, int) or not 1 <= self.n <= MAX_ORDER:
             raise ValueError(f"n must be an int from 1 to {MAX_ORDER} (mteval-v13a's orders); got {self.n!r}")
+        if self.split_non_ascii and not self.international:
+            raise ValueError("split_non_ascii (mteval's -e) applies to its international tokenization only")
 
     @cached_property
-    def schema(self) -> StatsSchema:  # type: ignore[override]
+    def schema(self) -> StatsSchema:
         return mteval_schema(self.n)
 
     def tokenize(self, texts: Sequence[str]) -> list[list[str]]:
         """mteval's words of each text."""
-        return [_words(mteval_tokenize(text, preserve_case=self.preserve_case)) for text in texts]
+        return [
+            _words(
+                mteval_tokenize(
+                    text,
+                    preserve_case=self.preserve_case,
+                    international=self.international,
+                    split_non_ascii=self.split_non_ascii,
+                )
+            )
+            for text in texts
+        ]
 
     def segment_stats(self, hypotheses: Sequence[Any], references: Sequence[Any]) -> Stats:
         """Rows per segment with the corpus's information weights (both passes over the corpus)."""
@@ -232,7 +283,7 @@ class MtevalNIST(CorpusMetric):
         _texts(hypotheses, references)
         return list(hypotheses), list(references)
 
-    def accumulator(self, *, keep_segments: bool = False) -> CorpusPassAccumulator:  # type: ignore[override]
+    def accumulator(self, *, keep_segments: bool = False) -> CorpusPassAccumulator:
         """A streaming accumulator that keeps the batches: the weights need the whole corpus."""
         from nlpeval.metrics.two_pass import CorpusPassAccumulator
 
@@ -265,9 +316,9 @@ class MtevalNIST(CorpusMetric):
     def signature(self, totals: np.ndarray) -> Signature:
         low, high = totals[-2], totals[-1]
         nrefs = nrefs_field(int(low), int(high)) if np.isfinite(low) and np.isfinite(high) else "0"
-        return Signature.build(
-            nrefs=nrefs, tok="mteval-v13a", case="mixed" if self.preserve_case else "lc", n=self.n, flavor="mteval"
-        )
+        tok = "mteval-v13a" + ("-intl" if self.international else "") + ("-e" if self.split_non_ascii else "")
+        case = "mixed" if self.preserve_case else "lc"
+        return Signature.build(nrefs=nrefs, tok=tok, case=case, n=self.n, flavor="mteval")
 
 
 def mteval_nist(
@@ -276,6 +327,8 @@ def mteval_nist(
     *,
     n: int = 5,
     preserve_case: bool = False,
+    international: bool = False,
+    split_non_ascii: bool = False,
     segments: bool = False,
     n_bootstrap: int = 0,
     seed: int | None = 12345,
@@ -292,6 +345,10 @@ def mteval_nist(
         Largest n-gram order (5, mteval's; 1 to 9).
     preserve_case : bool
         Keep upper case (mteval's ``-c``).
+    international : bool
+        mteval's ``--international-tokenization`` (Unicode punctuation and symbols; see :func:`mteval_tokenize`).
+    split_non_ascii : bool
+        With ``international``: mteval's ``-e`` (each non-ASCII character a word).
     segments : bool
         Also give mteval's segment-level scores (its ``-d 2``) in ``Score.segments``.
     n_bootstrap : int
@@ -316,7 +373,7 @@ def mteval_nist(
     >>> round(nlpeval.nist(hyps, refs, flavor="mteval").score, 4)
     2.7996
     """
-    metric = MtevalNIST(n=n, preserve_case=preserve_case)
+    metric = MtevalNIST(n=n, preserve_case=preserve_case, international=international, split_non_ascii=split_non_ascii)
     stats = metric.segment_stats(hypotheses, references)
     return metric.score_from_stats(stats, segments=segments, n_bootstrap=n_bootstrap, seed=seed)
 

@@ -196,6 +196,23 @@ def _gram_counts_table(ids: np.ndarray, lengths: np.ndarray, n: int, counts: np.
     )
 
 
+def native_rows(lines: list[str], n: int, counts: np.ndarray, *, flavor: str) -> np.ndarray:
+    """The statistics of normalised ``lines`` (sources, outputs, then every reference) from the native kernel.
+
+    ``hf``: ``(n, 4)`` rows of :func:`hf_rows`; ``easse``: ``(n, 36)`` counts of :func:`easse_rows` (each
+    segment's n-grams counted in one hash table; the same values as the NumPy path through
+    :func:`gram_counts`, which the tests keep as a second implementation).
+    """
+    from nlpeval import _native
+
+    kernel = _native.sari_hf_rows if flavor == "hf" else _native.sari_easse_rows
+    if kernel is None:  # a core built before src/gen
+        ids, lengths = token_id_rows(lines, flavor=flavor, tokenize="none")  # str.split(" ") / str.split()
+        grams = gram_counts(ids, lengths, n, counts)
+        return hf_rows(grams, n) if flavor == "hf" else easse_rows(grams, n)[:, : 9 * ORDER]
+    return kernel(lines[:n], lines[n : 2 * n], lines[2 * n :], counts.tolist())
+
+
 def _per_order(values: np.ndarray, where: np.ndarray, slot: np.ndarray, size: int) -> np.ndarray:
     """Sum of ``values`` over the entries selected by ``where``, per (segment, order) slot, in array order."""
     return np.bincount(slot[where], weights=values[where], minlength=size)
@@ -368,17 +385,17 @@ class SARI(CorpusMetric):
         with unicode_checked(hyps, refs):  # a lone surrogate: an InputError naming the segment
             try:
                 lines = _normalize([*srcs, *hyps, *flat], lowercase=self.lowercase, tokenize=self.tokenize)
-                ids, lengths = token_id_rows(lines, flavor=self.flavor, tokenize=self.tokenize)
+                parts = native_rows(lines, n, counts, flavor=self.flavor)
             except UnicodeEncodeError:
                 check_unicode(srcs, side="sources")
                 raise
-        grams = gram_counts(ids, lengths, n, counts)
         if self.flavor == "hf":
             rows = np.empty((n, _HF_SCHEMA.width), dtype=np.float64)
-            rows[:, :4] = hf_rows(grams, n)
+            rows[:, :4] = parts
             rows[:, 4] = 1.0
         else:
-            rows = easse_rows(grams, n)
+            rows = np.empty((n, _EASSE_SCHEMA.width), dtype=np.int64)
+            rows[:, :-2] = parts
         rows[:, -2] = counts
         rows[:, -1] = counts
         return Stats(self.schema, rows)
@@ -419,7 +436,7 @@ class SARI(CorpusMetric):
             flavor=self.flavor,
         )
 
-    def __call__(  # type: ignore[override]
+    def __call__(
         self,
         hypotheses: Sequence[Any],
         references: Sequence[Any],

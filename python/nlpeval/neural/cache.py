@@ -227,5 +227,5 @@ def _call(
     hyps = [hypotheses[i] for i in index]
     refs = None if references is None else [references[i] for i in index]
     if sources is None:
-        return metric.segment_stats(hyps, refs)  # type: ignore[no-any-return]
-    return metric.segment_stats(hyps, refs, sources=[sources[i] for i in index])  # type: ignore[no-any-return]
+        return metric.segment_stats(hyps, refs)
+    return metric.segment_stats(hyps, refs, sources=[sources[i] for i in index])

@@ -146,5 +146,5 @@ def _called(
     if references is not None and all(not isinstance(r, str) and len(r) == 1 for r in references):
         refs = [r[0] for r in references]
     if spans and tags_errors(live):
-        return live.segment_stats_and_spans(hypotheses, refs, sources=sources)  # type: ignore[no-any-return]
+        return live.segment_stats_and_spans(hypotheses, refs, sources=sources)
     return live.segment_stats(hypotheses, refs, sources=sources), None

@@ -324,5 +324,8 @@ def _metric_columns(
                 ) from None
             if found is not None:
                 spans[s] = found
+        shared = getattr(metric, "shared_columns", None)  # span F1: one schema (entity types) for all systems
+        if shared is not None:
+            metric, stats = shared(stats)
         columns[name] = MetricColumn(metric, label, scale, higher_is_better(name), stats, spans or None)
     return columns

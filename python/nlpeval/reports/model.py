@@ -628,6 +628,38 @@ class ErrorSpansSection(_Record):
     segments: tuple[ErrorSpanSegment, ...]
 
 
+# ---------------------------------------------------------------------------- span F1 by type
+
+
+@dataclass(frozen=True)
+class SpanTypeRow(_Record):
+    """One row of a span F1 table: a system's entity type (or ``micro avg``, ``macro avg``, ``weighted avg``),
+    its precision, recall and F1 (0-1), reference and predicted chunks, and F1's bootstrap interval over
+    sentences (``None`` without resampling)."""
+
+    system: str
+    type: str
+    precision: float
+    recall: float
+    f1: float
+    support: int
+    predicted: int
+    f1_low: float | None = None
+    f1_high: float | None = None
+
+
+@dataclass(frozen=True)
+class SpanF1Section(_Record):
+    """A span F1 metric's per-type table (:mod:`nlpeval.reports.sections.span_f1`): its mode and, per system,
+    every entity type then the three averages, with percentile intervals from ``n_bootstrap`` resamples."""
+
+    metric: str
+    mode: str
+    n_bootstrap: int
+    confidence: float
+    rows: tuple[SpanTypeRow, ...]
+
+
 # ---------------------------------------------------------------------------- the report
 
 
@@ -651,14 +683,17 @@ class Report(_Record):
     warnings: tuple[str, ...] = ()
     human_agreement: HumanAgreement | None = None
     error_spans: tuple[ErrorSpansSection, ...] = ()
+    span_f1: tuple[SpanF1Section, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict; ``human_agreement`` only when the report has human scores, ``error_spans`` only when
-        a metric tagged them."""
+        a metric tagged them, ``span_f1`` only when span F1 is reported."""
         out = plain(self)
         assert isinstance(out, dict)
         if out.get("human_agreement") is None:
             out.pop("human_agreement", None)
         if not out.get("error_spans"):
             out.pop("error_spans", None)
+        if not out.get("span_f1"):
+            out.pop("span_f1", None)
         return out

@@ -57,7 +57,7 @@ def caseless(pattern: str) -> str:
 
 def _ranges(predicate: object) -> str:
     """A character-class body for the BMP characters satisfying ``predicate``."""
-    test = predicate  # type: ignore[assignment]
+    test = predicate
     parts: list[str] = []
     start = None
     for code in range(0x10000 + 1):

@@ -89,7 +89,10 @@ class CometCheckpoint:
         """The checkpoint's tensors (``state_dict``), read without executing pickled code."""
         torch = require("torch", "COMET")
         try:
-            loaded = torch.load(self.weights, map_location="cpu", weights_only=True)
+            try:  # mapped, not read into memory: the model's parameters are the only copy made
+                loaded = torch.load(self.weights, map_location="cpu", weights_only=True, mmap=True)
+            except RuntimeError:  # a checkpoint in torch's legacy (non-zip) format cannot be mapped
+                loaded = torch.load(self.weights, map_location="cpu", weights_only=True)
         except Exception as exc:
             raise ValueError(f"cannot read the COMET checkpoint {self.weights} as tensors only: {exc}") from None
         return loaded.get("state_dict", loaded)

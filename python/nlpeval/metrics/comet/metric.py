@@ -62,6 +62,7 @@ class COMET(SegmentMeanMetric):
     cache_sentences: int = 100_000
     _embeddings: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False, hash=False)
     _inputs: dict[str, str] = field(default_factory=dict, init=False, repr=False, compare=False, hash=False)
+    _truncated: set[str] = field(default_factory=set, init=False, repr=False, compare=False, hash=False)
 
     name: ClassVar[str] = "comet"
     flavor: ClassVar[str] = "unbabel-comet"
@@ -99,17 +100,18 @@ class COMET(SegmentMeanMetric):
             out.append(list(ids))
         return out, cut
 
-    def _pooled(self, texts: list[str], keep: set[str]) -> dict[str, Any]:
+    def _pooled(self, texts: list[str], keep: set[str], encoded: Mapping[str, list[int]]) -> dict[str, Any]:
+        """The pooled embedding of every text: those kept from earlier calls, the others computed from their ids
+        (``encoded``: every text not kept, tokenised once by :meth:`predict`)."""
         from nlpeval.metrics.comet.model import pooled_embeddings
 
         missing = [t for t in dict.fromkeys(texts) if t not in self._embeddings]
         found = {t: self._embeddings[t] for t in texts if t in self._embeddings}
         if missing:
-            ids, _ = self._encode(missing)
             hparams = self.checkpoint.hparams
             vectors = pooled_embeddings(
                 self.network,
-                ids,
+                [encoded[t] for t in missing],
                 batch_size=self.batch_size,
                 layer_norm=bool(hparams.get("layer_norm", True)),
                 transformation=str(hparams.get("layer_transformation", "softmax")),
@@ -121,7 +123,18 @@ class COMET(SegmentMeanMetric):
                     self._embeddings[text] = vector
         return found
 
-    def segment_stats(
+    def _tokenised(self, texts: list[str]) -> tuple[dict[str, list[int]], set[str]]:
+        """(ids of every distinct text whose embedding is not kept, every text cut to the model's length): one
+        tokenisation per text, shared by the truncation warning and the encoder (a kept text's cut is kept)."""
+        unique = list(dict.fromkeys(texts))
+        missing = [t for t in unique if t not in self._embeddings]
+        ids, cut = self._encode(missing)
+        truncated = {missing[i] for i in cut} | {t for t in unique if t in self._truncated}
+        return dict(zip(missing, ids, strict=True)), truncated
+
+    # `sources` is keyword-only without a default on purpose: neural/worker.py reads the missing default as "this
+    # metric needs the sources" and names them; so the override is narrower than CorpusMetric's
+    def segment_stats(  # type: ignore[override]
         self, hypotheses: Sequence[Any], references: Sequence[Any] | None = None, *, sources: Sequence[Any] | None
     ) -> Stats:
         """Rows of (segment score, 1)."""
@@ -198,7 +211,8 @@ class COMET(SegmentMeanMetric):
         self._inputs["mode"] = mode
         if not hyps:
             return {"scores": np.empty(0), **({"error_spans": []} if self.tags_errors else {})}
-        self._warn_truncated(hyps, refs or [], srcs or [])
+        encoded, truncated = self._tokenised([*hyps, *(refs or []), *(srcs or [])])
+        self._warn_truncated(hyps, refs or [], srcs or [], truncated)
         if self.checkpoint.kind in ("unified_metric", "xcomet_metric"):
             from nlpeval.metrics.comet.unified import predict
 
@@ -214,7 +228,9 @@ class COMET(SegmentMeanMetric):
             return {k: v if k == "error_spans" else v.numpy().astype(np.float64) for k, v in found.items()}
         assert srcs is not None
         kept = refs or []
-        vectors = self._pooled(srcs + kept + hyps, set(srcs) | set(kept))
+        keep = set(srcs) | set(kept)
+        vectors = self._pooled(srcs + kept + hyps, keep, encoded)
+        self._truncated.update(t for t in truncated if t in self._embeddings)
         from nlpeval.metrics.comet.model import estimate
 
         scores = estimate(
@@ -225,10 +241,12 @@ class COMET(SegmentMeanMetric):
         )
         return {"scores": scores.numpy().astype(np.float64)}
 
-    def _warn_truncated(self, hyps: list[str], refs: list[str], srcs: list[str]) -> None:
+    def _warn_truncated(self, hyps: list[str], refs: list[str], srcs: list[str], truncated: set[str]) -> None:
+        """One :class:`TruncationWarning` naming the segments of each side that were cut (the texts in
+        ``truncated``)."""
         parts = []
         for side, texts in (("hypotheses", hyps), ("references", refs), ("sources", srcs)):
-            _, cut = self._encode(texts)
+            cut = [i for i, text in enumerate(texts) if text in truncated] if truncated else []
             if cut:
                 parts.append(f"{side} {', '.join(map(str, cut[:20]))}{', ...' if len(cut) > 20 else ''} ({len(cut)})")
         if parts:

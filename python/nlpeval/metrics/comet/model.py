@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from importlib import import_module
 from typing import Any
 
 from nlpeval.metrics.comet.checkpoint import CometCheckpoint
@@ -54,6 +55,8 @@ def build(checkpoint: CometCheckpoint, *, dtype: str = "float32") -> Any:
     torch = require("torch", "COMET")
     transformers = require("transformers", "COMET")
     nn = torch.nn
+    # torch is loaded at run time (``require``), so to mypy its classes are ``Any``: a typed alias of the base
+    module_base: Any = nn.Module
     hparams = checkpoint.hparams
     kind = checkpoint.kind
     config_name, model_name = ENCODERS[checkpoint.encoder_model]
@@ -66,18 +69,18 @@ def build(checkpoint: CometCheckpoint, *, dtype: str = "float32") -> Any:
     word_level = kind == "xcomet_metric" or (unified and bool(hparams.get("word_level_training", False)))
     labels = list(hparams.get("error_labels") or ["minor", "major", "critical"]) if word_level else []
 
-    class Encoder(nn.Module):
+    class Encoder(module_base):
         def __init__(self) -> None:
             super().__init__()
             self.model = getattr(transformers, model_name)(config, add_pooling_layer=False)
 
-    class LayerMix(nn.Module):
+    class LayerMix(module_base):
         def __init__(self, count: int) -> None:
             super().__init__()
             self.scalar_parameters = nn.ParameterList([nn.Parameter(torch.zeros(1)) for _ in range(count)])
             self.gamma = nn.Parameter(torch.ones(1))
 
-    class Estimator(nn.Module):
+    class Estimator(module_base):
         def __init__(self, dim: int) -> None:
             super().__init__()
             sizes = [dim, *hparams.get("hidden_sizes", [3072, 1024])]
@@ -90,7 +93,7 @@ def build(checkpoint: CometCheckpoint, *, dtype: str = "float32") -> Any:
                 modules.append(getattr(nn, str(hparams["final_activation"]).title())())
             self.ff = nn.Sequential(*modules)
 
-    class Model(nn.Module):
+    class Model(module_base):
         def __init__(self) -> None:
             super().__init__()
             self.encoder = Encoder()
@@ -100,7 +103,8 @@ def build(checkpoint: CometCheckpoint, *, dtype: str = "float32") -> Any:
             if word_level:
                 self.hidden2tag = nn.Linear(config.hidden_size, len(labels) + 1)
 
-    model = Model()
+    with _uninitialised(transformers):  # every parameter comes from the checkpoint (a missing one is an error)
+        model = Model()
     state = {k: v for k, v in checkpoint.state_dict().items() if not k.startswith("layerwise_attention.dropout_")}
     missing, unexpected = model.load_state_dict(state, strict=False)
     unexpected = [
@@ -122,6 +126,24 @@ def build(checkpoint: CometCheckpoint, *, dtype: str = "float32") -> Any:
     model.word_level = word_level
     model.labels = ["O", *(f"I-{label}" for label in labels)]
     return model
+
+
+def _uninitialised(transformers: Any) -> Any:
+    """transformers' ``no_init_weights`` (no random initialisation of parameters that the checkpoint then
+    overwrites: about 2 s of CPU for an XLM-R-base-sized encoder), or nothing where this version has none."""
+    import contextlib
+
+    for module in ("initialization", "modeling_utils"):  # transformers 5.x, 4.x
+        found = getattr(import_module(f"transformers.{module}"), "no_init_weights", None) if _has(module) else None
+        if found is not None:
+            return found()
+    return contextlib.nullcontext()
+
+
+def _has(module: str) -> bool:
+    from importlib.util import find_spec
+
+    return find_spec(f"transformers.{module}") is not None
 
 
 def layer_weights(model: Any, transformation: str) -> Any:

@@ -26,6 +26,13 @@ NIST_OPTIONS = (
         choices=("nltk", "mteval"),
     ),
     Option("nist_preserve_case", "--nist-preserve-case", "flag", False, "mteval flavor: keep case (mteval -c)"),
+    Option(
+        "nist_international",
+        "--nist-international",
+        "flag",
+        False,
+        "mteval flavor: its --international-tokenization (Unicode punctuation and symbols)",
+    ),
 )
 RIBES_OPTIONS = (
     Option(
@@ -47,9 +54,14 @@ def build_nist(name: str, options: Mapping[str, Any]) -> CorpusMetric:
     if options.get("nist_flavor") == "mteval":
         from nlpeval.metrics.nist_mteval import MtevalNIST
 
-        return MtevalNIST(n=options["nist_n"], preserve_case=options.get("nist_preserve_case", False))
-    if options.get("nist_preserve_case"):
-        raise ValueError("--nist-preserve-case is mteval-v13a's -c: use it with --nist-flavor mteval")
+        return MtevalNIST(
+            n=options["nist_n"],
+            preserve_case=options.get("nist_preserve_case", False),
+            international=options.get("nist_international", False),
+        )
+    for key, flag in (("nist_preserve_case", "--nist-preserve-case"), ("nist_international", "--nist-international")):
+        if options.get(key):
+            raise ValueError(f"{flag} is an option of mteval-v13a: use it with --nist-flavor mteval")
     from nlpeval.metrics.nltk_lexical import NIST
 
     return NIST(n=options["nist_n"])

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
+from nlpeval import _native
 from nlpeval.core.metric import CorpusMetric
 from nlpeval.core.score import Score
 from nlpeval.core.signature import Signature, nrefs_field
@@ -39,7 +40,7 @@ from nlpeval.core.stats import Stats, StatsSchema
 from nlpeval.core.zero_division import ZeroDivision, check_zero_division, safe_divide
 from nlpeval.metrics.bleu import _pymath
 from nlpeval.metrics.ngram_table import NgramTable, ngram_table, unique_inverse
-from nlpeval.metrics.nltk_lexical.tokens import token_lists
+from nlpeval.metrics.nltk_lexical.tokens import native_sequences, token_lists
 
 if TYPE_CHECKING:
     from nlpeval.metrics.two_pass import CorpusPassAccumulator
@@ -136,7 +137,12 @@ def _best_reference(
 
 
 def nist_rows(hyp_tokens: Sequence[Sequence[Any]], ref_tokens: Sequence[Sequence[Sequence[Any]]], n: int) -> np.ndarray:
-    """Rows of :func:`nist_schema` (both passes: corpus weights and each segment's own weights)."""
+    """Rows of :func:`nist_schema` (both passes: corpus weights and each segment's own weights).
+
+    The NumPy implementation; :class:`NIST` takes the native kernel (``_native.nist_rows``, one
+    hash table of n-grams instead of sorts), which gives the same rows and which the tests check
+    against this function.
+    """
     n_seg = len(hyp_tokens)
     counts = np.fromiter(map(len, ref_tokens), dtype=np.int64, count=n_seg)
     n_refs = int(counts.sum())
@@ -214,15 +220,17 @@ class NIST(CorpusMetric):
         check_zero_division(self.zero_division)
 
     @cached_property
-    def schema(self) -> StatsSchema:  # type: ignore[override]
+    def schema(self) -> StatsSchema:
         return nist_schema(self.n)
 
     def segment_stats(self, hypotheses: Sequence[Any], references: Sequence[Any]) -> Stats:
         """Float rows: ``hyp_len``, per order the matched information (corpus weights), the
         hypothesis n-grams and the best reference's length, the same with the segment's own
         weights, ``nrefs_min`` and ``nrefs_max`` (both passes over the corpus)."""
-        hyps, refs = token_lists(hypotheses, references)
-        return Stats(self.schema, nist_rows(hyps, refs, self.n))
+        if _native.nist_rows is None:  # a core built before src/gen
+            return Stats(self.schema, nist_rows(*token_lists(hypotheses, references), self.n))
+        hyps, refs, counts, hyp_lens, ref_lens = native_sequences(hypotheses, references)
+        return Stats(self.schema, _native.nist_rows(hyps, refs, counts, self.n, hyp_lens, ref_lens))
 
     def _value(self, totals: np.ndarray, *, sentence: bool) -> np.ndarray:
         totals = np.asarray(totals, dtype=np.float64)
@@ -246,7 +254,7 @@ class NIST(CorpusMetric):
         token_lists(hypotheses, references)
         return list(hypotheses), list(references)
 
-    def accumulator(self, *, keep_segments: bool = False) -> CorpusPassAccumulator:  # type: ignore[override]
+    def accumulator(self, *, keep_segments: bool = False) -> CorpusPassAccumulator:
         """A streaming accumulator that keeps the batches: NIST's weights need the whole corpus."""
         from nlpeval.metrics.two_pass import CorpusPassAccumulator
 

@@ -9,11 +9,13 @@ words / hypothesis words) times ``bp ** beta`` (``min(1, exp(1 - |ref| / |hyp|))
 keeps its best reference (0 for an empty hypothesis or no reference); the corpus RIBES is the mean
 of the segments, so rows of ``(ribes, 1)`` merge by sum.
 
-The corpus is aligned at once, window size by window size, with NumPy
-(:mod:`nlpeval.metrics.nltk_lexical.ribes_align`); :func:`word_order` and :func:`sentence_value`
-are the same steps for one pair in plain Python (hash tables of the context n-grams, Kendall's
-concordant pairs by insertion into a sorted list). NLTK refuses sentences longer than 2,000
-tokens (``MAX_ALIGNMENT_LEN``); nlpeval scores them.
+Each pair is aligned by the native kernel (``src/gen/ribes.rs``: the context n-grams of each length
+get exact ids only when a word needs that length, and a word whose two contexts can no longer
+match stops early); the NumPy path (:mod:`nlpeval.metrics.nltk_lexical.ribes_align`, the whole
+corpus window size by window size) gives the same values and the tests compare the two.
+:func:`word_order` and :func:`sentence_value` are the same steps for one pair in plain Python
+(hash tables of the context n-grams, Kendall's concordant pairs by insertion into a sorted list).
+NLTK refuses sentences longer than 2,000 tokens (``MAX_ALIGNMENT_LEN``); nlpeval scores them.
 """
 
 from __future__ import annotations
@@ -27,12 +29,12 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from nlpeval import _native
 from nlpeval.core.metric import CorpusMetric
 from nlpeval.core.score import Score
 from nlpeval.core.signature import Signature, nrefs_field
 from nlpeval.core.stats import Stats, StatsSchema
-from nlpeval.metrics.nltk_lexical.ribes_align import ribes_values
-from nlpeval.metrics.nltk_lexical.tokens import token_lists
+from nlpeval.metrics.nltk_lexical.tokens import native_sequences
 
 _SCHEMA = StatsSchema.of("ribes_sum", "segments", nrefs_min="min", nrefs_max="max")
 
@@ -171,11 +173,18 @@ class RIBES(CorpusMetric):
 
     def segment_stats(self, hypotheses: Sequence[Any], references: Sequence[Any]) -> Stats:
         """Float rows of ``ribes_sum`` (the segment's RIBES), ``segments`` (1), ``nrefs_min``, ``nrefs_max``."""
-        hyps, refs = token_lists(hypotheses, references)
-        rows = np.empty((len(hyps), 4), dtype=np.float64)
-        rows[:, 0] = ribes_values(hyps, refs, float(self.alpha), float(self.beta))
+        hyps, refs, counts, hyp_lens, ref_lens = native_sequences(hypotheses, references)
+        rows = np.empty((len(counts), 4), dtype=np.float64)
+        if _native.ribes_values is None:  # a core built before src/gen
+            from nlpeval.metrics.nltk_lexical.ribes_align import ribes_values
+            from nlpeval.metrics.nltk_lexical.tokens import token_lists
+
+            rows[:, 0] = ribes_values(*token_lists(hypotheses, references), float(self.alpha), float(self.beta))
+        else:
+            rows[:, 0] = _native.ribes_values(
+                hyps, refs, counts, float(self.alpha), float(self.beta), hyp_lens, ref_lens
+            )
         rows[:, 1] = 1.0
-        counts = [len(seg) for seg in refs]
         rows[:, 2] = counts
         rows[:, 3] = counts
         return Stats(_SCHEMA, rows)

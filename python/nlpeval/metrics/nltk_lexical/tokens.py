@@ -84,6 +84,40 @@ def token_lists(
     return hyp_tokens, ref_tokens
 
 
+def native_sequences(
+    hypotheses: Sequence[Any], references: Sequence[Any]
+) -> tuple[list[str], list[str], list[int], list[int] | None, list[int] | None]:
+    """The input of a native kernel: ``(hyps, refs, counts, hyp_lens, ref_lens)``.
+
+    Text input (checked as :func:`token_lists` checks it) gives the lines themselves and ``None``
+    lengths: the kernel splits them on whitespace as ``str.split()`` does. Token lists are flattened
+    into one list of tokens per side with each sequence's length.
+
+    Examples
+    --------
+    >>> native_sequences(["a b"], [["a", "b c"]])
+    (['a b'], ['a', 'b c'], [2], None, None)
+    >>> native_sequences([["a", "b"]], [[["a"], ["b", "c"]]])
+    (['a', 'b'], ['a', 'b', 'c'], [2], [2], [1, 2])
+    """
+    hyps = as_segment_list(hypotheses, "hypotheses")
+    refs = as_segment_list(references, "references")
+    check_lengths(len(hyps), refs)
+    if _is_text(hyps):
+        text_hyps, text_refs = validate_text(hyps, refs)
+        check_unicode(text_hyps, text_refs)
+        return text_hyps, [r for seg in text_refs for r in seg], [len(seg) for seg in text_refs], None, None
+    hyp_tokens, ref_tokens = token_lists(hyps, refs)
+    flat_refs = [r for seg in ref_tokens for r in seg]
+    return (
+        [t for h in hyp_tokens for t in h],
+        [t for r in flat_refs for t in r],
+        [len(seg) for seg in ref_tokens],
+        [len(h) for h in hyp_tokens],
+        [len(r) for r in flat_refs],
+    )
+
+
 def pair_rows(
     hypotheses: Sequence[Any], references: Sequence[Any], *, max_order: int, pretokenize: Pretokenizer | None = None
 ) -> tuple[np.ndarray, np.ndarray]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -180,6 +180,37 @@ class SpanF1(CorpusMetric):
         if self.types is not None:
             return self
         return replace(self, types=types_of(stats.schema))
+
+    def shared_columns(self, stats: Mapping[str, Stats]) -> tuple[SpanF1, dict[str, Stats]]:
+        """This metric with the entity types of all of ``stats``, and each one's rows in those columns.
+
+        Systems compared row by row (a report's leaderboard, paired tests) need one schema; with
+        ``types=None`` each system's statistics hold only the types found in its own data.
+
+        Examples
+        --------
+        >>> metric = SpanF1()
+        >>> a = metric.segment_stats([["B-PER"]], [["B-PER"]])
+        >>> b = metric.segment_stats([["B-LOC"]], [["B-PER"]])
+        >>> bound, shared = metric.shared_columns({"a": a, "b": b})
+        >>> bound.types, shared["a"].schema == shared["b"].schema
+        (('LOC', 'PER'), True)
+        """
+        if self.types is not None:
+            return self, dict(stats)
+        types = tuple(sorted({kind for found in stats.values() for kind in types_of(found.schema)}))
+        schema = StatsSchema.of(*FIXED, *type_fields(types))
+        width = len(types)
+        out = {}
+        for name, found in stats.items():
+            own = types_of(found.schema)
+            where = np.array([types.index(kind) for kind in own], dtype=np.int64)
+            rows = np.zeros((len(found), _F + 3 * width), dtype=found.rows.dtype)
+            rows[:, :_F] = found.rows[:, :_F]
+            for i in range(3):
+                rows[:, _F + i * width + where] = found.rows[:, _F + i * len(own) : _F + (i + 1) * len(own)]
+            out[name] = Stats(schema, rows)
+        return replace(self, types=types), out
 
     def accumulator(self, *, keep_segments: bool = False) -> Accumulator:
         """Streaming: row-summing with fixed ``types``; else it keeps the batches (types come from all)."""

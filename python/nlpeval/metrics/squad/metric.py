@@ -178,8 +178,8 @@ class SQuAD(CorpusMetric):
             normalize = self._normalize
             words = [normalize(t).split() for t in texts]
             lengths = np.fromiter(map(len, words), dtype=np.int64, count=len(words))
-            ids = map(vocabulary.setdefault, chain.from_iterable(words), count())
-            return np.fromiter(ids, dtype=np.int64, count=int(lengths.sum())), lengths
+            word_ids = map(vocabulary.setdefault, chain.from_iterable(words), count())
+            return np.fromiter(word_ids, dtype=np.int64, count=int(lengths.sum())), lengths
         ids = np.fromiter(map(vocabulary.setdefault, joined, count()), dtype=np.int64, count=len(joined))
         separator = ids == vocabulary.get("\x00", -1)
         bounds = np.concatenate(([-1], np.flatnonzero(separator), [len(ids)]))

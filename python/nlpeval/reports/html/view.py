@@ -774,6 +774,36 @@ def error_spans(report: Dict, infos: Mapping[str, Dict]) -> list[dict[str, Any]]
     return out
 
 
+def span_f1(report: Dict) -> list[dict[str, Any]]:
+    """Per span F1 metric: its mode, interval note and rows (percent, two decimals; the averages marked)."""
+    out = []
+    for section in report.get("span_f1") or []:
+        rows = []
+        for r in section["rows"]:
+            low, high = r.get("f1_low"), r.get("f1_high")
+            rows.append(
+                {
+                    "system": r["system"],
+                    "type": r["type"],
+                    "average": r["type"].endswith(" avg"),
+                    "precision": f"{100 * r['precision']:.2f}",
+                    "recall": f"{100 * r['recall']:.2f}",
+                    "f1": f"{100 * r['f1']:.2f}",
+                    "ci": "" if low is None or high is None else f"[{100 * low:.2f}, {100 * high:.2f}]",
+                    "support": r["support"],
+                    "predicted": r["predicted"],
+                }
+            )
+        n = section["n_bootstrap"]
+        note = (
+            f"F1 intervals: {100 * section['confidence']:g}% percentile bootstrap over sentences, {n} resamples."
+            if n
+            else "No intervals (no resampling)."
+        )
+        out.append({"metric": section["metric"], "mode": section["mode"], "note": note, "rows": rows})
+    return out
+
+
 def build(report: Dict) -> dict[str, Any]:
     """Everything the page template needs, from ``Report.to_dict()``."""
     infos = metric_infos(report)
@@ -788,6 +818,7 @@ def build(report: Dict) -> dict[str, Any]:
         "summarization": summarization(report, infos),
         "human_agreement": human_agreement(report, infos),
         "error_spans": error_spans(report, infos),
+        "span_f1": span_f1(report),
     }
     names = [
         ("leaderboard", "Leaderboard"),
@@ -795,6 +826,7 @@ def build(report: Dict) -> dict[str, Any]:
         ("summarization", "Summarisation"),
         ("human_agreement", "Agreement with humans"),
         ("error_spans", "Error spans"),
+        ("span_f1", "Span F1 by type"),
         ("length", "Length & sanity"),
         ("sentences", "Sentence level"),
         ("buckets", "Buckets"),

@@ -42,6 +42,7 @@ def tables(model: Report) -> list[Table]:
     out.extend(_length_tables(model))
     out.extend(_human_tables(model, info))
     out.extend(_span_tables(model, info))
+    out.extend(_span_f1_tables(model))
     if model.sentences is not None and model.sentences.pairs:
         rows = [
             [p.metric, f"{p.system} vs {p.other}", str(p.wins), str(p.ties), str(p.losses), _p(p.p_sign)]
@@ -162,6 +163,27 @@ def _span_tables(model: Report, info: Mapping[str, MetricInfo]) -> list[Table]:
         ]  # fmt: skip
         title = f"Error spans of {label} (the {section.top} segments per system with the largest penalty)"
         out.append((title, ["system", "segment", "penalty", "severity", "confidence", "characters", "span"], rows))
+    return out
+
+
+def _span_f1_tables(model: Report) -> list[Table]:
+    """Per span F1 metric: every system's per-type and average precision, recall and F1 in percent (none
+    without)."""
+    out: list[Table] = []
+    for section in getattr(model, "span_f1", ()):
+        rows = [
+            [r.system, r.type, _num(r.precision, 100), _num(r.recall, 100),
+             _num(r.f1, 100) + _ci(r.f1_low, r.f1_high, 100), str(r.support), str(r.predicted)]
+            for r in section.rows
+        ]  # fmt: skip
+        interval = (
+            f", F1 with {100 * section.confidence:g}% bootstrap intervals over sentences "
+            f"({section.n_bootstrap} resamples)"
+            if section.n_bootstrap
+            else ""
+        )
+        title = f"Span F1 by type ({section.metric}, mode {section.mode}{interval})"
+        out.append((title, ["system", "type", "precision", "recall", "F1", "support", "predicted"], rows))
     return out
 
 

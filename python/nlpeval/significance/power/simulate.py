@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from nlpeval.core.progress import progress_bar, progress_enabled
+from nlpeval.significance.legacy_draws import swap_effects
 from nlpeval.significance.power.linear import bootstrap_p_value, randomization_p_value, randomization_rejects
 from nlpeval.significance.power.models import LaplaceModel, McNemarModel, PilotModel
 
@@ -64,13 +65,18 @@ def laplace_notebook(
         zeros = draws.choice([0, 1], size=n, p=[model.p_zero, 1 - model.p_zero])
         samples = zeros * laplace_samples
         observed = -np.sum(samples) / 2
+        native = swap_effects(draws, samples, n_randomizations, 0.5)
+        if native is not None:  # the same uniforms and sums, made by the core
+            return _decide(native + observed, observed)
         effects = np.empty(n_randomizations)
         for start in range(0, n_randomizations, block):
             rows = min(block, n_randomizations - start)
             selected = draws.random_sample(rows * n).reshape(rows, n) > 0.5
             products = np.multiply(samples, selected, out=buffer[:rows])  # the bools count as 1.0 / 0.0
             effects[start : start + rows] = products.sum(axis=1)
-        null = effects + observed
+        return _decide(effects + observed, observed)
+
+    def _decide(null: np.ndarray, observed: float) -> tuple[float, bool]:
         upper = np.percentile(null, q=upper_q)
         lower = np.percentile(null, q=lower_q)
         return observed, bool(observed >= upper or observed <= lower)

@@ -1,16 +1,17 @@
 //! Python bindings of METEOR 1.5's corpus path without NumPy (`nlpeval score -m meteor`'s
-//! fast path) and of the score formula both paths use ([`super::corpus`]).
+//! fast path) and of the score formula both paths use ([`crate::meteor::corpus`]).
 
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2};
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
 use rayon::prelude::*;
 
-use super::align::{align_bounded, Lexicon, Module};
-use super::corpus::{self, Params, Parts};
-use super::py_paraphrases::MeteorParaphrases;
-use super::tokens::{split_intern, Interned, Splitter};
+use super::paraphrases::MeteorParaphrases;
+use crate::common::parallel::detached;
+use crate::common::py::{split_flat, value_error};
+use crate::meteor::align::{align_bounded, Lexicon, Module};
+use crate::meteor::corpus::{self, Params, Parts};
+use crate::meteor::tokens::{split_intern, Interned, Splitter};
 
 /// The tokens of a batch of METEOR 1.5 texts (split as Java's `StringTokenizer`
 /// does) interned as word types, kept natively: `types()` lists the types.
@@ -47,25 +48,6 @@ fn params(alpha: f64, beta: f64, gamma: f64, delta: f64, weights: Vec<f64>) -> P
     }
 }
 
-/// Splits `flat` by `lens` (which must cover it exactly).
-fn split<'a, T>(flat: &'a [T], lens: &[i64]) -> PyResult<Vec<&'a [T]>> {
-    let mut out = Vec::with_capacity(lens.len());
-    let mut pos = 0usize;
-    for &len in lens {
-        let end = usize::try_from(len)
-            .ok()
-            .and_then(|len| pos.checked_add(len))
-            .filter(|&end| end <= flat.len())
-            .ok_or_else(|| PyValueError::new_err("lengths do not fit the flat list"))?;
-        out.push(&flat[pos..end]);
-        pos = end;
-    }
-    if pos != flat.len() {
-        return Err(PyValueError::new_err("lengths do not cover the flat list"));
-    }
-    Ok(out)
-}
-
 /// METEOR 1.5's corpus totals of `tokens` (the hypotheses, then every segment's
 /// references: `counts[s]` of them for segment `s`), as `METEOR.segment_stats`
 /// sums them: `(totals, None)`, the row of summed statistics followed by the
@@ -98,14 +80,14 @@ pub fn meteor_corpus_totals(
 ) -> PyResult<(Option<Vec<i64>>, Option<(usize, u64)>)> {
     let modules: Vec<Module> = modules
         .iter()
-        .map(|&c| Module::from_code(c).ok_or_else(|| PyValueError::new_err("unknown module")))
+        .map(|&c| Module::from_code(c).ok_or_else(|| value_error("unknown module")))
         .collect::<PyResult<_>>()?;
     let interned = &tokens.interned;
-    let texts = split(&interned.ids, &interned.lens)?;
+    let texts = split_flat(&interned.ids, &interned.lens)?;
     let n_hyps = counts.len();
     let n_pairs: usize = counts.iter().sum();
     let types = interned.types.len();
-    let synsets = split(&synsets, &synset_lens)?;
+    let synsets = split_flat(&synsets, &synset_lens)?;
     let uses = |m: Module| modules.contains(&m);
     if texts.len() != n_hyps + n_pairs
         || word_hash.len() != types
@@ -116,13 +98,11 @@ pub fn meteor_corpus_totals(
         || weights.len() != modules.len()
         || beam == 0
     {
-        return Err(PyValueError::new_err(
-            "inconsistent METEOR alignment inputs",
-        ));
+        return Err(value_error("inconsistent METEOR alignment inputs"));
     }
     let table = paraphrases.as_ref().map(|p| &p.table);
     if table.is_some_and(|t| para_id.iter().any(|&i| i >= t.vocab_len() as i32)) {
-        return Err(PyValueError::new_err("paraphrase id out of range"));
+        return Err(value_error("paraphrase id out of range"));
     }
     let owner: Vec<usize> = counts
         .iter()
@@ -131,7 +111,7 @@ pub fn meteor_corpus_totals(
         .collect();
     let limit = max_candidates.unwrap_or(u64::MAX);
     let p = params(alpha, beta, gamma, delta, weights);
-    Ok(crate::common::parallel::detached(py, || {
+    Ok(detached(py, || {
         let lex = Lexicon {
             word_hash: &word_hash,
             stem_hash: &stem_hash,
@@ -172,7 +152,7 @@ pub fn meteor_row_parts(
     weights: Vec<f64>,
 ) -> PyResult<[f64; Parts::COLUMNS]> {
     if row.len() < corpus::row_width(weights.len()) {
-        return Err(PyValueError::new_err("row too short for its modules"));
+        return Err(value_error("row too short for its modules"));
     }
     Ok(corpus::parts(&row, &params(alpha, beta, gamma, delta, weights)).to_array())
 }
@@ -191,7 +171,7 @@ pub fn meteor_rows_parts<'py>(
     let view = rows.as_array();
     let (n, width) = view.dim();
     if width < corpus::row_width(weights.len()) {
-        return Err(PyValueError::new_err("rows too short for their modules"));
+        return Err(value_error("rows too short for their modules"));
     }
     let p = params(alpha, beta, gamma, delta, weights);
     let mut flat = Vec::with_capacity(n * Parts::COLUMNS);

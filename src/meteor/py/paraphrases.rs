@@ -1,10 +1,10 @@
 //! The Python class of a METEOR 1.5 paraphrase table (`nlpeval._core.MeteorParaphrases`).
 
 use numpy::{PyReadonlyArray1, PyUntypedArrayMethods};
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use super::paraphrase::{Storage, Table, FORMAT};
+use crate::common::py::{value_error, OrValueError};
+use crate::meteor::paraphrase::{Storage, Table, FORMAT};
 
 /// A METEOR 1.5 paraphrase table: parsed from its text, or used in place from
 /// the bytes of its cache file (a memory-mapped NumPy array).
@@ -19,9 +19,7 @@ impl MeteorParaphrases {
     #[staticmethod]
     fn from_text(py: Python<'_>, data: &[u8]) -> PyResult<MeteorParaphrases> {
         let text = String::from_utf8_lossy(data);
-        let table = py
-            .detach(|| Table::parse(&text))
-            .map_err(PyValueError::new_err)?;
+        let table = py.detach(|| Table::parse(&text)).or_value_error()?;
         Ok(MeteorParaphrases { table })
     }
 
@@ -31,7 +29,7 @@ impl MeteorParaphrases {
     /// table (another format version, truncated, damaged header).
     #[staticmethod]
     fn from_buffer(array: PyReadonlyArray1<'_, u8>) -> PyResult<MeteorParaphrases> {
-        let table = Table::from_storage(borrowed_storage(array)?).map_err(PyValueError::new_err)?;
+        let table = Table::from_storage(borrowed_storage(array)?).or_value_error()?;
         Ok(MeteorParaphrases { table })
     }
 
@@ -40,8 +38,8 @@ impl MeteorParaphrases {
     /// `ValueError` when its bytes are not such a table.
     #[staticmethod]
     fn open(py: Python<'_>, path: &str) -> PyResult<MeteorParaphrases> {
-        let storage = py.detach(|| super::mapped::map_file(path))?;
-        let table = Table::from_storage(storage).map_err(PyValueError::new_err)?;
+        let storage = py.detach(|| crate::meteor::mapped::map_file(path))?;
+        let table = Table::from_storage(storage).or_value_error()?;
         Ok(MeteorParaphrases { table })
     }
 
@@ -73,7 +71,7 @@ impl MeteorParaphrases {
 /// mode="r")`) as table storage, used in place and kept alive by the array.
 pub fn borrowed_storage(array: PyReadonlyArray1<'_, u8>) -> PyResult<Storage> {
     if !array.is_c_contiguous() {
-        return Err(PyValueError::new_err("the bytes must be contiguous"));
+        return Err(value_error("the bytes must be contiguous"));
     }
     let slice = array.as_slice()?;
     Ok(Storage::Borrowed {

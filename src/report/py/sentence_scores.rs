@@ -10,9 +10,9 @@
 
 use crate::bleu::score::{bleu_parts as bleu, Smoothing};
 use crate::chrf::f_score_parts as chrf;
+use crate::common::py::value_error;
 use numpy::ndarray::{ArrayView1, ArrayView2};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyListMethods};
 
@@ -22,12 +22,12 @@ pub const MAX_BLEU_ORDER: usize = 7;
 
 fn smoothing_from(smooth: &str, smooth_value: Option<f64>) -> PyResult<Smoothing> {
     Smoothing::from_name(smooth, smooth_value)
-        .ok_or_else(|| PyValueError::new_err(format!("unknown smoothing {smooth:?}")))
+        .ok_or_else(|| value_error(format!("unknown smoothing {smooth:?}")))
 }
 
 fn check_width(width: usize, needed: usize) -> PyResult<()> {
     if width < needed {
-        return Err(PyValueError::new_err(format!(
+        return Err(value_error(format!(
             "statistics rows have {width} columns; the formula reads {needed}"
         )));
     }
@@ -36,7 +36,7 @@ fn check_width(width: usize, needed: usize) -> PyResult<()> {
 
 fn check_bleu(max_order: usize, ref_len_column: usize, width: usize) -> PyResult<()> {
     if max_order == 0 || max_order > MAX_BLEU_ORDER || !(1..3).contains(&ref_len_column) {
-        return Err(PyValueError::new_err(format!(
+        return Err(value_error(format!(
             "max_order must be in 1..={MAX_BLEU_ORDER} and ref_len_column 1 or 2"
         )));
     }
@@ -125,7 +125,7 @@ pub fn bleu_totals_values(
 
 fn check_chrf(orders: usize, width: usize) -> PyResult<()> {
     if orders == 0 {
-        return Err(PyValueError::new_err("chrF needs at least one order"));
+        return Err(value_error("chrF needs at least one order"));
     }
     check_width(width, 3 * orders)
 }
@@ -178,7 +178,7 @@ pub fn chrf_totals_parts(
 /// reference counts.
 fn schema_totals(rows: ArrayView2<'_, i64>, summed: usize) -> PyResult<Vec<i64>> {
     if rows.ncols() != summed + 2 || rows.nrows() == 0 {
-        return Err(PyValueError::new_err(format!(
+        return Err(value_error(format!(
             "expected a non-empty batch of rows with {} columns",
             summed + 2
         )));
@@ -295,9 +295,7 @@ pub fn with_reference_counts<'py>(
 ) -> PyResult<Bound<'py, PyArray2<i64>>> {
     let rows = rows.as_array();
     if refs.len() != rows.nrows() {
-        return Err(PyValueError::new_err(
-            "one reference list per row is required",
-        ));
+        return Err(value_error("one reference list per row is required"));
     }
     let width = rows.ncols() + 2;
     let mut out = Vec::with_capacity(rows.nrows() * width);
@@ -308,6 +306,18 @@ pub fn with_reference_counts<'py>(
         out.push(count);
     }
     PyArray1::from_vec(py, out).reshape([rows.nrows(), width])
+}
+
+/// Adds the sentence-score functions to the extension module (through `report::py::register`).
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(bleu_row_scores, m)?)?;
+    m.add_function(wrap_pyfunction!(bleu_totals_values, m)?)?;
+    m.add_function(wrap_pyfunction!(chrf_row_scores, m)?)?;
+    m.add_function(wrap_pyfunction!(chrf_totals_parts, m)?)?;
+    m.add_function(wrap_pyfunction!(bleu_summary, m)?)?;
+    m.add_function(wrap_pyfunction!(chrf_summary, m)?)?;
+    m.add_function(wrap_pyfunction!(with_reference_counts, m)?)?;
+    Ok(())
 }
 
 #[cfg(test)]

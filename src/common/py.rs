@@ -1,0 +1,175 @@
+//! What every family's bindings (`<family>/py.rs`) share: the one way a kernel's
+//! error becomes a Python exception, and the conversions between Python arguments
+//! and the kernels' flat arrays. Also the bindings of the crate-wide state (the
+//! reference caches and the thread pool).
+//!
+//! Errors: a binding never builds an exception type itself. Invalid arguments and
+//! kernel errors become `ValueError` through [`value_error`] (or `.or_value_error()`
+//! on a `Result` whose error prints the message), inputs of the wrong Python type
+//! `TypeError` through [`type_error`], and a matrix too large to allocate
+//! `MemoryError` through [`too_large`].
+
+use std::fmt::Display;
+
+use numpy::{PyArray1, PyArray2, PyArrayMethods};
+use pyo3::exceptions::{PyMemoryError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+
+use super::alloc::TooLarge;
+use super::refcache::RefsView;
+
+/// A `ValueError` with `message`: how a binding refuses an argument or reports a
+/// kernel's error.
+pub fn value_error(message: impl Display) -> PyErr {
+    PyValueError::new_err(message.to_string())
+}
+
+/// A `TypeError` with `message`: an argument of the wrong Python type.
+pub fn type_error(message: impl Display) -> PyErr {
+    PyTypeError::new_err(message.to_string())
+}
+
+/// The `MemoryError` of an `n` x `m` score matrix too large to allocate.
+pub fn too_large(err: TooLarge, n: usize, m: usize) -> PyErr {
+    PyMemoryError::new_err(format!(
+        "the {n} x {m} score matrix is too large: {err}; score the hypotheses in blocks of rows"
+    ))
+}
+
+/// A kernel's `Result` as a binding's: the error's text becomes a `ValueError`.
+pub trait OrValueError<T> {
+    fn or_value_error(self) -> PyResult<T>;
+}
+
+impl<T, E: Display> OrValueError<T> for Result<T, E> {
+    fn or_value_error(self) -> PyResult<T> {
+        self.map_err(value_error)
+    }
+}
+
+/// `flat` as a `(rows, cols)` NumPy array.
+pub fn to_array2<'py, T: numpy::Element>(
+    py: Python<'py>,
+    flat: Vec<T>,
+    rows: usize,
+    cols: usize,
+) -> PyResult<Bound<'py, PyArray2<T>>> {
+    PyArray1::from_vec(py, flat).reshape([rows, cols])
+}
+
+/// Splits `flat` into consecutive slices of the given lengths.
+pub fn split_flat<'a, T>(flat: &'a [T], lens: &[i64]) -> PyResult<Vec<&'a [T]>> {
+    let mut out = Vec::with_capacity(lens.len());
+    let mut pos = 0usize;
+    for &len in lens {
+        let len = usize::try_from(len).map_err(|_| value_error("negative length"))?;
+        let end = pos
+            .checked_add(len)
+            .filter(|&e| e <= flat.len())
+            .ok_or_else(|| value_error("lengths exceed the flat array"))?;
+        out.push(&flat[pos..end]);
+        pos = end;
+    }
+    if pos != flat.len() {
+        return Err(value_error("lengths do not cover the flat array"));
+    }
+    Ok(out)
+}
+
+/// The references of a call as a [`RefsView`], checked to have one list per hypothesis.
+pub fn one_list_per_hypothesis<'a>(
+    hyps: &[&str],
+    refs: &'a [&'a str],
+    offsets: &'a [usize],
+) -> PyResult<RefsView<'a>> {
+    if offsets.len() != hyps.len() + 1 {
+        return Err(value_error(
+            "one list of references per hypothesis is required",
+        ));
+    }
+    Ok(RefsView { refs, offsets })
+}
+
+/// Column sums of `rows` of `width` integers (a batch's totals).
+pub fn column_sums(flat: &[i64], width: usize) -> Vec<i64> {
+    let mut totals = vec![0i64; width];
+    for row in flat.chunks_exact(width) {
+        for (total, value) in totals.iter_mut().zip(row) {
+            *total += value;
+        }
+    }
+    totals
+}
+
+/// Counters of the reference caches: `{kernel: {"entries", "bytes", "hits", "misses"}}`.
+#[pyfunction]
+pub fn refcache_info(py: Python<'_>) -> PyResult<Bound<'_, pyo3::types::PyDict>> {
+    let out = pyo3::types::PyDict::new(py);
+    for (name, info) in [
+        ("bleu", crate::bleu::refs::cache().info()),
+        ("chrf", crate::chrf::refs::cache().info()),
+    ] {
+        let d = pyo3::types::PyDict::new(py);
+        d.set_item("entries", info.entries)?;
+        d.set_item("bytes", info.bytes)?;
+        d.set_item("hits", info.hits)?;
+        d.set_item("misses", info.misses)?;
+        out.set_item(name, d)?;
+    }
+    Ok(out)
+}
+
+/// Empties the reference caches and zeroes their counters.
+#[pyfunction]
+pub fn refcache_clear() {
+    crate::bleu::refs::cache().clear();
+    crate::chrf::refs::cache().clear();
+}
+
+/// Sets the bounds of each reference cache (`None`: keep), evicting what no
+/// longer fits, and returns the previous `(max_entries, max_bytes)`.
+#[pyfunction]
+#[pyo3(signature = (max_entries=None, max_bytes=None))]
+pub fn refcache_limits(max_entries: Option<usize>, max_bytes: Option<usize>) -> (usize, usize) {
+    let old = super::refcache::limits();
+    super::refcache::set_limits(max_entries.unwrap_or(old.0), max_bytes.unwrap_or(old.1));
+    crate::bleu::refs::cache().trim();
+    crate::chrf::refs::cache().trim();
+    old
+}
+
+/// The number of worker threads of this process's pool (rebuilt after `fork`).
+#[pyfunction]
+pub fn native_threads() -> usize {
+    super::parallel::current_num_threads()
+}
+
+/// Adds the crate-wide functions (caches, thread pool) to the extension module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(refcache_info, m)?)?;
+    m.add_function(wrap_pyfunction!(refcache_clear, m)?)?;
+    m.add_function(wrap_pyfunction!(refcache_limits, m)?)?;
+    m.add_function(wrap_pyfunction!(native_threads, m)?)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn split_flat_cuts_and_checks_lengths() {
+        let flat = [1, 2, 3, 4];
+        let parts = split_flat(&flat, &[1, 0, 3]).unwrap();
+        assert_eq!(parts, vec![&[1][..], &[][..], &[2, 3, 4][..]]);
+        assert!(split_flat(&flat, &[5]).is_err());
+        assert!(split_flat(&flat, &[1, 2]).is_err());
+        assert!(split_flat(&flat, &[-1]).is_err());
+    }
+
+    #[test]
+    fn column_sums_add_rows() {
+        assert_eq!(column_sums(&[1, 2, 3, 4, 5, 6], 3), vec![5, 7, 9]);
+        assert_eq!(column_sums(&[], 2), vec![0, 0]);
+    }
+}

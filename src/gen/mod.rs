@@ -1,0 +1,9 @@
+//! Generation metrics' kernels (issue 26): SARI, NIST, RIBES, GLEU. Each
+//! submodule is one metric's counting, exact against the Python reference path.
+
+pub mod gleu;
+pub mod ngrams;
+pub mod nist;
+pub mod py;
+pub mod ribes;
+pub mod sari;

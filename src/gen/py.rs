@@ -1,0 +1,219 @@
+//! Python bindings of the generation metrics' kernels (`nlpeval._core`).
+
+use super::{gleu, nist, ribes, sari};
+use crate::common::parallel::detached;
+use crate::text::py_text::texts;
+use numpy::{PyArray1, PyArray2, PyArrayMethods};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+fn array2<'py, T: numpy::Element>(
+    py: Python<'py>,
+    flat: Vec<T>,
+    rows: usize,
+    cols: usize,
+) -> PyResult<Bound<'py, PyArray2<T>>> {
+    PyArray1::from_vec(py, flat).reshape([rows, cols])
+}
+
+/// The segments of a SARI call: `counts[i]` references of `refs` (flat) per segment.
+fn sari_segments<'a>(
+    sources: &'a [&'a str],
+    outputs: &'a [&'a str],
+    refs: &'a [&'a str],
+    counts: &[usize],
+) -> PyResult<Vec<sari::Segment<'a>>> {
+    if sources.len() != outputs.len() || counts.len() != outputs.len() {
+        return Err(PyValueError::new_err(
+            "one source and one reference count per output are required",
+        ));
+    }
+    if counts.iter().sum::<usize>() != refs.len() {
+        return Err(PyValueError::new_err(
+            "the reference counts do not add up to the references given",
+        ));
+    }
+    let mut start = 0;
+    Ok(sources
+        .iter()
+        .zip(outputs)
+        .zip(counts)
+        .map(|((source, output), &count)| {
+            let seg = sari::Segment {
+                source,
+                output,
+                refs: &refs[start..start + count],
+            };
+            start += count;
+            seg
+        })
+        .collect())
+}
+
+/// evaluate's `SARIsent` rows `(sari, keep, delete, add)`, `(n, 4)` float64, of
+/// normalised lines (tokens: `str.split(" ")`).
+#[pyfunction]
+fn sari_hf_rows<'py>(
+    py: Python<'py>,
+    sources: &Bound<'py, PyAny>,
+    outputs: &Bound<'py, PyAny>,
+    refs: &Bound<'py, PyAny>,
+    counts: Vec<usize>,
+) -> PyResult<Bound<'py, PyArray2<f64>>> {
+    let (sources, outputs, refs) = (texts(sources)?, texts(outputs)?, texts(refs)?);
+    let (sources, outputs, refs) = (sources.strs()?, outputs.strs()?, refs.strs()?);
+    let segments = sari_segments(&sources, &outputs, &refs, &counts)?;
+    let flat = detached(py, || sari::hf_rows(&segments, sari::Split::Space));
+    array2(py, flat, segments.len(), sari::HF_WIDTH)
+}
+
+/// EASSE's `compute_ngram_stats` counts, `(n, 36)` int64, of normalised lines
+/// (tokens: `str.split()`).
+#[pyfunction]
+fn sari_easse_rows<'py>(
+    py: Python<'py>,
+    sources: &Bound<'py, PyAny>,
+    outputs: &Bound<'py, PyAny>,
+    refs: &Bound<'py, PyAny>,
+    counts: Vec<usize>,
+) -> PyResult<Bound<'py, PyArray2<i64>>> {
+    let (sources, outputs, refs) = (texts(sources)?, texts(outputs)?, texts(refs)?);
+    let (sources, outputs, refs) = (sources.strs()?, outputs.strs()?, refs.strs()?);
+    let segments = sari_segments(&sources, &outputs, &refs, &counts)?;
+    let flat = detached(py, || sari::easse_rows(&segments, sari::Split::Python));
+    array2(py, flat, segments.len(), sari::EASSE_WIDTH)
+}
+
+/// Token sequences of a call: lines split like Python's `str.split()` when
+/// `lens` is None, else flat tokens cut into sequences of `lens` tokens.
+fn sequences<'a>(
+    items: &'a [&'a str],
+    lens: Option<&[usize]>,
+    side: &str,
+) -> PyResult<Vec<Vec<&'a str>>> {
+    match lens {
+        None => Ok(items
+            .iter()
+            .map(|line| crate::text::py_split(line).collect())
+            .collect()),
+        Some(lens) => {
+            if lens.iter().sum::<usize>() != items.len() {
+                return Err(PyValueError::new_err(format!(
+                    "the {side} lengths do not add up to the tokens given"
+                )));
+            }
+            let mut start = 0;
+            Ok(lens
+                .iter()
+                .map(|&len| {
+                    let seq = items[start..start + len].to_vec();
+                    start += len;
+                    seq
+                })
+                .collect())
+        }
+    }
+}
+
+/// NLTK NIST rows (`nist_schema(n)`, float64) of every segment: `hyps` and `refs`
+/// are lines (split on whitespace) or, with `hyp_lens`/`ref_lens`, flat tokens;
+/// `counts[i]` references per segment.
+#[pyfunction]
+#[pyo3(signature = (hyps, refs, counts, n, hyp_lens=None, ref_lens=None))]
+fn nist_rows<'py>(
+    py: Python<'py>,
+    hyps: &Bound<'py, PyAny>,
+    refs: &Bound<'py, PyAny>,
+    counts: Vec<usize>,
+    n: usize,
+    hyp_lens: Option<Vec<usize>>,
+    ref_lens: Option<Vec<usize>>,
+) -> PyResult<Bound<'py, PyArray2<f64>>> {
+    if n == 0 {
+        return Err(PyValueError::new_err("n must be positive"));
+    }
+    let (hyps, refs) = (texts(hyps)?, texts(refs)?);
+    let (hyps, refs) = (hyps.strs()?, refs.strs()?);
+    let hyp_seqs = sequences(&hyps, hyp_lens.as_deref(), "hypothesis")?;
+    let ref_seqs = sequences(&refs, ref_lens.as_deref(), "reference")?;
+    if counts.len() != hyp_seqs.len() || counts.iter().sum::<usize>() != ref_seqs.len() {
+        return Err(PyValueError::new_err(
+            "one reference count per hypothesis, adding up to the references given, is required",
+        ));
+    }
+    let flat = detached(py, || nist::rows(&hyp_seqs, &ref_seqs, &counts, n));
+    array2(py, flat, hyp_seqs.len(), nist::width(n))
+}
+
+/// NLTK's `sentence_ribes` of every segment (float64), input as for [`nist_rows`].
+#[pyfunction]
+#[pyo3(signature = (hyps, refs, counts, alpha, beta, hyp_lens=None, ref_lens=None))]
+#[allow(clippy::too_many_arguments)]
+fn ribes_values<'py>(
+    py: Python<'py>,
+    hyps: &Bound<'py, PyAny>,
+    refs: &Bound<'py, PyAny>,
+    counts: Vec<usize>,
+    alpha: f64,
+    beta: f64,
+    hyp_lens: Option<Vec<usize>>,
+    ref_lens: Option<Vec<usize>>,
+) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    let (hyps, refs) = (texts(hyps)?, texts(refs)?);
+    let (hyps, refs) = (hyps.strs()?, refs.strs()?);
+    let hyp_seqs = sequences(&hyps, hyp_lens.as_deref(), "hypothesis")?;
+    let ref_seqs = sequences(&refs, ref_lens.as_deref(), "reference")?;
+    if counts.len() != hyp_seqs.len() || counts.iter().sum::<usize>() != ref_seqs.len() {
+        return Err(PyValueError::new_err(
+            "one reference count per hypothesis, adding up to the references given, is required",
+        ));
+    }
+    let values = detached(py, || {
+        ribes::values(&hyp_seqs, &ref_seqs, &counts, alpha, beta)
+    });
+    Ok(PyArray1::from_vec(py, values))
+}
+
+/// NLTK's `corpus_gleu` rows `(n_match, n_all)` of every segment (int64), input as for [`nist_rows`].
+#[pyfunction]
+#[pyo3(signature = (hyps, refs, counts, min_len, max_len, hyp_lens=None, ref_lens=None))]
+#[allow(clippy::too_many_arguments)]
+fn gleu_rows<'py>(
+    py: Python<'py>,
+    hyps: &Bound<'py, PyAny>,
+    refs: &Bound<'py, PyAny>,
+    counts: Vec<usize>,
+    min_len: usize,
+    max_len: usize,
+    hyp_lens: Option<Vec<usize>>,
+    ref_lens: Option<Vec<usize>>,
+) -> PyResult<Bound<'py, PyArray2<i64>>> {
+    if min_len == 0 || max_len == 0 {
+        return Err(PyValueError::new_err(
+            "min_len and max_len must be positive",
+        ));
+    }
+    let (hyps, refs) = (texts(hyps)?, texts(refs)?);
+    let (hyps, refs) = (hyps.strs()?, refs.strs()?);
+    let hyp_seqs = sequences(&hyps, hyp_lens.as_deref(), "hypothesis")?;
+    let ref_seqs = sequences(&refs, ref_lens.as_deref(), "reference")?;
+    if counts.len() != hyp_seqs.len() || counts.iter().sum::<usize>() != ref_seqs.len() {
+        return Err(PyValueError::new_err(
+            "one reference count per hypothesis, adding up to the references given, is required",
+        ));
+    }
+    let flat = detached(py, || {
+        gleu::rows(&hyp_seqs, &ref_seqs, &counts, min_len, max_len)
+    });
+    array2(py, flat, hyp_seqs.len(), 2)
+}
+
+/// Adds the generation kernels to the module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(sari_hf_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(sari_easse_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(nist_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(ribes_values, m)?)?;
+    m.add_function(wrap_pyfunction!(gleu_rows, m)?)?;
+    Ok(())
+}
