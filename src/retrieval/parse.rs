@@ -20,6 +20,17 @@ pub struct ParseError {
     pub message: String,
 }
 
+impl std::fmt::Display for ParseError {
+    /// `line: message` (the message alone for the whole file): the caller adds the file's name.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.line > 0 {
+            write!(f, "{}: {}", self.line, self.message)
+        } else {
+            write!(f, "{}", self.message)
+        }
+    }
+}
+
 impl ParseError {
     fn at(line: usize, message: String) -> Self {
         ParseError { line, message }
