@@ -292,12 +292,6 @@ def ribes_values(
     hyp_lens: list[int] | None = None,
     ref_lens: list[int] | None = None,
 ) -> _F64: ...
-def gleu_rows(
-    hyps: list[str],
-    refs: list[str],
-    counts: list[int],
-    min_len: int,
-    max_len: int,
-    hyp_lens: list[int] | None = None,
-    ref_lens: list[int] | None = None,
-) -> _I64: ...
+def span_label_codes(
+    hyps: list[list[str]], refs: list[list[str]]
+) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32], list[str], _I64, _I64] | None: ...

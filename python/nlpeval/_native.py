@@ -143,7 +143,7 @@ sari_hf_rows = getattr(_core, "sari_hf_rows", None)
 sari_easse_rows = getattr(_core, "sari_easse_rows", None)
 nist_rows = getattr(_core, "nist_rows", None)
 ribes_values = getattr(_core, "ribes_values", None)
-gleu_rows = getattr(_core, "gleu_rows", None)
+span_label_codes = getattr(_core, "span_label_codes", None)
 
 #: the kernels behind an ``import numpy`` done in Python first (see the module docs)
 ARRAY_KERNELS = frozenset(
