@@ -101,12 +101,12 @@ def test_nist_native_rows_equal_the_numpy_path(n):
     assert text.tolist() == expected.tolist()
     # NLTK's token-list layout takes the flat-token path of the kernel
     tokens = _native.nist_rows(
-        *native_sequences(hyp_tokens, ref_tokens)[:3], n, *native_sequences(hyp_tokens, ref_tokens)[3:]
+        *native_sequences(hyp_tokens, ref_tokens)[:3], n, *native_sequences(hyp_tokens, ref_tokens)[3:5]
     )
     assert tokens.tolist() == expected.tolist()
     # a few segments (the calling thread), weights from that small corpus
     few_h, few_r = hyp_tokens[:5], ref_tokens[:5]
-    small = _native.nist_rows(*native_sequences(few_h, few_r)[:3], n, *native_sequences(few_h, few_r)[3:])
+    small = _native.nist_rows(*native_sequences(few_h, few_r)[:3], n, *native_sequences(few_h, few_r)[3:5])
     assert small.tolist() == nist_module.nist_rows(few_h, few_r, n).tolist()
 
 
@@ -130,24 +130,9 @@ def test_ribes_native_values_equal_the_numpy_path(alpha, beta):
     got = _native.ribes_values(*native_sequences(hyps, refs)[:3], alpha, beta)
     assert got.tolist() == expected.tolist()
     tokens = native_sequences(hyp_tokens, ref_tokens)
-    assert _native.ribes_values(*tokens[:3], alpha, beta, *tokens[3:]).tolist() == expected.tolist()
+    assert _native.ribes_values(*tokens[:3], alpha, beta, *tokens[3:5]).tolist() == expected.tolist()
     few = native_sequences(hyps[:3], refs[:3])
     assert _native.ribes_values(*few[:3], alpha, beta).tolist() == expected[:3].tolist()
-
-
-@pytest.mark.parametrize(("min_len", "max_len"), [(1, 4), (2, 3), (1, 1), (3, 6), (4, 2)])
-def test_gleu_native_rows_equal_the_numpy_path(min_len, max_len):
-    from nlpeval.metrics.nltk_lexical.gleu import gleu_rows
-    from nlpeval.metrics.nltk_lexical.tokens import pair_rows
-
-    hyps, refs = _nist_corpus(500 + max_len, 90)
-    hyp_tokens, ref_tokens = token_lists(hyps, refs)
-    pairs, counts = pair_rows(hyp_tokens, ref_tokens, max_order=max(max_len, 1))
-    expected = gleu_rows(pairs, counts, min_len=min_len, max_len=max_len)
-    got = _native.gleu_rows(*native_sequences(hyps, refs)[:3], min_len, max_len)
-    assert got.tolist() == expected.tolist()
-    tokens = native_sequences(hyp_tokens, ref_tokens)
-    assert _native.gleu_rows(*tokens[:3], min_len, max_len, *tokens[3:]).tolist() == expected.tolist()
 
 
 @pytest.mark.parametrize(
@@ -157,8 +142,6 @@ def test_gleu_native_rows_equal_the_numpy_path(min_len, max_len):
         ("sari_easse_rows", lambda h, r, s: nlpeval.sari(h, r, sources=s, flavor="easse", segments=True)),
         ("nist_rows", lambda h, r, s: nlpeval.nist(h, r, segments=True)),
         ("ribes_values", lambda h, r, s: nlpeval.ribes(h, r, segments=True)),
-        ("gleu_rows", lambda h, r, s: nlpeval.gleu(h, r, segments=True)),
-        ("gleu_rows", lambda h, r, s: nlpeval.gleu(h, r, flavor="hf", segments=True)),
     ],
 )
 def test_a_core_without_the_kernel_takes_the_numpy_path_with_the_same_values(monkeypatch, kernel, score):
@@ -167,3 +150,26 @@ def test_a_core_without_the_kernel_takes_the_numpy_path_with_the_same_values(mon
     monkeypatch.setattr(_native, kernel, None)
     numpy_path = score(outs, refs, srcs)
     assert (native.score, native.segments.tolist()) == (numpy_path.score, numpy_path.segments.tolist())
+
+
+def test_span_label_codes_equal_the_python_coding():
+    from nlpeval.metrics.span_f1 import chunks
+
+    rng = random.Random(26)
+    pool = ["O", "B-PER", "I-PER", "B-ORG", "I-ORG", "E-LOC", "S-LOC", "B-été", "I-日本", "O ", "B-PER\u00a0"]
+    hyps = [[rng.choice(pool) for _ in range(rng.randrange(0, 30))] for _ in range(300)]
+    refs = [tuple(rng.choice(pool) for _ in sentence) for sentence in hyps]
+    size = 1 + sum(map(len, hyps)) + len(hyps)
+    index, codes = chunks._codes(hyps, refs, size)
+    hyp_codes, ref_codes, labels, hyp_lengths, ref_lengths = _native.span_label_codes(hyps, refs)
+    assert ["O", chunks.START, *labels] == list(index)
+    assert hyp_codes.tolist() == codes[0].tolist() and ref_codes.tolist() == codes[1].tolist()
+    assert hyp_lengths.tolist() == ref_lengths.tolist() == [len(s) for s in hyps]
+    # anything but lists/tuples of str takes the Python path, which names the bad label
+    assert _native.span_label_codes([["B-X", 3]], [["O", "O"]]) is None
+    assert _native.span_label_codes((["O"],), [["O"]]) is None
+    assert _native.span_label_codes([[np.str_("O")]], [["O"]]) is None  # a str subclass: refused by name below
+    with pytest.raises(nlpeval.InputError, match="str_"):
+        chunks.layout([[np.str_("B-X")]], [["O"]])
+    with pytest.raises(nlpeval.InputError, match="label 1"):
+        chunks.layout([["B-X", ""]], [["O", "O"]])

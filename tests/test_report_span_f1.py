@@ -194,3 +194,25 @@ def test_cli_paired_tests_when_systems_predict_other_types(tmp_path: Path, capsy
         assert first["score"] == pytest.approx(f1_score(refs, systems["A"], average="macro"), abs=1e-12)
         assert second["score"] == pytest.approx(f1_score(refs, systems["B"], average="macro"), abs=1e-12)
         assert second["p_value"] == test().p_value
+
+
+def test_library_paired_tests_put_both_systems_on_one_schema() -> None:
+    import nlpeval
+    from nlpeval.significance.paired import approximate_randomization, paired_bootstrap
+    from nlpeval.significance.poisson import paired_poisson
+
+    refs = [["B-PER", "O"], ["B-LOC", "O"], ["B-PER", "I-PER"]]
+    a_hyps = [["B-PER", "B-ORG"], ["B-LOC", "O"], ["B-PER", "I-PER"]]
+    b_hyps = [["B-PER", "O"], ["O", "O"], ["B-PER", "O"]]
+    metric, fixed = nlpeval.SpanF1(average="macro"), nlpeval.SpanF1(average="macro", types=("LOC", "ORG", "PER"))
+    a, b = metric.segment_stats(a_hyps, refs), metric.segment_stats(b_hyps, refs)
+    assert a.schema != b.schema  # B never predicts ORG
+    fa, fb = fixed.segment_stats(a_hyps, refs), fixed.segment_stats(b_hyps, refs)
+    for test in (
+        lambda m, x, y: paired_bootstrap(m, x, y, n_resamples=100, seed=2),
+        lambda m, x, y: approximate_randomization(m, x, y, n_trials=100, seed=2),
+        lambda m, x, y: paired_poisson(m, x, y, n_resamples=100, seed=2),
+    ):
+        got, want = test(metric, a, b), test(fixed, fa, fb)
+        assert (got.baseline, got.system, got.p_value) == (want.baseline, want.system, want.p_value)
+        assert got.baseline == pytest.approx(f1_score(refs, a_hyps, average="macro"), abs=1e-12)

@@ -247,6 +247,7 @@ def mt19937_above(
 def mt19937_swap_effects(
     key: npt.NDArray[np.uint32], pos: int, samples: npt.NDArray[np.float64], rows: int, threshold: float
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.uint32], int]: ...
+def spa_pair_counts(partial: npt.NDArray[np.float32], totals: npt.NDArray[np.float32]) -> _I64: ...
 
 # retrieval (src/retrieval/): TREC files read natively, judged documents placed with trec_eval's ties
 class TrecQrels:
@@ -291,12 +292,6 @@ def ribes_values(
     hyp_lens: list[int] | None = None,
     ref_lens: list[int] | None = None,
 ) -> _F64: ...
-def gleu_rows(
-    hyps: list[str],
-    refs: list[str],
-    counts: list[int],
-    min_len: int,
-    max_len: int,
-    hyp_lens: list[int] | None = None,
-    ref_lens: list[int] | None = None,
-) -> _I64: ...
+def span_label_codes(
+    hyps: list[list[str]], refs: list[list[str]]
+) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32], list[str], _I64, _I64] | None: ...

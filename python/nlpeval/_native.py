@@ -133,6 +133,7 @@ refcache_limits = _core.refcache_limits
 # None with a core built before these kernels: the legacy draws then come from NumPy (significance.legacy_draws)
 mt19937_above = getattr(_core, "mt19937_above", None)
 mt19937_swap_effects = getattr(_core, "mt19937_swap_effects", None)
+spa_pair_counts = getattr(_core, "spa_pair_counts", None)
 # retrieval (absent from a core built before src/retrieval: nlpeval.ir then reads files in Python)
 TrecQrels = getattr(_core, "TrecQrels", None)
 TrecRun = getattr(_core, "TrecRun", None)
@@ -142,7 +143,7 @@ sari_hf_rows = getattr(_core, "sari_hf_rows", None)
 sari_easse_rows = getattr(_core, "sari_easse_rows", None)
 nist_rows = getattr(_core, "nist_rows", None)
 ribes_values = getattr(_core, "ribes_values", None)
-gleu_rows = getattr(_core, "gleu_rows", None)
+span_label_codes = getattr(_core, "span_label_codes", None)
 
 #: the kernels behind an ``import numpy`` done in Python first (see the module docs)
 ARRAY_KERNELS = frozenset(

@@ -1,20 +1,13 @@
 //! Python bindings of the generation metrics' kernels (`nlpeval._core`).
 
-use super::{gleu, nist, ribes, sari};
+use super::{nist, ribes, sari};
 use crate::common::parallel::detached;
+use crate::common::py::{to_array2, value_error};
 use crate::text::py_text::texts;
-use numpy::{PyArray1, PyArray2, PyArrayMethods};
-use pyo3::exceptions::PyValueError;
+use numpy::{PyArray1, PyArray2};
 use pyo3::prelude::*;
-
-fn array2<'py, T: numpy::Element>(
-    py: Python<'py>,
-    flat: Vec<T>,
-    rows: usize,
-    cols: usize,
-) -> PyResult<Bound<'py, PyArray2<T>>> {
-    PyArray1::from_vec(py, flat).reshape([rows, cols])
-}
+use pyo3::types::{PyList, PyString, PyTuple};
+use rustc_hash::FxHashMap;
 
 /// The segments of a SARI call: `counts[i]` references of `refs` (flat) per segment.
 fn sari_segments<'a>(
@@ -24,12 +17,12 @@ fn sari_segments<'a>(
     counts: &[usize],
 ) -> PyResult<Vec<sari::Segment<'a>>> {
     if sources.len() != outputs.len() || counts.len() != outputs.len() {
-        return Err(PyValueError::new_err(
+        return Err(value_error(
             "one source and one reference count per output are required",
         ));
     }
     if counts.iter().sum::<usize>() != refs.len() {
-        return Err(PyValueError::new_err(
+        return Err(value_error(
             "the reference counts do not add up to the references given",
         ));
     }
@@ -64,7 +57,7 @@ fn sari_hf_rows<'py>(
     let (sources, outputs, refs) = (sources.strs()?, outputs.strs()?, refs.strs()?);
     let segments = sari_segments(&sources, &outputs, &refs, &counts)?;
     let flat = detached(py, || sari::hf_rows(&segments, sari::Split::Space));
-    array2(py, flat, segments.len(), sari::HF_WIDTH)
+    to_array2(py, flat, segments.len(), sari::HF_WIDTH)
 }
 
 /// EASSE's `compute_ngram_stats` counts, `(n, 36)` int64, of normalised lines
@@ -81,7 +74,7 @@ fn sari_easse_rows<'py>(
     let (sources, outputs, refs) = (sources.strs()?, outputs.strs()?, refs.strs()?);
     let segments = sari_segments(&sources, &outputs, &refs, &counts)?;
     let flat = detached(py, || sari::easse_rows(&segments, sari::Split::Python));
-    array2(py, flat, segments.len(), sari::EASSE_WIDTH)
+    to_array2(py, flat, segments.len(), sari::EASSE_WIDTH)
 }
 
 /// Token sequences of a call: lines split like Python's `str.split()` when
@@ -98,7 +91,7 @@ fn sequences<'a>(
             .collect()),
         Some(lens) => {
             if lens.iter().sum::<usize>() != items.len() {
-                return Err(PyValueError::new_err(format!(
+                return Err(value_error(format!(
                     "the {side} lengths do not add up to the tokens given"
                 )));
             }
@@ -130,19 +123,19 @@ fn nist_rows<'py>(
     ref_lens: Option<Vec<usize>>,
 ) -> PyResult<Bound<'py, PyArray2<f64>>> {
     if n == 0 {
-        return Err(PyValueError::new_err("n must be positive"));
+        return Err(value_error("n must be positive"));
     }
     let (hyps, refs) = (texts(hyps)?, texts(refs)?);
     let (hyps, refs) = (hyps.strs()?, refs.strs()?);
     let hyp_seqs = sequences(&hyps, hyp_lens.as_deref(), "hypothesis")?;
     let ref_seqs = sequences(&refs, ref_lens.as_deref(), "reference")?;
     if counts.len() != hyp_seqs.len() || counts.iter().sum::<usize>() != ref_seqs.len() {
-        return Err(PyValueError::new_err(
+        return Err(value_error(
             "one reference count per hypothesis, adding up to the references given, is required",
         ));
     }
     let flat = detached(py, || nist::rows(&hyp_seqs, &ref_seqs, &counts, n));
-    array2(py, flat, hyp_seqs.len(), nist::width(n))
+    to_array2(py, flat, hyp_seqs.len(), nist::width(n))
 }
 
 /// NLTK's `sentence_ribes` of every segment (float64), input as for [`nist_rows`].
@@ -164,7 +157,7 @@ fn ribes_values<'py>(
     let hyp_seqs = sequences(&hyps, hyp_lens.as_deref(), "hypothesis")?;
     let ref_seqs = sequences(&refs, ref_lens.as_deref(), "reference")?;
     if counts.len() != hyp_seqs.len() || counts.iter().sum::<usize>() != ref_seqs.len() {
-        return Err(PyValueError::new_err(
+        return Err(value_error(
             "one reference count per hypothesis, adding up to the references given, is required",
         ));
     }
@@ -174,46 +167,122 @@ fn ribes_values<'py>(
     Ok(PyArray1::from_vec(py, values))
 }
 
-/// NLTK's `corpus_gleu` rows `(n_match, n_all)` of every segment (int64), input as for [`nist_rows`].
-#[pyfunction]
-#[pyo3(signature = (hyps, refs, counts, min_len, max_len, hyp_lens=None, ref_lens=None))]
-#[allow(clippy::too_many_arguments)]
-fn gleu_rows<'py>(
-    py: Python<'py>,
-    hyps: &Bound<'py, PyAny>,
-    refs: &Bound<'py, PyAny>,
-    counts: Vec<usize>,
-    min_len: usize,
-    max_len: usize,
-    hyp_lens: Option<Vec<usize>>,
-    ref_lens: Option<Vec<usize>>,
-) -> PyResult<Bound<'py, PyArray2<i64>>> {
-    if min_len == 0 || max_len == 0 {
-        return Err(PyValueError::new_err(
-            "min_len and max_len must be positive",
-        ));
-    }
-    let (hyps, refs) = (texts(hyps)?, texts(refs)?);
-    let (hyps, refs) = (hyps.strs()?, refs.strs()?);
-    let hyp_seqs = sequences(&hyps, hyp_lens.as_deref(), "hypothesis")?;
-    let ref_seqs = sequences(&refs, ref_lens.as_deref(), "reference")?;
-    if counts.len() != hyp_seqs.len() || counts.iter().sum::<usize>() != ref_seqs.len() {
-        return Err(PyValueError::new_err(
-            "one reference count per hypothesis, adding up to the references given, is required",
-        ));
-    }
-    let flat = detached(py, || {
-        gleu::rows(&hyp_seqs, &ref_seqs, &counts, min_len, max_len)
-    });
-    array2(py, flat, hyp_seqs.len(), 2)
-}
-
 /// Adds the generation kernels to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sari_hf_rows, m)?)?;
     m.add_function(wrap_pyfunction!(sari_easse_rows, m)?)?;
     m.add_function(wrap_pyfunction!(nist_rows, m)?)?;
     m.add_function(wrap_pyfunction!(ribes_values, m)?)?;
-    m.add_function(wrap_pyfunction!(gleu_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(span_label_codes, m)?)?;
     Ok(())
+}
+
+/// Label codes of one side (see [`span_label_codes`]): appends each sentence's codes and one `O`
+/// to `codes` and its length to `lengths`; false when the layout is not lists/tuples of `str`.
+struct LabelIndex {
+    by_text: FxHashMap<String, i32>,
+    /// the same `str` objects recur (interned labels): their codes by address, valid during the call
+    by_object: FxHashMap<usize, i32>,
+    labels: Vec<String>,
+}
+
+impl LabelIndex {
+    fn code(&mut self, item: &Bound<'_, PyAny>) -> PyResult<Option<i32>> {
+        let address = item.as_ptr() as usize;
+        if let Some(&code) = self.by_object.get(&address) {
+            return Ok(Some(code));
+        }
+        // exact `str` only: the checking path refuses subclasses (e.g. NumPy's `str_`) by name
+        if !item.is_exact_instance_of::<PyString>() {
+            return Ok(None);
+        }
+        let label = item.cast::<PyString>()?.to_str()?;
+        let code = match self.by_text.get(label) {
+            Some(&code) => code,
+            None => {
+                let code = 2 + self.labels.len() as i32;
+                self.by_text.insert(label.to_string(), code);
+                self.labels.push(label.to_string());
+                code
+            }
+        };
+        self.by_object.insert(address, code);
+        Ok(Some(code))
+    }
+
+    fn side(
+        &mut self,
+        side: &Bound<'_, PyList>,
+        codes: &mut Vec<i32>,
+        lengths: &mut Vec<i64>,
+    ) -> PyResult<bool> {
+        codes.push(1);
+        for sentence in side.iter() {
+            let before = codes.len();
+            if let Ok(list) = sentence.cast::<PyList>() {
+                for item in list.iter() {
+                    match self.code(&item)? {
+                        Some(code) => codes.push(code),
+                        None => return Ok(false),
+                    }
+                }
+            } else if let Ok(tuple) = sentence.cast::<PyTuple>() {
+                for item in tuple.iter() {
+                    match self.code(&item)? {
+                        Some(code) => codes.push(code),
+                        None => return Ok(false),
+                    }
+                }
+            } else {
+                return Ok(false);
+            }
+            lengths.push((codes.len() - before) as i64);
+            codes.push(0);
+        }
+        Ok(true)
+    }
+}
+
+/// The arrays of [`span_label_codes`].
+type SpanCodes<'py> = (
+    Bound<'py, PyArray1<i32>>,
+    Bound<'py, PyArray1<i32>>,
+    Vec<String>,
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray1<i64>>,
+);
+
+/// Span F1's label codes of both sides, laid out as `nlpeval.metrics.span_f1.chunks.layout`
+/// does: position 0 is START (code 1), then each sentence's labels and one `O` (code 0). New
+/// labels get codes 2, 3, ... in order of first sight (hypotheses first). Returns the two
+/// int32 arrays, the labels of codes 2, 3, ... and each side's sentence lengths; `None` when a
+/// side is not a list of lists/tuples of `str` (the caller's checking path then names the item).
+#[pyfunction]
+fn span_label_codes<'py>(
+    py: Python<'py>,
+    hyps: &Bound<'py, PyAny>,
+    refs: &Bound<'py, PyAny>,
+) -> PyResult<Option<SpanCodes<'py>>> {
+    let (Ok(hyps), Ok(refs)) = (hyps.cast::<PyList>(), refs.cast::<PyList>()) else {
+        return Ok(None);
+    };
+    let mut index = LabelIndex {
+        by_text: FxHashMap::from_iter([("O".to_string(), 0)]),
+        by_object: FxHashMap::default(),
+        labels: Vec::new(),
+    };
+    let (mut hyp_codes, mut hyp_lengths) = (Vec::new(), Vec::with_capacity(hyps.len()));
+    let (mut ref_codes, mut ref_lengths) = (Vec::new(), Vec::with_capacity(refs.len()));
+    if !index.side(hyps, &mut hyp_codes, &mut hyp_lengths)?
+        || !index.side(refs, &mut ref_codes, &mut ref_lengths)?
+    {
+        return Ok(None);
+    }
+    Ok(Some((
+        PyArray1::from_vec(py, hyp_codes),
+        PyArray1::from_vec(py, ref_codes),
+        index.labels,
+        PyArray1::from_vec(py, hyp_lengths),
+        PyArray1::from_vec(py, ref_lengths),
+    )))
 }

@@ -5,3 +5,4 @@
 pub mod mt;
 pub mod power;
 pub mod py;
+pub mod spa;

@@ -1,6 +1,8 @@
 //! Python bindings of the meta-evaluation kernels.
 
-use numpy::{PyArray1, PyReadonlyArray1};
+use numpy::{
+    PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods,
+};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -61,9 +63,35 @@ fn mt19937_swap_effects<'py>(
     Ok((PyArray1::from_vec(py, effects), key, pos))
 }
 
+/// pce.py's counts for every pair of systems `i < j` of every matrix: `partial` is
+/// `permutations x (matrices * systems)` float32 sums, `totals` is `matrices x systems`;
+/// returns `matrices x pairs` counts of `partial[:, i] - partial[:, j] >= totals[i] - totals[j]`.
+#[pyfunction]
+fn spa_pair_counts<'py>(
+    py: Python<'py>,
+    partial: PyReadonlyArray2<'py, f32>,
+    totals: PyReadonlyArray2<'py, f32>,
+) -> PyResult<Bound<'py, PyArray2<i64>>> {
+    let systems = totals.shape()[1];
+    let mats = totals.shape()[0];
+    if partial.shape()[1] != mats * systems {
+        return Err(PyValueError::new_err(format!(
+            "partial sums have {} columns; totals have {mats} x {systems}",
+            partial.shape()[1]
+        )));
+    }
+    let (partial, totals) = (partial.as_slice()?, totals.as_slice()?);
+    let counts = py
+        .detach(|| super::spa::pair_counts(partial, totals, systems))
+        .map_err(PyValueError::new_err)?;
+    let pairs = systems * systems.saturating_sub(1) / 2;
+    PyArray1::from_vec(py, counts).reshape([mats, pairs])
+}
+
 /// Adds the meta-evaluation kernels to the extension module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(mt19937_above, m)?)?;
     m.add_function(wrap_pyfunction!(mt19937_swap_effects, m)?)?;
+    m.add_function(wrap_pyfunction!(spa_pair_counts, m)?)?;
     Ok(())
 }

@@ -10,13 +10,25 @@
 //! is an error naming the 1-based line. The ids are kept as spans of the file's bytes
 //! (validated UTF-8), so reading allocates per query, not per line.
 
-use rustc_hash::FxHashMap;
+use rayon::prelude::*;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// An error at a 1-based line of the file (0: the whole file).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParseError {
     pub line: usize,
     pub message: String,
+}
+
+impl std::fmt::Display for ParseError {
+    /// `line: message` (the message alone for the whole file): the caller adds the file's name.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.line > 0 {
+            write!(f, "{}: {}", self.line, self.message)
+        } else {
+            write!(f, "{}", self.message)
+        }
+    }
 }
 
 impl ParseError {
@@ -75,31 +87,97 @@ fn is_python_space(c: char) -> bool {
     c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
 }
 
-fn is_ascii_python_space(b: u8) -> bool {
+const fn is_ascii_python_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | 0x1c..=0x1f)
 }
 
 /// The fields of one line as byte offsets `(start, end)` into `line`, at most `limit + 1` of them
-/// (enough to tell a wrong count).
+/// (enough to tell a wrong count). One pass over ASCII; a line with other characters is split by
+/// characters (Unicode spaces separate fields in Python too).
 fn fields(line: &str, limit: usize, out: &mut Vec<(usize, usize)>) {
     out.clear();
     let bytes = line.as_bytes();
-    if bytes.is_ascii() {
-        let mut i = 0;
-        while i < bytes.len() && out.len() <= limit {
-            while i < bytes.len() && is_ascii_python_space(bytes[i]) {
-                i += 1;
+    let mut i = 0;
+    while i < bytes.len() && out.len() <= limit {
+        while i < bytes.len() && is_ascii_python_space(bytes[i]) {
+            i += 1;
+        }
+        let start = i;
+        while i < bytes.len() && !is_ascii_python_space(bytes[i]) {
+            if bytes[i] >= 0x80 {
+                return unicode_fields(line, limit, out);
             }
-            let start = i;
-            while i < bytes.len() && !is_ascii_python_space(bytes[i]) {
-                i += 1;
-            }
-            if i > start {
-                out.push((start, i));
+            i += 1;
+        }
+        if i > start {
+            out.push((start, i));
+        }
+    }
+}
+
+const FIELD: u8 = 0;
+const SPACE: u8 = 1;
+const HIGH: u8 = 2;
+const NEWLINE: u8 = 3;
+
+/// Each byte's class for [`scan_line`]: part of a field, an ASCII space of `str.split()`, the
+/// start or continuation of a non-ASCII character, or the end of the line.
+static CLASS: [u8; 256] = {
+    let mut table = [FIELD; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = if b == b'\n' as usize {
+            NEWLINE
+        } else if b >= 0x80 {
+            HIGH
+        } else if is_ascii_python_space(b as u8) {
+            SPACE
+        } else {
+            FIELD
+        };
+        b += 1;
+    }
+    table
+};
+
+/// The fields of the line starting at `from` (offsets from `from`, at most `limit + 1` of them),
+/// in one pass to the line's end: returns where the line ends (its `\n` or the end of `bytes`) and
+/// whether it has non-ASCII characters (then its fields are to be split by characters instead).
+fn scan_line(
+    bytes: &[u8],
+    from: usize,
+    limit: usize,
+    out: &mut Vec<(usize, usize)>,
+) -> (usize, bool) {
+    out.clear();
+    let mut high = false;
+    let mut i = from;
+    loop {
+        while i < bytes.len() && CLASS[bytes[i] as usize] == SPACE {
+            i += 1;
+        }
+        if i >= bytes.len() || bytes[i] == b'\n' {
+            return (i, high);
+        }
+        let start = i;
+        while i < bytes.len() {
+            match CLASS[bytes[i] as usize] {
+                FIELD => i += 1,
+                HIGH => {
+                    high = true;
+                    i += 1;
+                }
+                _ => break,
             }
         }
-        return;
+        if out.len() <= limit {
+            out.push((start - from, i - from));
+        }
     }
+}
+
+fn unicode_fields(line: &str, limit: usize, out: &mut Vec<(usize, usize)>) {
+    out.clear();
     let mut start: Option<usize> = None;
     for (i, c) in line.char_indices() {
         if is_python_space(c) {
@@ -194,19 +272,15 @@ impl<T> Builder<T> {
     }
 }
 
-/// Where each document of `entries` first appears, to find a duplicate: `None` if none, else the
-/// positions (first, second) of the first duplicate in file order.
-fn first_duplicate<T>(text: &str, entries: &Entries<T>) -> Option<(usize, usize)> {
-    let mut seen: FxHashMap<&str, usize> = FxHashMap::default();
+/// Whether a query lists a document twice.
+fn has_duplicate<T>(text: &str, entries: &Entries<T>) -> Option<Span> {
+    let mut seen: FxHashSet<&str> = FxHashSet::default();
     seen.reserve(entries.docs.len());
-    for (i, span) in entries.docs.iter().enumerate() {
-        let doc = &text[span.start..span.start + span.len as usize];
-        if let Some(&first) = seen.get(doc) {
-            return Some((first, i));
-        }
-        seen.insert(doc, i);
-    }
-    None
+    entries
+        .docs
+        .iter()
+        .find(|span| !seen.insert(&text[span.start..span.start + span.len as usize]))
+        .copied()
 }
 
 fn span(start: usize, end: usize) -> Result<Span, ParseError> {
@@ -215,7 +289,7 @@ fn span(start: usize, end: usize) -> Result<Span, ParseError> {
     Ok(Span { start, len })
 }
 
-/// The 1-based lines of each query's entries, found again by a second pass (only for an error).
+/// The 1-based lines of a query's entries of a document, found again by a second pass (only for an error).
 fn entry_lines(text: &str, width: usize, query: &str, doc: &str) -> Vec<usize> {
     let mut out = Vec::new();
     let mut found = Vec::new();
@@ -231,30 +305,36 @@ fn entry_lines(text: &str, width: usize, query: &str, doc: &str) -> Vec<usize> {
     out
 }
 
-fn check_duplicates<T>(
+/// The first document listed twice for a query (in file order) as the reader's error.
+fn check_duplicates<T: Send + Sync>(
     text: &str,
-    builder: &Builder<T>,
+    queries: &[String],
+    entries: &[Entries<T>],
     width: usize,
     what: &str,
 ) -> Result<(), ParseError> {
-    for (slot, entries) in builder.entries.iter().enumerate() {
-        if let Some((_, second)) = first_duplicate(text, entries) {
-            let span = entries.docs[second];
-            let doc = &text[span.start..span.start + span.len as usize];
-            let query = &builder.queries[slot];
-            let found = entry_lines(text, width, query, doc);
-            let (first, again) = (found[0], found[1]);
-            return Err(ParseError::at(
-                again,
-                format!(
-                    "document {} {what} twice for query {} (first on line {first})",
-                    py_repr(doc),
-                    py_repr(query)
-                ),
-            ));
-        }
-    }
-    Ok(())
+    let first = crate::common::parallel::install(|| {
+        entries
+            .par_iter()
+            .enumerate()
+            .filter_map(|(slot, e)| has_duplicate(text, e).map(|span| (span.start, slot, span)))
+            .min_by_key(|found| found.0)
+    });
+    let Some((_, slot, span)) = first else {
+        return Ok(());
+    };
+    let doc = &text[span.start..span.start + span.len as usize];
+    let query = &queries[slot];
+    let found = entry_lines(text, width, query, doc);
+    Err(ParseError::at(
+        found[1],
+        format!(
+            "document {} {what} twice for query {} (first on line {})",
+            py_repr(doc),
+            py_repr(query),
+            found[0]
+        ),
+    ))
 }
 
 /// Python's `repr()` of a str for the messages (quotes; backslash escapes of quotes and controls).
@@ -286,15 +366,6 @@ pub fn py_repr(s: &str) -> String {
     out
 }
 
-fn finish<T>(text: String, builder: Builder<T>, tag: Option<String>) -> Parsed<T> {
-    Parsed {
-        text,
-        queries: builder.queries,
-        entries: builder.entries,
-        tag,
-    }
-}
-
 fn decode(data: Vec<u8>) -> Result<String, ParseError> {
     String::from_utf8(data).map_err(|err| {
         let at = err.utf8_error().valid_up_to();
@@ -304,85 +375,211 @@ fn decode(data: Vec<u8>) -> Result<String, ParseError> {
     })
 }
 
-/// Reads a qrels file's bytes.
-pub fn parse_qrels(data: Vec<u8>) -> Result<Qrels, ParseError> {
-    let text = decode(data)?;
-    let mut builder: Builder<i64> = Builder::new();
+/// What a file's lines hold: the number of fields, which one is the value, how it is read.
+struct Layout<T> {
+    width: usize,
+    value: usize,
+    tag: Option<usize>,
+    what: &'static str,
+    fields: &'static str,
+    read: fn(&str, usize) -> Result<T, ParseError>,
+}
+
+fn read_level(field: &str, line: usize) -> Result<i64, ParseError> {
+    parse_int(field).ok_or_else(|| {
+        ParseError::at(
+            line,
+            format!("relevance {} is not an integer", py_repr(field)),
+        )
+    })
+}
+
+fn read_score(field: &str, line: usize) -> Result<f64, ParseError> {
+    let score = parse_float(field)
+        .ok_or_else(|| ParseError::at(line, format!("score {} is not a number", py_repr(field))))?;
+    if score.is_nan() {
+        return Err(ParseError::at(line, "score is NaN".to_string()));
+    }
+    Ok(score)
+}
+
+/// One chunk of whole lines, parsed: queries in order of first appearance with their entries
+/// (first lines counted from the chunk's start), its line count, and the tag of its first line.
+struct Chunk<T> {
+    builder: Builder<T>,
+    lines: usize,
+    tag: Option<String>,
+}
+
+/// Parses `text[start..end]` (whole lines); lines are numbered from 1 within the chunk.
+fn parse_chunk<T>(
+    text: &str,
+    start: usize,
+    end: usize,
+    layout: &Layout<T>,
+) -> Result<Chunk<T>, ParseError> {
+    let mut builder: Builder<T> = Builder::new();
+    let mut tag: Option<String> = None;
     let mut found = Vec::with_capacity(8);
-    for (number, start, line) in lines(&text) {
-        fields(line, 4, &mut found);
+    let chunk = &text[start..end];
+    let bytes = chunk.as_bytes();
+    let mut at = 0;
+    let mut count = 0;
+    while at < bytes.len() {
+        count += 1;
+        let number = count;
+        let offset = at;
+        let (stop, high) = scan_line(bytes, at, layout.width, &mut found);
+        at = stop + 1;
+        let line = &chunk[offset..stop];
+        if high {
+            unicode_fields(line, layout.width, &mut found);
+        }
         if found.is_empty() || line[found[0].0..].starts_with('#') {
             continue;
         }
-        if found.len() != 4 {
+        if found.len() != layout.width {
             let mut all = Vec::new();
             fields(line, usize::MAX - 1, &mut all);
             return Err(ParseError::at(
                 number,
                 format!(
-                    "expected 4 fields 'query iteration document relevance'; got {}",
+                    "expected {} fields '{}'; got {}",
+                    layout.width,
+                    layout.fields,
                     all.len()
                 ),
             ));
         }
-        let level = &line[found[3].0..found[3].1];
-        let rel = parse_int(level).ok_or_else(|| {
-            ParseError::at(
-                number,
-                format!("relevance {} is not an integer", py_repr(level)),
-            )
-        })?;
+        let value = (layout.read)(&line[found[layout.value].0..found[layout.value].1], number)?;
         let slot = builder.slot(&line[found[0].0..found[0].1], number);
-        let doc = span(start + found[2].0, start + found[2].1)?;
+        let doc = span(start + offset + found[2].0, start + offset + found[2].1)?;
         builder.entries[slot].docs.push(doc);
-        builder.entries[slot].values.push(rel);
+        builder.entries[slot].values.push(value);
+        if let (None, Some(field)) = (&tag, layout.tag) {
+            tag = Some(line[found[field].0..found[field].1].to_string());
+        }
     }
-    check_duplicates(&text, &builder, 4, "judged")?;
-    Ok(finish(text, builder, None))
+    Ok(Chunk {
+        builder,
+        lines: count,
+        tag,
+    })
+}
+
+/// Chunk boundaries: about `parts` pieces of `text`, each ending after a newline (or at the end).
+fn boundaries(text: &str, parts: usize) -> Vec<(usize, usize)> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(parts);
+    let mut start = 0;
+    for part in 1..=parts {
+        let target = (text.len() * part / parts).max(start);
+        let end = if part == parts {
+            text.len()
+        } else {
+            match memchr::memchr(b'\n', &bytes[target..]) {
+                Some(at) => target + at + 1,
+                None => text.len(),
+            }
+        };
+        if end > start {
+            out.push((start, end));
+        }
+        start = end;
+        if start == text.len() {
+            break;
+        }
+    }
+    out
+}
+
+/// Files of at least this many bytes are parsed in chunks on the thread pool.
+const PARALLEL_MIN_BYTES: usize = 1 << 20;
+
+fn parse<T: Send + Sync>(data: Vec<u8>, layout: &Layout<T>) -> Result<Parsed<T>, ParseError> {
+    let text = decode(data)?;
+    let parts = if text.len() >= PARALLEL_MIN_BYTES {
+        4 * crate::common::parallel::current_num_threads()
+    } else {
+        1
+    };
+    let pieces = boundaries(&text, parts);
+    let chunks: Vec<Result<Chunk<T>, ParseError>> = if pieces.len() > 1 {
+        crate::common::parallel::install(|| {
+            pieces
+                .par_iter()
+                .map(|&(start, end)| parse_chunk(&text, start, end, layout))
+                .collect()
+        })
+    } else {
+        pieces
+            .iter()
+            .map(|&(start, end)| parse_chunk(&text, start, end, layout))
+            .collect()
+    };
+    // merge in file order: a query's entries keep their order, queries their first appearance
+    let mut merged: Builder<T> = Builder::new();
+    let mut tag = None;
+    let mut lines_before = 0;
+    for chunk in chunks {
+        let chunk = chunk.map_err(|err| ParseError::at(err.line + lines_before, err.message))?;
+        tag = tag.or(chunk.tag);
+        for (query, entries) in chunk.builder.queries.into_iter().zip(chunk.builder.entries) {
+            let slot = merged.slot(&query, entries.first_line + lines_before);
+            let into = &mut merged.entries[slot];
+            if into.docs.is_empty() {
+                into.docs = entries.docs;
+                into.values = entries.values;
+            } else {
+                into.docs.extend(entries.docs);
+                into.values.extend(entries.values);
+            }
+        }
+        lines_before += chunk.lines;
+    }
+    check_duplicates(
+        &text,
+        &merged.queries,
+        &merged.entries,
+        layout.width,
+        layout.what,
+    )?;
+    Ok(Parsed {
+        text,
+        queries: merged.queries,
+        entries: merged.entries,
+        tag,
+    })
+}
+
+/// Reads a qrels file's bytes.
+pub fn parse_qrels(data: Vec<u8>) -> Result<Qrels, ParseError> {
+    parse(
+        data,
+        &Layout {
+            width: 4,
+            value: 3,
+            tag: None,
+            what: "judged",
+            fields: "query iteration document relevance",
+            read: read_level,
+        },
+    )
 }
 
 /// Reads a run file's bytes.
 pub fn parse_run(data: Vec<u8>) -> Result<Run, ParseError> {
-    let text = decode(data)?;
-    let mut builder: Builder<f64> = Builder::new();
-    let mut tag: Option<String> = None;
-    let mut found = Vec::with_capacity(8);
-    for (number, start, line) in lines(&text) {
-        fields(line, 6, &mut found);
-        if found.is_empty() || line[found[0].0..].starts_with('#') {
-            continue;
-        }
-        if found.len() != 6 {
-            let mut all = Vec::new();
-            fields(line, usize::MAX - 1, &mut all);
-            return Err(ParseError::at(
-                number,
-                format!(
-                    "expected 6 fields 'query Q0 document rank score tag'; got {}",
-                    all.len()
-                ),
-            ));
-        }
-        let text_score = &line[found[4].0..found[4].1];
-        let score = parse_float(text_score).ok_or_else(|| {
-            ParseError::at(
-                number,
-                format!("score {} is not a number", py_repr(text_score)),
-            )
-        })?;
-        if score.is_nan() {
-            return Err(ParseError::at(number, "score is NaN".to_string()));
-        }
-        let slot = builder.slot(&line[found[0].0..found[0].1], number);
-        let doc = span(start + found[2].0, start + found[2].1)?;
-        builder.entries[slot].docs.push(doc);
-        builder.entries[slot].values.push(score);
-        if tag.is_none() {
-            tag = Some(line[found[5].0..found[5].1].to_string());
-        }
-    }
-    check_duplicates(&text, &builder, 6, "ranked")?;
-    Ok(finish(text, builder, tag))
+    parse(
+        data,
+        &Layout {
+            width: 6,
+            value: 4,
+            tag: Some(5),
+            what: "ranked",
+            fields: "query Q0 document rank score tag",
+            read: read_score,
+        },
+    )
 }
 
 #[cfg(test)]
@@ -465,6 +662,60 @@ mod tests {
         assert_eq!(err.message, "relevance '1.5' is not an integer");
         let err = parse_qrels(b"q1 0 d1 1\n\xff\n".to_vec()).unwrap_err();
         assert_eq!((err.line, err.message.as_str()), (2, "invalid UTF-8"));
+    }
+
+    #[test]
+    fn chunked_parse_equals_one_chunk() {
+        let mut text = String::from("# header\n");
+        let mut rng = fastrand::Rng::with_seed(3);
+        for i in 0..60_000 {
+            let q = rng.u32(0..50);
+            text.push_str(&format!("q{q} Q0 d{i} 1 {} t{}\r\n", rng.f64(), i % 3));
+        }
+        let layout_run = |data: &str, parts: usize| {
+            let pieces = boundaries(data, parts);
+            let layout = Layout {
+                width: 6,
+                value: 4,
+                tag: Some(5),
+                what: "ranked",
+                fields: "query Q0 document rank score tag",
+                read: read_score,
+            };
+            (
+                pieces.len(),
+                parse_chunk(data, 0, data.len(), &layout).unwrap().lines,
+            )
+        };
+        assert_eq!(layout_run(&text, 7), (7, 60_001));
+        let whole = parse_run(text.clone().into_bytes()).unwrap();
+        assert!(text.len() >= PARALLEL_MIN_BYTES);
+        assert_eq!(whole.tag.as_deref(), Some("t0"));
+        let mut one: Builder<f64> = Builder::new();
+        for (number, _, line) in lines(&text).skip(1) {
+            let mut found = Vec::new();
+            fields(line, 6, &mut found);
+            one.slot(&line[found[0].0..found[0].1], number);
+        }
+        assert_eq!(whole.queries, one.queries);
+        for (e, o) in whole.entries.iter().zip(&one.entries) {
+            assert_eq!(e.first_line, o.first_line);
+        }
+        let total: usize = whole.entries.iter().map(|e| e.docs.len()).sum();
+        assert_eq!(total, 60_000);
+        // an error in a late chunk names its line in the whole file
+        let bad = format!("{text}q1 Q0 x 1 nan t\n");
+        let err = parse_run(bad.into_bytes()).unwrap_err();
+        assert_eq!((err.line, err.message.as_str()), (60_002, "score is NaN"));
+        let again = lines(&text).nth(6).unwrap().2;
+        let dup = format!("{text}{again}\n");
+        let err = parse_run(dup.into_bytes()).unwrap_err();
+        assert_eq!(err.line, 60_002);
+        assert!(
+            err.message.ends_with("(first on line 7)"),
+            "{}",
+            err.message
+        );
     }
 
     #[test]

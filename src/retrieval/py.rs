@@ -1,15 +1,16 @@
 //! Python bindings of the TREC readers (`nlpeval._core.TrecQrels`, `TrecRun`, `trec_place`).
 //!
-//! A reading error is a `ValueError` whose arguments are `(line, message)` (line 0: the whole
-//! file); `nlpeval.ir.native` turns it into the project's `file:line` error.
+//! A reading error is a `ValueError` reading `line: message` (the message alone for the whole
+//! file); `nlpeval.ir.native` then reads the file in Python, which raises the project's `file:line`
+//! error (or accepts the few forms only Python's `int`/`float` read).
 
-use numpy::{PyArray1, PyArray2, PyArrayMethods};
-use pyo3::exceptions::PyValueError;
+use numpy::{PyArray1, PyArray2};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use super::parse::{parse_qrels, parse_run, ParseError, Parsed, Qrels, Run};
 use super::place::place;
+use crate::common::py::{to_array2, OrValueError};
 
 fn read(path: &str, max_line_bytes: Option<usize>) -> Result<Vec<u8>, ParseError> {
     let data = std::fs::read(path).map_err(|err| ParseError {
@@ -32,10 +33,6 @@ fn read(path: &str, max_line_bytes: Option<usize>) -> Result<Vec<u8>, ParseError
         }
     }
     Ok(data)
-}
-
-fn error(err: ParseError) -> PyErr {
-    PyValueError::new_err((err.line, err.message))
 }
 
 fn queries<T>(parsed: &Parsed<T>) -> Vec<String> {
@@ -64,7 +61,7 @@ impl TrecQrels {
     fn read(py: Python<'_>, path: &str, max_line_bytes: Option<usize>) -> PyResult<TrecQrels> {
         let inner = py
             .detach(|| read(path, max_line_bytes).and_then(parse_qrels))
-            .map_err(error)?;
+            .or_value_error()?;
         Ok(TrecQrels { inner })
     }
 
@@ -110,7 +107,7 @@ impl TrecRun {
     fn read(py: Python<'_>, path: &str, max_line_bytes: Option<usize>) -> PyResult<TrecRun> {
         let inner = py
             .detach(|| read(path, max_line_bytes).and_then(parse_run))
-            .map_err(error)?;
+            .or_value_error()?;
         Ok(TrecRun { inner })
     }
 
@@ -172,9 +169,9 @@ fn trec_place<'py>(
 ) -> PyResult<PlacedArrays<'py>> {
     let placed = py.detach(|| place(&qrels.inner, &run.inner, complete, judged_only, float32));
     let n = placed.queries.len();
-    let ranks = PyArray1::from_vec(py, placed.ranks).reshape([n, placed.width])?;
-    let rels = PyArray1::from_vec(py, placed.rels).reshape([n, placed.width])?;
-    let levels = PyArray1::from_vec(py, placed.levels).reshape([n, placed.depth])?;
+    let ranks = to_array2(py, placed.ranks, n, placed.width)?;
+    let rels = to_array2(py, placed.rels, n, placed.width)?;
+    let levels = to_array2(py, placed.levels, n, placed.depth)?;
     Ok((
         placed.queries,
         ranks,

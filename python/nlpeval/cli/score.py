@@ -237,10 +237,6 @@ def paired_p_values(
     for name, accumulator in system.items():
         metric = accumulator.metric
         base_stats, sys_stats = baseline[name].stats(), accumulator.stats()
-        shared = getattr(metric, "shared_columns", None)  # span F1: both systems' entity types, one schema
-        if shared is not None:
-            metric, both = shared({"baseline": base_stats, "system": sys_stats})
-            base_stats, sys_stats = both["baseline"], both["system"]
         if options.paired_bs and options.resampling == "poisson":
             from nlpeval.significance.poisson import paired_poisson
 

@@ -110,8 +110,10 @@ class PermutationResult:
 _COIN_IS_UNIFORM: bool | None = None
 
 
-def coin_flips(rs: np.random.RandomState, shape: tuple[int, int], columns: np.ndarray | None = None) -> np.ndarray:
-    """``rs.binomial(1, 0.5, shape)`` as int64, drawn faster when that is the same thing.
+def coin_flips(
+    rs: np.random.RandomState, shape: tuple[int, int], columns: np.ndarray | None = None, dtype: type = np.int64
+) -> np.ndarray:
+    """``rs.binomial(1, 0.5, shape)`` as ``dtype`` (int64 or bool), drawn faster when that is the same thing.
 
     Legacy ``binomial(1, 0.5)`` inverts one uniform double per draw (1 when it is above
     0.5), so ``random_sample(shape) > 0.5`` gives the same values and leaves ``rs`` in the
@@ -127,13 +129,13 @@ def coin_flips(rs: np.random.RandomState, shape: tuple[int, int], columns: np.nd
         flags = uniform_above(rs, shape[0] * shape[1], 0.5)
         if flags is not None:  # the same uniforms, drawn by the core
             flags = flags.reshape(shape)
-            return (flags if columns is None else flags[:, columns]).astype(np.int64)
+            return (flags if columns is None else flags[:, columns]).astype(dtype, copy=False)
         uniform = rs.random_sample(shape)
         if columns is not None:
-            return (uniform[:, columns] > 0.5).astype(np.int64)
-        return (uniform > 0.5).astype(np.int64)
+            return (uniform[:, columns] > 0.5).astype(dtype)
+        return (uniform > 0.5).astype(dtype)
     flips = rs.binomial(1, 0.5, shape)
-    return flips if columns is None else flips[:, columns]
+    return (flips if columns is None else flips[:, columns]).astype(dtype, copy=False)
 
 
 def _rs(random_state: np.random.RandomState | int | None) -> np.random.RandomState:
@@ -418,6 +420,7 @@ def _draw_loop(
     early_only_when_large: bool = False,
     chunk_cells: int | None = None,
     columns: np.ndarray | None = None,
+    dtype: type = np.int64,
 ) -> PermutationResult:
     """Resample in chunks that never cross a block boundary; stop early as the oracle does."""
     draws: list[np.ndarray] = []
@@ -427,7 +430,7 @@ def _draw_loop(
         to_boundary = block_size - (done % block_size)
         rows = min(chunk_cap, to_boundary, k - done)
         state = rs.get_state() if early_only_when_large else None
-        weights = coin_flips(rs, (rows, n_cells), columns)
+        weights = coin_flips(rs, (rows, n_cells), columns, dtype)
         c1, c2 = pair(weights)
         large = (c2 - c1) >= delta
         index = done + 1 + np.arange(rows)
@@ -554,6 +557,8 @@ def permutation_sig_diff(
             def pair(weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
                 return _pearson_pair(engine, weights, delta, exact)
 
+        # these weights are only compared with 1 or cast to float: bools save a pass over every cell
+        return _draw_loop(len(s1), k, block_size, early_min, early_max, rs, delta, pair, chunk_cells=cells, dtype=bool)
     return _draw_loop(len(s1), k, block_size, early_min, early_max, rs, delta, pair, chunk_cells=cells)
 
 

@@ -109,9 +109,25 @@ def _upper(n_systems: int) -> tuple[np.ndarray, np.ndarray]:
     return first, second
 
 
+def _native_counts(partial: np.ndarray, totals: np.ndarray) -> np.ndarray | None:
+    """:func:`_counts` of ``(matrices, systems)`` totals by the core (``matrices x pairs``; None without it)."""
+    from nlpeval import _native
+
+    kernel = getattr(_native, "spa_pair_counts", None)
+    if kernel is None:
+        return None
+    counts: np.ndarray = kernel(
+        np.ascontiguousarray(partial, dtype=np.float32), np.ascontiguousarray(totals, dtype=np.float32)
+    )
+    return counts
+
+
 def _counts(partial: np.ndarray, totals: np.ndarray, first: np.ndarray, second: np.ndarray) -> np.ndarray:
     """Per pair ``i < j``: permutations whose ``partial[:, i] - partial[:, j]`` reaches ``totals[i] - totals[j]``
     (float32 throughout, as pce.py), from the transposed sums (one system's permutations contiguous)."""
+    native = _native_counts(partial, totals.reshape(1, -1))
+    if native is not None:
+        return native[0]
     sums = np.ascontiguousarray(partial.T)
     null = sums[first]
     null -= sums[second]
@@ -158,8 +174,11 @@ def pairwise_p_value_rows(stack: np.ndarray, signs: np.ndarray) -> np.ndarray:
     partial = np.matmul(signs, seg.T) if n_mats > 1 else alone
     if not np.array_equal(partial[:, :n_systems], alone):
         partial = np.concatenate([np.matmul(signs, seg[i : i + n_systems].T) for i in range(0, len(seg), n_systems)], 1)
-    sums_all = np.ascontiguousarray(partial.T)  # (matrices x systems, permutations)
     n_perm = signs.shape[0]
+    native = _native_counts(partial, totals)
+    if native is not None:
+        return native / n_perm
+    sums_all = np.ascontiguousarray(partial.T)  # (matrices x systems, permutations)
     null = np.empty((len(first), n_perm), dtype=np.float32)
     above = np.empty((len(first), n_perm), dtype=bool)
     counts = np.empty((n_mats, len(first)), dtype=np.int64)

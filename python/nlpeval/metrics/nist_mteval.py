@@ -101,7 +101,10 @@ def mteval_tokenize(
 
 def _international(text: str, preserve_case: bool, split_non_ascii: bool) -> str:
     """mteval-v13a's ``tokenization_international`` (Perl's Unicode properties, through ``regex``)."""
-    import regex
+    try:
+        import regex
+    except ImportError:  # pragma: no cover - regex is in the mteval extra (and the test extra)
+        raise ImportError("mteval's international tokenization needs regex: pip install 'nlpeval[mteval]'") from None
 
     text = text.replace("<skipped>", "")
     text = regex.sub(r"\p{Line_Break=Hyphen}\p{Zl}", "", text)

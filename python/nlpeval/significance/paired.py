@@ -66,6 +66,17 @@ def _p_value(null_statistics: np.ndarray, observed: float) -> float:
     return float((np.sum(null_statistics > observed) + 1) / (len(null_statistics) + 1))
 
 
+def checked_pair(metric: CorpusMetric, baseline: Stats, system: Stats) -> tuple[CorpusMetric, Stats, Stats]:
+    """The two systems' statistics, checked for a paired test; a metric whose columns depend on the data (span
+    F1: the entity types found) puts both on one schema first (its ``shared_columns``)."""
+    shared = getattr(metric, "shared_columns", None)
+    if shared is not None:
+        metric, both = shared({"baseline": baseline, "system": system})
+        baseline, system = both["baseline"], both["system"]
+    _check_pair(baseline, system)
+    return metric, baseline, system
+
+
 def _check_pair(baseline: Stats, system: Stats) -> None:
     if baseline.schema != system.schema:
         raise ValueError("the two systems were scored with different statistics")
@@ -115,7 +126,7 @@ def paired_bootstrap(
     >>> result.system > result.baseline, 0 < result.p_value <= 1
     (True, True)
     """
-    _check_pair(baseline, system)
+    metric, baseline, system = checked_pair(metric, baseline, system)
     schema = system.schema
     pair = partial(_resampled_pair, schema, baseline.rows, system.rows)
     chunk = exact_chunk(100, baseline.rows, system.rows)
@@ -190,7 +201,7 @@ def approximate_randomization(
     >>> result.system > result.baseline, 0 < result.p_value <= 1
     (True, True)
     """
-    _check_pair(baseline, system)
+    metric, baseline, system = checked_pair(metric, baseline, system)
     schema = system.schema
     trials = partial(_swapped_totals, baseline=baseline.rows, system=system.rows)
     swaps = coin_blocks(len(system), n_trials, seed)  # default_rng(seed).integers(2, ..., dtype=bool), bounded memory

@@ -345,9 +345,9 @@ def paired_poisson(
     >>> r.system > r.baseline, 0 < r.p_value <= 1
     (True, True)
     """
-    from nlpeval.significance.paired import _check_pair
+    from nlpeval.significance.paired import checked_pair
 
-    _check_pair(baseline, system)
+    metric, baseline, system = checked_pair(metric, baseline, system)
     _check(n_resamples, 0.95, len(system))
     keys = _ids(ids, len(system))
     schema = system.schema

@@ -20,13 +20,11 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from nlpeval import _native
-from nlpeval.core.errors import InputError
 from nlpeval.core.metric import CorpusMetric
 from nlpeval.core.score import Score
 from nlpeval.core.signature import Signature, nrefs_field
 from nlpeval.core.stats import Stats, StatsSchema
-from nlpeval.metrics.nltk_lexical.tokens import native_sequences
+from nlpeval.metrics.nltk_lexical.tokens import pair_rows
 
 #: GLEU flavors: NLTK (whitespace split) and HF evaluate's google_bleu (13a tokens).
 GLEU_FLAVORS = ("nltk", "hf")
@@ -127,27 +125,11 @@ class GLEU(CorpusMetric):
 
     def segment_stats(self, hypotheses: Sequence[Any], references: Sequence[Any]) -> Stats:
         """Integer rows of ``n_match``, ``n_all`` (of the chosen reference), ``nrefs_min``, ``nrefs_max``."""
-        if _native.gleu_rows is None:  # a core built before src/gen: the BLEU kernel pair by pair
-            return self._pair_stats(hypotheses, references)
-        hyps, refs, counts, hyp_lens, ref_lens = native_sequences(hypotheses, references)
+        pretokenize = None
         if self.flavor == "hf":
             from nlpeval.metrics.bleu.hf import hf_13a
 
-            if hyp_lens is not None:
-                raise InputError("this tokenizer takes text; got token lists", side="hypotheses")
-            hyps, refs = hf_13a(hyps), hf_13a(refs)  # the text is checked: no lone surrogate
-        rows = np.empty((len(counts), 4), dtype=np.int64)
-        rows[:, :2] = _native.gleu_rows(hyps, refs, counts, self.min_len, self.max_len, hyp_lens, ref_lens)
-        rows[:, 2] = counts
-        rows[:, 3] = counts
-        return Stats(_SCHEMA, rows)
-
-    def _pair_stats(self, hypotheses: Sequence[Any], references: Sequence[Any]) -> Stats:
-        """:meth:`segment_stats` through the native BLEU kernel, one (hypothesis, reference) pair at a time."""
-        from nlpeval.metrics.bleu.hf import hf_13a
-        from nlpeval.metrics.nltk_lexical.tokens import pair_rows
-
-        pretokenize = hf_13a if self.flavor == "hf" else None
+            pretokenize = hf_13a
         pairs, counts = pair_rows(hypotheses, references, max_order=self.max_len, pretokenize=pretokenize)
         rows = np.empty((counts.shape[0], 4), dtype=np.int64)
         rows[:, :2] = gleu_rows(pairs, counts, min_len=self.min_len, max_len=self.max_len)

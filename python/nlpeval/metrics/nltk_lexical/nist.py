@@ -229,8 +229,9 @@ class NIST(CorpusMetric):
         weights, ``nrefs_min`` and ``nrefs_max`` (both passes over the corpus)."""
         if _native.nist_rows is None:  # a core built before src/gen
             return Stats(self.schema, nist_rows(*token_lists(hypotheses, references), self.n))
-        hyps, refs, counts, hyp_lens, ref_lens = native_sequences(hypotheses, references)
-        return Stats(self.schema, _native.nist_rows(hyps, refs, counts, self.n, hyp_lens, ref_lens))
+        hyps, refs, counts, hyp_lens, ref_lens, checked = native_sequences(hypotheses, references)
+        with checked:
+            return Stats(self.schema, _native.nist_rows(hyps, refs, counts, self.n, hyp_lens, ref_lens))
 
     def _value(self, totals: np.ndarray, *, sentence: bool) -> np.ndarray:
         totals = np.asarray(totals, dtype=np.float64)

@@ -173,7 +173,7 @@ class RIBES(CorpusMetric):
 
     def segment_stats(self, hypotheses: Sequence[Any], references: Sequence[Any]) -> Stats:
         """Float rows of ``ribes_sum`` (the segment's RIBES), ``segments`` (1), ``nrefs_min``, ``nrefs_max``."""
-        hyps, refs, counts, hyp_lens, ref_lens = native_sequences(hypotheses, references)
+        hyps, refs, counts, hyp_lens, ref_lens, checked = native_sequences(hypotheses, references)
         rows = np.empty((len(counts), 4), dtype=np.float64)
         if _native.ribes_values is None:  # a core built before src/gen
             from nlpeval.metrics.nltk_lexical.ribes_align import ribes_values
@@ -181,9 +181,10 @@ class RIBES(CorpusMetric):
 
             rows[:, 0] = ribes_values(*token_lists(hypotheses, references), float(self.alpha), float(self.beta))
         else:
-            rows[:, 0] = _native.ribes_values(
-                hyps, refs, counts, float(self.alpha), float(self.beta), hyp_lens, ref_lens
-            )
+            with checked:
+                rows[:, 0] = _native.ribes_values(
+                    hyps, refs, counts, float(self.alpha), float(self.beta), hyp_lens, ref_lens
+                )
         rows[:, 1] = 1.0
         rows[:, 2] = counts
         rows[:, 3] = counts

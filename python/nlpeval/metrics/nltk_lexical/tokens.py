@@ -86,18 +86,20 @@ def token_lists(
 
 def native_sequences(
     hypotheses: Sequence[Any], references: Sequence[Any]
-) -> tuple[list[str], list[str], list[int], list[int] | None, list[int] | None]:
-    """The input of a native kernel: ``(hyps, refs, counts, hyp_lens, ref_lens)``.
+) -> tuple[list[str], list[str], list[int], list[int] | None, list[int] | None, Any]:
+    """The input of a native kernel: ``(hyps, refs, counts, hyp_lens, ref_lens, checked)``.
 
     Text input (checked as :func:`token_lists` checks it) gives the lines themselves and ``None``
     lengths: the kernel splits them on whitespace as ``str.split()`` does. Token lists are flattened
-    into one list of tokens per side with each sequence's length.
+    into one list of tokens per side with each sequence's length. Call the kernel inside ``checked``:
+    a lone surrogate then becomes an ``InputError`` naming the segment (looked for only when the
+    kernel could not read the text).
 
     Examples
     --------
-    >>> native_sequences(["a b"], [["a", "b c"]])
+    >>> native_sequences(["a b"], [["a", "b c"]])[:5]
     (['a b'], ['a', 'b c'], [2], None, None)
-    >>> native_sequences([["a", "b"]], [[["a"], ["b", "c"]]])
+    >>> native_sequences([["a", "b"]], [[["a"], ["b", "c"]]])[:5]
     (['a', 'b'], ['a', 'b', 'c'], [2], [2], [1, 2])
     """
     hyps = as_segment_list(hypotheses, "hypotheses")
@@ -105,8 +107,8 @@ def native_sequences(
     check_lengths(len(hyps), refs)
     if _is_text(hyps):
         text_hyps, text_refs = validate_text(hyps, refs)
-        check_unicode(text_hyps, text_refs)
-        return text_hyps, [r for seg in text_refs for r in seg], [len(seg) for seg in text_refs], None, None
+        flat = [r for seg in text_refs for r in seg]
+        return text_hyps, flat, [len(seg) for seg in text_refs], None, None, unicode_checked(text_hyps, text_refs)
     hyp_tokens, ref_tokens = token_lists(hyps, refs)
     flat_refs = [r for seg in ref_tokens for r in seg]
     return (
@@ -115,6 +117,7 @@ def native_sequences(
         [len(seg) for seg in ref_tokens],
         [len(h) for h in hyp_tokens],
         [len(r) for r in flat_refs],
+        unicode_checked([]),
     )
 
 

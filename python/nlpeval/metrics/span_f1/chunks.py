@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from nlpeval import _native
 from nlpeval.core.errors import InputError
 from nlpeval.metrics.span_f1 import rules
 
@@ -96,28 +97,31 @@ class _Index(dict[Any, int]):
 
 def layout(hypotheses: Any, references: Any, *, lines: bool = False) -> Layout:
     """Validate both sides (same number of sentences and labels per sentence) and lay them out."""
-    hyps = _sentences(hypotheses, "hypotheses", lines)
-    refs = _sentences(references, "references", lines)
+    fast = None
+    if not lines and _native.span_label_codes is not None and type(hypotheses) is list and type(references) is list:
+        fast = _native.span_label_codes(hypotheses, references)  # lists/tuples of str: coded natively
+    if fast is not None:
+        hyp_codes, ref_codes, labels, hyp_lengths, lengths = fast
+        hyps, refs = hypotheses, references
+    else:
+        hyps = _sentences(hypotheses, "hypotheses", lines)
+        refs = _sentences(references, "references", lines)
     if len(hyps) != len(refs):
         raise InputError(f"{len(hyps)} hypothesis sentences but {len(refs)} reference sentences")
     n = len(hyps)
-    hyp_lengths = np.fromiter(map(len, hyps), dtype=np.int64, count=n)
-    lengths = np.fromiter(map(len, refs), dtype=np.int64, count=n)
+    if fast is None:
+        hyp_lengths = np.fromiter(map(len, hyps), dtype=np.int64, count=n)
+        lengths = np.fromiter(map(len, refs), dtype=np.int64, count=n)
     if not np.array_equal(hyp_lengths, lengths):
         i = int(np.flatnonzero(hyp_lengths != lengths)[0])
         raise InputError(
             f"{hyp_lengths[i]} predicted labels but {lengths[i]} reference labels", segment=i, side="hypotheses"
         )
-    size = 1 + int(lengths.sum()) + n
-    index = _Index({"O": 0, START: 1})
-    codes = []
-    for side, sentences in (("hypotheses", hyps), ("references", refs)):
-        labels = chain((START,), chain.from_iterable(chain.from_iterable(zip(sentences, repeat(_BREAK)))))
-        try:
-            codes.append(np.fromiter(map(index.__getitem__, labels), np.int32, count=size))
-        except TypeError:
-            unhashable = {id(label) for sentence in sentences for label in sentence if not isinstance(label, str)}
-            raise _bad_label_by_id(sentences, side, unhashable) from None
+    if fast is not None:  # the same codes as _codes: O 0, START 1, then labels in order of first sight
+        index: dict[Any, int] = dict.fromkeys(["O", START, *labels], 0)
+        codes = [hyp_codes, ref_codes]
+    else:
+        index, codes = _codes(hyps, refs, 1 + int(lengths.sum()) + n)
     bad = {label for label in index if label is not START and (type(label) is not str or not label)}
     if bad:
         for side, sentences in (("references", refs), ("hypotheses", hyps)):
@@ -129,6 +133,20 @@ def layout(hypotheses: Any, references: Any, *, lines: bool = False) -> Layout:
         np.cumsum(lengths[:-1] + 1, out=starts[1:])
         starts[1:] += 1
     return Layout(list(index), codes[0], codes[1], starts, lengths)
+
+
+def _codes(hyps: list[Sequence[Any]], refs: list[Sequence[Any]], size: int) -> tuple[dict[Any, int], list[np.ndarray]]:
+    """Label -> code (``O`` 0, START 1, then new labels in order of first sight) and both sides' layout codes."""
+    index = _Index({"O": 0, START: 1})
+    codes = []
+    for side, sentences in (("hypotheses", hyps), ("references", refs)):
+        labels = chain((START,), chain.from_iterable(chain.from_iterable(zip(sentences, repeat(_BREAK)))))
+        try:
+            codes.append(np.fromiter(map(index.__getitem__, labels), np.int32, count=size))
+        except TypeError:
+            unhashable = {id(label) for sentence in sentences for label in sentence if not isinstance(label, str)}
+            raise _bad_label_by_id(sentences, side, unhashable) from None
+    return index, codes
 
 
 def _bad_label_by_id(sentences: list[Sequence[Any]], side: str, ids: set[int]) -> InputError:
