@@ -16,7 +16,7 @@ from __future__ import annotations
 import signal
 import threading
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 try:
     from nlpeval import _core
@@ -69,7 +69,7 @@ def _numpy_first(kernel: F) -> F:
 
     call.__name__ = call.__qualname__ = kernel.__name__
     call.__doc__ = kernel.__doc__
-    return call  # type: ignore[return-value]
+    return cast(F, call)  # the same signature as kernel
 
 
 tokenize = _core.tokenize

@@ -261,7 +261,7 @@ def locate(error: BaseException, system: str, refs: Sequence[str], every: int, s
     """
     location = getattr(error, "location", None)
     if isinstance(location, str):
-        return UsageError(f"{location}: {error.detail}")  # type: ignore[attr-defined]
+        return UsageError(f"{location}: {error.detail}")  # type: ignore[attr-defined]  # duck-typed: any error with a location
     partition, row = getattr(error, "partition", None), getattr(error, "row", None)
     if partition is None or row is None or not refs:
         return error
@@ -269,7 +269,7 @@ def locate(error: BaseException, system: str, refs: Sequence[str], every: int, s
     path = refs[getattr(error, "reference", None) or 0] if side == "references" else system
     if side == "sources" and src is not None:
         path = src
-    return UsageError(f"{path}:{partition * every + row + 1}: {error.detail}")  # type: ignore[attr-defined]
+    return UsageError(f"{path}:{partition * every + row + 1}: {error.detail}")  # type: ignore[attr-defined]  # partition and row set: a PartitionInputError
 
 
 # ----------------------------------------------------------------------------- ids

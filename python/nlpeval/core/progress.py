@@ -26,7 +26,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
 from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
@@ -182,8 +182,8 @@ def track(iterable: Iterable[T], *, total: int | None = None, desc: str | None =
     ...     sum(track([1, 2, 3], desc="sections"))
     6
     """
-    if total is None and hasattr(iterable, "__len__"):
-        total = len(iterable)  # type: ignore[arg-type]
+    if total is None and isinstance(iterable, Sized):
+        total = len(iterable)
     with progress_bar(total, desc=desc, unit=unit) as bar:
         for item in iterable:
             yield item

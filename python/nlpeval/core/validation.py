@@ -157,7 +157,7 @@ def validate_text(hypotheses: Sequence[str], references: Sequence[ReferenceItem]
     hyps, refs = validate_text_native(hypotheses, references)
     if refs and isinstance(refs[0], str):  # one reference per segment (all str)
         return hyps, [[item] for item in refs]
-    return hyps, refs  # type: ignore[return-value]
+    return hyps, cast(list[list[str]], refs)  # per-segment lists (the native check refused anything else)
 
 
 def validate_text_native(

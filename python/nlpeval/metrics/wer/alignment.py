@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 
@@ -297,13 +297,14 @@ class EditAlignment:
         sep = " " if self.unit == "word" else ""
         for seg in self.segments:
             if by == "token":
+                # a pair's missing side is None only where its op says so (insert: no ref, delete: no hyp)
                 for op, ref, hyp in seg.pairs:
                     if op == "substitute":
-                        subs[(ref, hyp)] += 1  # type: ignore[index]
+                        subs[(cast(str, ref), cast(str, hyp))] += 1
                     elif op == "insert":
-                        ins[hyp] += 1  # type: ignore[index]
+                        ins[cast(str, hyp)] += 1
                     elif op == "delete":
-                        dels[ref] += 1  # type: ignore[index]
+                        dels[cast(str, ref)] += 1
                 continue
             for chunk in seg.chunks:
                 ref = sep.join(seg.reference[chunk.ref_start_idx : chunk.ref_end_idx])
