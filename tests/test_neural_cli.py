@@ -313,7 +313,9 @@ def test_report_shows_comet_with_intervals_and_paired_tests(files: dict[str, str
     report = nlpeval.report({"a": t["a"], "b": t["b"]}, t["ref"], sources=t["src"], metrics=["comet"],
                             metric_options={"comet_model": COMET_TINY}, n_bootstrap=200, n_randomization=200)  # fmt: skip
     (cell,) = [c for c in report.leaderboard.cells if c.system == "a"]
-    assert cell.estimate.value == pytest.approx(expected["a"], abs=1e-12)
+    # float32 rounding, not 1e-12: one CI run (2026-11-27, two CI runs side by side) gave 1.9e-9 here while the
+    # CLI report's same value above matched to 1e-12; the cause (batch or thread dependent rounding) is not pinned
+    assert cell.estimate.value == pytest.approx(expected["a"], abs=FLOAT32_BOUND["comet"])
     code = main(["report", "-q", "-m", "comet", "-r", files["ref"], files["a"], "--comet-model", str(COMET_TINY)])
     err = capsys.readouterr().err.strip()
     assert code == 2 and "\n" not in err and "comet needs the sources" in err, err
