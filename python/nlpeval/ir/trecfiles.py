@@ -14,6 +14,7 @@ import math
 from dataclasses import dataclass, field
 
 from nlpeval.core.errors import InputError
+from nlpeval.core.textfiles import read_utf8_lines
 
 
 @dataclass
@@ -35,23 +36,6 @@ class RunFile:
     first_line: dict[str, int] = field(default_factory=dict)
 
 
-def _lines(path: str) -> list[str]:
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError as exc:
-        raise InputError(f"cannot read {path}: {exc.strerror}") from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise InputError(f"{path}:{line}: invalid UTF-8 ({exc.reason})") from None
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return lines
-
-
 def read_qrels(path: str, lines: list[str] | None = None) -> QrelsFile:
     """Read a TREC qrels file (or parse its ``lines`` already read, e.g. by the CLI's bounded reader).
 
@@ -66,7 +50,7 @@ def read_qrels(path: str, lines: list[str] | None = None) -> QrelsFile:
     qrels: dict[str, dict[str, int]] = {}
     first: dict[str, int] = {}
     lines_of: dict[tuple[str, str], int] = {}
-    for number, line in enumerate(_lines(path) if lines is None else lines, start=1):
+    for number, line in enumerate(read_utf8_lines(path) if lines is None else lines, start=1):
         parts = line.split()
         if not parts or parts[0].startswith("#"):
             continue
@@ -106,7 +90,7 @@ def read_run(path: str, lines: list[str] | None = None) -> RunFile:
     run: dict[str, dict[str, float]] = {}
     first: dict[str, int] = {}
     tag = None
-    lines = _lines(path) if lines is None else lines
+    lines = read_utf8_lines(path) if lines is None else lines
     for number, line in enumerate(lines, start=1):
         parts = line.split()
         if not parts or parts[0].startswith("#"):

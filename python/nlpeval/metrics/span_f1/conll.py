@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 
 from nlpeval.core.errors import InputError
+from nlpeval.core.textfiles import read_utf8_lines
 
 #: conlleval.pl's sentence boundary: a line whose first column is this is a sentence break
 BOUNDARY = "-X-"
@@ -200,21 +201,8 @@ def read_conll(
     """
     name = os.fspath(path)
     _splitter(delimiter, gold_column, pred_column)  # bad options before any reading
-    try:
-        with open(name, "rb") as handle:
-            data = handle.read()
-    except OSError as exc:
-        raise InputError(f"cannot read {name}: {exc.strerror}") from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise InputError(f"{name}:{line}: invalid UTF-8 ({exc.reason})") from None
-    lines = text.split("\n")
-    if lines[-1] == "":
-        lines.pop()
     return parse_conll(
-        lines,
+        read_utf8_lines(name),
         name=name,
         gold_column=gold_column,
         pred_column=pred_column,
