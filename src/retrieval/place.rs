@@ -4,7 +4,8 @@
 //!
 //! Every measure depends on a ranking only through the ranks of the documents judged relevant, so
 //! only those are placed: a document's rank is the number of documents scored higher plus the number
-//! with the same score and a greater id (byte order of UTF-8, the code-point order Python compares).
+//! with the same score and a greater id (byte order of UTF-8, the code-point order Python compares),
+//! counted against the relevant documents' distinct scores without sorting the ranking.
 //! Scores are compared in single precision when `float32` (trec_eval 9.0.8 stores `float sim`).
 
 use super::parse::{Entries, Qrels, Run};
@@ -78,36 +79,63 @@ fn place_query(
             found.push((i as u32, level));
         }
     }
-    // the pool the ranks count in: every retrieved document, or with -J the judged ones
-    let mut pool: Vec<(f64, u32)> = if judged_only {
-        found
-            .iter()
-            .map(|&(i, _)| (key(ranked.values[i as usize], float32), i))
-            .collect()
-    } else {
-        ranked
-            .values
-            .iter()
-            .enumerate()
-            .map(|(i, &s)| (key(s, float32), i as u32))
-            .collect()
+    // the distinct scores of the relevant hits, descending: each document of the pool the ranks
+    // count in (every retrieved document, or with -J the judged ones) is counted against them by a
+    // binary search, so no ranking is sorted
+    let values = &ranked.values;
+    let mut keys: Vec<f64> = found
+        .iter()
+        .filter(|&&(_, level)| level >= 1)
+        .map(|&(i, _)| key(values[i as usize], float32))
+        .collect();
+    keys.sort_unstable_by(|a, b| b.partial_cmp(a).unwrap_or(std::cmp::Ordering::Equal));
+    keys.dedup();
+    let m = keys.len();
+    // between[j]: pool documents below keys[j - 1] and above keys[j]; equal[j]: those equal to keys[j]
+    let mut between = vec![0i64; m + 1];
+    let mut equal = vec![0i64; m];
+    let mut tied: Vec<(u32, u32)> = Vec::new(); // (key slot, position in the run) of the equal ones
+    let mut count = |i: usize| {
+        let x = key(values[i], float32);
+        let slot = keys.partition_point(|&s| s > x);
+        if slot < m && keys[slot] == x {
+            equal[slot] += 1;
+            tied.push((slot as u32, i as u32));
+        } else {
+            between[slot] += 1;
+        }
     };
-    let num_ret = pool.len() as i64;
-    pool.sort_unstable_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(std::cmp::Ordering::Equal));
+    let num_ret = if judged_only {
+        found.iter().for_each(|&(i, _)| count(i as usize));
+        found.len() as i64
+    } else {
+        (0..values.len()).for_each(count);
+        values.len() as i64
+    };
+    // higher[j]: pool documents scored above keys[j]
+    let mut higher = Vec::with_capacity(m);
+    let mut so_far = 0;
+    for j in 0..m {
+        higher.push(so_far + between[j]);
+        so_far += between[j] + equal[j];
+    }
+    tied.sort_unstable();
     let mut hits = Vec::with_capacity(found.len());
     for &(i, level) in &found {
         if level < 1 {
             continue;
         }
-        let mine = key(ranked.values[i as usize], float32);
-        let higher = pool.partition_point(|p| p.0 > mine);
-        let through = higher + pool[higher..].partition_point(|p| p.0 >= mine);
-        let mut rank = higher as i64;
-        if through - higher > 1 {
+        let mine = key(values[i as usize], float32);
+        let slot = keys.partition_point(|&s| s > mine);
+        let mut rank = higher[slot];
+        if equal[slot] > 1 {
+            // the documents with the same score and a greater id come first (trec_eval's order)
             let doc = run.doc(ranked.docs[i as usize]).as_bytes();
-            rank += pool[higher..through]
+            let first = tied.partition_point(|&(s, _)| (s as usize) < slot);
+            let last = tied.partition_point(|&(s, _)| (s as usize) <= slot);
+            rank += tied[first..last]
                 .iter()
-                .filter(|p| run.doc(ranked.docs[p.1 as usize]).as_bytes() > doc)
+                .filter(|&&(_, p)| run.doc(ranked.docs[p as usize]).as_bytes() > doc)
                 .count() as i64;
         }
         hits.push((rank, level));

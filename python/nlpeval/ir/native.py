@@ -1,5 +1,6 @@
-"""TREC qrels and run files read by the native core (``src/retrieval``), and their judged documents placed
-there: no Python dict of the 5 million run entries is built.
+"""TREC qrels and run files (and plain ``{query: {doc: value}}`` dicts) read by the native core
+(``src/retrieval``), and their judged documents placed there: no Python dict of the 5 million run entries is
+built, nor walked in Python.
 
 The native reader accepts what :mod:`nlpeval.ir.trecfiles` accepts, splitting fields on the same
 characters (Python's ``str.split()``: spaces, tabs, the ``\\r`` of CRLF, Unicode spaces). On any problem
@@ -59,6 +60,28 @@ def _reader(kind: str) -> Any:
     from nlpeval import _native
 
     return getattr(_native, "TrecQrels" if kind == "qrels" else "TrecRun")
+
+
+def from_mapping(kind: str, value: Any) -> NativeQrels | NativeRun | None:
+    """A ``{query: {doc: level}}`` (``kind="qrels"``) or ``{query: {doc: score}}`` (``"run"``) mapping read by
+    the core in one pass, as a file is read; ``None`` when the core leaves it to Python (another form, a NaN, a
+    key that is not ``str``...: :func:`nlpeval.ir.inputs.check_qrels` and :func:`~nlpeval.ir.inputs.checked_run`
+    then accept it or raise their message) or has no retrieval kernels.
+
+    Examples
+    --------
+    >>> from_mapping("run", {"q1": {"d1": 2.5, "d2": 1}}).run
+    {'q1': {'d1': 2.5, 'd2': 1.0}}
+    >>> from_mapping("run", {"q1": {"d1": float("nan")}}) is None
+    True
+    """
+    reader = _reader(kind)
+    if type(value) is not dict or reader is None or not hasattr(reader, "from_mapping"):
+        return None
+    handle = reader.from_mapping(value)
+    if handle is None:
+        return None
+    return NativeQrels("<mapping>", handle) if kind == "qrels" else NativeRun("<mapping>", handle)
 
 
 def query_ids(found: Any) -> list[str]:
