@@ -33,10 +33,13 @@ pub struct Placed {
     pub unranked: Vec<String>,
 }
 
-struct Row {
-    hits: Vec<(i64, i64)>,
-    num_ret: i64,
-    ideal: Vec<i64>,
+/// One placed query: its relevant retrieved documents `(rank, level)` by rank, the number of
+/// documents retrieved, and its ideal levels (descending).
+#[derive(Debug, Clone, Default)]
+pub struct Row {
+    pub hits: Vec<(i64, i64)>,
+    pub num_ret: i64,
+    pub ideal: Vec<i64>,
 }
 
 fn key(score: f64, float32: bool) -> f64 {
@@ -47,23 +50,19 @@ fn key(score: f64, float32: bool) -> f64 {
     }
 }
 
-/// One query: its relevant retrieved documents `(rank, level)` by rank, `num_ret`, its ideal levels.
-fn place_query(
-    qrels: &Qrels,
-    judged: &Entries<i64>,
-    run: Option<(&Run, &Entries<f64>)>,
-    judged_only: bool,
-    float32: bool,
-) -> Row {
+/// The judged levels `>= 1` of a query, descending (the ideal ranking's levels).
+pub fn ideal_levels(judged: &Entries<i64>) -> Vec<i64> {
     let mut ideal: Vec<i64> = judged.values.iter().copied().filter(|&l| l >= 1).collect();
     ideal.sort_unstable_by(|a, b| b.cmp(a));
-    let Some((run, ranked)) = run else {
-        return Row {
-            hits: Vec::new(),
-            num_ret: 0,
-            ideal,
-        };
-    };
+    ideal
+}
+
+/// A query's judged documents that can be placed (`level >= 0` with `judged_only`, else `>= 1`), by id.
+pub fn judged_levels<'a>(
+    qrels: &'a Qrels,
+    judged: &Entries<i64>,
+    judged_only: bool,
+) -> FxHashMap<&'a str, i64> {
     let lowest = if judged_only { 0 } else { 1 };
     let mut levels: FxHashMap<&str, i64> = FxHashMap::default();
     levels.reserve(judged.docs.len());
@@ -72,6 +71,26 @@ fn place_query(
             levels.insert(qrels.doc(*span), level);
         }
     }
+    levels
+}
+
+/// One query: its relevant retrieved documents `(rank, level)` by rank, `num_ret`, its ideal levels.
+fn place_query(
+    qrels: &Qrels,
+    judged: &Entries<i64>,
+    run: Option<(&Run, &Entries<f64>)>,
+    judged_only: bool,
+    float32: bool,
+) -> Row {
+    let ideal = ideal_levels(judged);
+    let Some((run, ranked)) = run else {
+        return Row {
+            hits: Vec::new(),
+            num_ret: 0,
+            ideal,
+        };
+    };
+    let levels = judged_levels(qrels, judged, judged_only);
     // the judged documents of the ranking: (position in the run, level)
     let mut found: Vec<(u32, i64)> = Vec::new();
     for (i, span) in ranked.docs.iter().enumerate() {
@@ -79,10 +98,33 @@ fn place_query(
             found.push((i as u32, level));
         }
     }
+    let (hits, num_ret) = place_hits(
+        &found,
+        &ranked.values,
+        |i| run.doc(ranked.docs[i]).as_bytes(),
+        judged_only,
+        float32,
+    );
+    Row {
+        hits,
+        num_ret,
+        ideal,
+    }
+}
+
+/// The ranks of one ranking's relevant documents: `found` holds the judged documents of the ranking
+/// as `(position, level)`, `values` the ranking's scores, `doc(position)` a document's id (read only
+/// for documents tied with a relevant one). Returns `(rank, level)` by rank and `num_ret`.
+pub fn place_hits<'d>(
+    found: &[(u32, i64)],
+    values: &[f64],
+    doc: impl Fn(usize) -> &'d [u8],
+    judged_only: bool,
+    float32: bool,
+) -> (Vec<(i64, i64)>, i64) {
     // the distinct scores of the relevant hits, descending: each document of the pool the ranks
     // count in (every retrieved document, or with -J the judged ones) is counted against them by a
     // binary search, so no ranking is sorted
-    let values = &ranked.values;
     let mut keys: Vec<f64> = found
         .iter()
         .filter(|&&(_, level)| level >= 1)
@@ -121,7 +163,7 @@ fn place_query(
     }
     tied.sort_unstable();
     let mut hits = Vec::with_capacity(found.len());
-    for &(i, level) in &found {
+    for &(i, level) in found {
         if level < 1 {
             continue;
         }
@@ -130,22 +172,18 @@ fn place_query(
         let mut rank = higher[slot];
         if equal[slot] > 1 {
             // the documents with the same score and a greater id come first (trec_eval's order)
-            let doc = run.doc(ranked.docs[i as usize]).as_bytes();
+            let id = doc(i as usize);
             let first = tied.partition_point(|&(s, _)| (s as usize) < slot);
             let last = tied.partition_point(|&(s, _)| (s as usize) <= slot);
             rank += tied[first..last]
                 .iter()
-                .filter(|&&(_, p)| run.doc(ranked.docs[p as usize]).as_bytes() > doc)
+                .filter(|&&(_, p)| doc(p as usize) > id)
                 .count() as i64;
         }
         hits.push((rank, level));
     }
     hits.sort_unstable();
-    Row {
-        hits,
-        num_ret,
-        ideal,
-    }
+    (hits, num_ret)
 }
 
 fn sorted(mut items: Vec<String>) -> Vec<String> {
@@ -178,6 +216,30 @@ pub fn place(qrels: &Qrels, run: &Run, complete: bool, judged_only: bool, float3
     } else {
         queries.iter().map(one).collect()
     };
+    let skipped = run
+        .queries
+        .iter()
+        .filter(|q| !judged_index.contains_key(q.as_str()))
+        .cloned()
+        .collect();
+    let unranked = qrels
+        .queries
+        .iter()
+        .filter(|q| !run_index.contains_key(q.as_str()))
+        .cloned()
+        .collect();
+    let queries = queries.into_iter().map(str::to_string).collect();
+    assemble(queries, &rows, skipped, unranked)
+}
+
+/// The padded arrays of placed rows (one per query of `queries`, sorted), with the run's unjudged
+/// and the judgements' unranked queries (sorted here).
+pub fn assemble(
+    queries: Vec<String>,
+    rows: &[Row],
+    skipped: Vec<String>,
+    unranked: Vec<String>,
+) -> Placed {
     let width = rows.iter().map(|r| r.hits.len()).max().unwrap_or(0).max(1);
     let depth = rows.iter().map(|r| r.ideal.len()).max().unwrap_or(0).max(1);
     let n = rows.len();
@@ -193,20 +255,8 @@ pub fn place(qrels: &Qrels, run: &Run, complete: bool, judged_only: bool, float3
         levels[q * depth..q * depth + row.ideal.len()].copy_from_slice(&row.ideal);
         num_ret.push(row.num_ret);
     }
-    let skipped = run
-        .queries
-        .iter()
-        .filter(|q| !judged_index.contains_key(q.as_str()))
-        .cloned()
-        .collect();
-    let unranked = qrels
-        .queries
-        .iter()
-        .filter(|q| !run_index.contains_key(q.as_str()))
-        .cloned()
-        .collect();
     Placed {
-        queries: queries.into_iter().map(str::to_string).collect(),
+        queries,
         ranks,
         rels,
         width,

@@ -38,7 +38,7 @@ def _check_options(relevance_level: Any, flavor: str) -> None:
 def open_qrels(qrels: Any, *, native: bool = True) -> Any:
     """Judgements as given: a file path read natively (:class:`~nlpeval.ir.native.NativeQrels`, kept so),
     a read file, or a mapping (read natively when the core takes its form and ``native``, else checked)."""
-    from nlpeval.ir.native import NativeQrels, from_mapping, read_qrels
+    from nlpeval.ir.native import NativeQrels, qrels_from_mapping, read_qrels
     from nlpeval.ir.trecfiles import QrelsFile
 
     if isinstance(qrels, (str, os.PathLike)):
@@ -46,23 +46,26 @@ def open_qrels(qrels: Any, *, native: bool = True) -> Any:
     if isinstance(qrels, NativeQrels):
         return qrels
     mapping = qrels.qrels if isinstance(qrels, QrelsFile) else qrels
-    found = from_mapping("qrels", mapping) if native else None
+    found = qrels_from_mapping(mapping) if native else None
     return check_qrels(mapping) if found is None else found
 
 
 def open_run(run: Any, *, native: bool = True) -> Any:
     """A run as given: a file path read natively (:class:`~nlpeval.ir.native.NativeRun`, kept so), a read
-    file, or a mapping (read natively when the core takes its form and ``native``, else checked)."""
-    from nlpeval.ir.native import NativeRun, from_mapping, read_run
+    file, or a mapping: with ``native``, a plain dict is kept as a :class:`~nlpeval.ir.native.PlainRun` (read
+    by the core when it is placed), any other mapping is checked."""
+    from nlpeval import _native
+    from nlpeval.ir.native import NativeRun, PlainRun, read_run
     from nlpeval.ir.trecfiles import RunFile
 
     if isinstance(run, (str, os.PathLike)):
         run = read_run(run)
-    if isinstance(run, NativeRun):
-        return run
+    if isinstance(run, (NativeRun, PlainRun)):
+        return run if native or isinstance(run, NativeRun) else checked_run(run.run)
     mapping = run.run if isinstance(run, RunFile) else run
-    found = from_mapping("run", mapping) if native and not isinstance(mapping, CheckedRun) else None
-    return checked_run(mapping) if found is None else found
+    if native and type(mapping) is dict and _native.trec_place_mapping is not None:
+        return PlainRun(mapping)
+    return checked_run(mapping)
 
 
 def load_qrels(qrels: Any) -> Qrels:
@@ -259,10 +262,16 @@ def _placed(
 ) -> tuple[Placed, list[str], list[str]]:
     """The placed queries, the run's unjudged queries and the judgements' unranked ones: natively when both
     inputs were read natively (from files or plain dicts), else from the mappings."""
-    from nlpeval.ir.native import NativeQrels, NativeRun, place_native
+    from nlpeval.ir.native import NativeQrels, NativeRun, PlainRun, place_mapping, place_native
 
     if isinstance(judgements, NativeQrels) and isinstance(ranked, NativeRun):
         return place_native(judgements, ranked, complete=complete, judged_only=judged_only, float32_scores=float32)
+    if isinstance(judgements, NativeQrels) and isinstance(ranked, PlainRun):
+        found = place_mapping(judgements, ranked, complete=complete, judged_only=judged_only, float32_scores=float32)
+        if found is not None:
+            return found
+    if isinstance(ranked, PlainRun):
+        ranked = checked_run(ranked.run)  # the Python reader: its checks and messages
     if isinstance(judgements, NativeQrels):
         judgements = check_qrels(judgements.qrels)
     if isinstance(ranked, NativeRun):

@@ -12,7 +12,10 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyFloat, PyInt, PyString};
 
-use super::super::parse::{Entries, Parsed, Span};
+use rustc_hash::FxHashSet;
+
+use super::super::parse::{Entries, Parsed, Qrels, Span};
+use super::super::place::{assemble, ideal_levels, judged_levels, place_hits, Placed, Row};
 
 /// A value of the inner mappings, or `None` to leave the input to Python.
 pub trait Value: Sized {
@@ -83,4 +86,94 @@ pub fn read_mapping<T: Value>(outer: &Bound<'_, PyAny>) -> Option<Parsed<T>> {
         entries,
         tag: None,
     })
+}
+
+/// A run mapping `{query: {doc: score}}` placed against read judgements in one pass over it (under
+/// the GIL, as a conversion): each query's documents are looked up in its judgements while walked,
+/// its ids kept in one reused buffer for the ties, and the query placed at once, so nothing of the
+/// size of the run is allocated. `None` when the run's form is left to Python (the module docs);
+/// every query is walked, also those without judgements, so a NaN anywhere is found as Python finds it.
+pub fn place_mapping(
+    qrels: &Qrels,
+    run: &Bound<'_, PyAny>,
+    complete: bool,
+    judged_only: bool,
+    float32: bool,
+) -> Option<Placed> {
+    let run = run.cast_exact::<PyDict>().ok()?;
+    let judged_index = qrels.index();
+    let mut rows: Vec<(String, Row)> = Vec::with_capacity(run.len());
+    let mut ranked: FxHashSet<String> = FxHashSet::default();
+    let mut skipped = Vec::new();
+    // one query's ranking: scores, ids (spans into `text`), judged documents (position, level)
+    let mut values: Vec<f64> = Vec::new();
+    let mut text = String::new();
+    let mut spans: Vec<(usize, usize)> = Vec::new();
+    let mut found: Vec<(u32, i64)> = Vec::new();
+    for (query, inner) in run.iter() {
+        let query = key(&query)?.into_owned();
+        let inner = inner.cast_exact::<PyDict>().ok()?;
+        let slot = judged_index.get(query.as_str()).copied();
+        let levels = slot.map(|s| judged_levels(qrels, &qrels.entries[s], judged_only));
+        values.clear();
+        text.clear();
+        spans.clear();
+        found.clear();
+        for (doc, value) in inner.iter() {
+            values.push(f64::read(&value)?);
+            let doc = key(&doc)?;
+            if let Some(levels) = &levels {
+                if let Some(&level) = levels.get(doc.as_ref()) {
+                    found.push((spans.len() as u32, level));
+                }
+                spans.push((text.len(), text.len() + doc.len()));
+                text.push_str(&doc);
+            }
+        }
+        let Some(slot) = slot else {
+            skipped.push(query);
+            continue;
+        };
+        let (hits, num_ret) = place_hits(
+            &found,
+            &values,
+            |i| &text.as_bytes()[spans[i].0..spans[i].1],
+            judged_only,
+            float32,
+        );
+        let ideal = ideal_levels(&qrels.entries[slot]);
+        ranked.insert(query.clone());
+        rows.push((
+            query,
+            Row {
+                hits,
+                num_ret,
+                ideal,
+            },
+        ));
+    }
+    let unranked: Vec<String> = qrels
+        .queries
+        .iter()
+        .filter(|q| !ranked.contains(q.as_str()))
+        .cloned()
+        .collect();
+    if complete {
+        for (query, entries) in qrels.queries.iter().zip(&qrels.entries) {
+            if !ranked.contains(query.as_str()) {
+                let ideal = ideal_levels(entries);
+                rows.push((
+                    query.clone(),
+                    Row {
+                        hits: Vec::new(),
+                        num_ret: 0,
+                        ideal,
+                    },
+                ));
+            }
+        }
+    }
+    rows.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    let (queries, rows): (Vec<String>, Vec<Row>) = rows.into_iter().unzip();
+    Some(assemble(queries, &rows, skipped, unranked))
 }

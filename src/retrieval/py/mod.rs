@@ -13,7 +13,7 @@ mod mappings;
 
 use super::measures::{evaluate, Kind, Spec};
 use super::parse::{parse_qrels, parse_run, ParseError, Parsed, Qrels, Run};
-use super::place::place;
+use super::place::{place, Placed};
 use crate::common::py::{to_array2, value_error, OrValueError};
 
 fn read(path: &str, max_line_bytes: Option<usize>) -> Result<Vec<u8>, ParseError> {
@@ -134,12 +134,6 @@ impl TrecRun {
         Ok(TrecRun { inner })
     }
 
-    /// `{query: {doc: score}}` read in one pass (`None`: a form left to Python's reader).
-    #[staticmethod]
-    fn from_mapping(run: &Bound<'_, PyAny>) -> Option<TrecRun> {
-        mappings::read_mapping(run).map(|inner| TrecRun { inner })
-    }
-
     /// Query ids in order of first appearance.
     fn queries(&self) -> Vec<String> {
         queries(&self.inner)
@@ -197,6 +191,28 @@ fn trec_place<'py>(
     float32: bool,
 ) -> PyResult<PlacedArrays<'py>> {
     let placed = py.detach(|| place(&qrels.inner, &run.inner, complete, judged_only, float32));
+    arrays(py, placed)
+}
+
+/// [`trec_place`] with the run a `{query: {doc: score}}` dict, placed while it is read (`None`: a
+/// form left to Python's reader; see [`mappings`]).
+#[pyfunction]
+#[pyo3(signature = (qrels, run, complete=false, judged_only=false, float32=true))]
+fn trec_place_mapping<'py>(
+    py: Python<'py>,
+    qrels: &TrecQrels,
+    run: &Bound<'py, PyAny>,
+    complete: bool,
+    judged_only: bool,
+    float32: bool,
+) -> PyResult<Option<PlacedArrays<'py>>> {
+    match mappings::place_mapping(&qrels.inner, run, complete, judged_only, float32) {
+        Some(placed) => arrays(py, placed).map(Some),
+        None => Ok(None),
+    }
+}
+
+fn arrays(py: Python<'_>, placed: Placed) -> PyResult<PlacedArrays<'_>> {
     let n = placed.queries.len();
     let ranks = to_array2(py, placed.ranks, n, placed.width)?;
     let rels = to_array2(py, placed.rels, n, placed.width)?;
@@ -280,6 +296,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<TrecQrels>()?;
     m.add_class::<TrecRun>()?;
     m.add_function(wrap_pyfunction!(trec_place, m)?)?;
+    m.add_function(wrap_pyfunction!(trec_place_mapping, m)?)?;
     m.add_function(wrap_pyfunction!(trec_measures, m)?)?;
     Ok(())
 }
