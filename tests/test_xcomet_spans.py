@@ -5,40 +5,19 @@ unbabel-comet 2.2.7's spans (goldens written by tests/fixtures/neural/make_fixtu
 from __future__ import annotations
 
 import json
-import sys
-from functools import cache
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "neural"
-sys.path.insert(0, str(FIXTURES))
+from nlpeval.cli.main import main
+from xcomet_data import FIXTURES, LONG_SEGMENTS, TOLERANCE, XCOMET, N, golden, golden_spans, ted
 
-import make_fixtures  # noqa: E402
-import torch  # noqa: E402
-
-from nlpeval.cli.main import main  # noqa: E402
-
-torch.set_num_threads(1)
-pytestmark = pytest.mark.filterwarnings("ignore:.*longer than .* tokens")
-
-XCOMET = FIXTURES / "xcomet-tiny"
-GOLDEN = json.loads((FIXTURES / "comet_unified_golden.json").read_text(encoding="utf-8"))
-N = 32
-#: float32 rounding of the tagger's mean probability (other batches than the reference's)
-TOLERANCE = 1e-6
+pytestmark = LONG_SEGMENTS
 
 
-@cache
 def case() -> dict[str, list[str]]:
-    found = {c["name"]: c for c in make_fixtures.unified_cases(make_fixtures.real_texts())}["ted-a"]
-    return {side: found[side][:N] for side in ("src", "mt", "ref")}
-
-
-def golden_spans() -> list[list[dict]]:
-    gold = next(g for g in GOLDEN["cases"] if g["model"] == "xcomet-tiny" and g["case"] == "ted-a")
-    return gold["metadata"]["error_spans"][:N]
+    return ted("ted-a")
 
 
 def assert_spans_equal(ours, theirs) -> None:
@@ -98,7 +77,7 @@ def test_segments_with_json_keep_the_spans_and_text_segments_list_them(files: di
     score = json.loads(capsys.readouterr().out)["systems"][0]["scores"]["comet"]
     assert len(score["segments"]) == N
     assert_spans_equal(score["error_spans"], golden_spans())
-    gold = next(g for g in GOLDEN["cases"] if g["model"] == "xcomet-tiny" and g["case"] == "ted-a")
+    gold = golden()
     # segment scores: the reference's at its batch size of 16 over 150 segments; here 32, float32 rounding
     assert np.abs(np.array(score["segments"]) - np.array(gold["scores"][:N])).max() <= TOLERANCE
 
