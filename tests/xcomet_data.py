@@ -48,3 +48,29 @@ def golden() -> dict[str, Any]:
 def golden_spans() -> list[list[dict]]:
     """unbabel-comet's error spans of the first ``N`` segments of ``ted-a``."""
     return golden()["metadata"]["error_spans"][:N]
+
+
+def write_case(folder: Path) -> dict[str, str]:
+    """``src``, ``mt`` and ``ref`` of :func:`ted` ``("ted-a")`` as line files in ``folder``: side -> path."""
+    out = {}
+    for side, lines in ted("ted-a").items():
+        path = folder / f"{side}.txt"
+        path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+        out[side] = str(path)
+    return out
+
+
+def score_argv(files: dict[str, str], *extra: str, model: Path = XCOMET, metrics: str = "comet") -> list[str]:
+    """``nlpeval score`` of the written case (:func:`write_case`) with ``model``, then ``extra``."""
+    return ["score", "-m", metrics, "--comet-model", str(model), "--src", files["src"], "-r", files["ref"],
+            files["mt"], *extra]  # fmt: skip
+
+
+def assert_spans_equal(ours: list[list[dict]], theirs: list[list[dict]]) -> None:
+    """Per segment the same spans (confidences within :data:`TOLERANCE`)."""
+    assert len(ours) == len(theirs)
+    for x, y in zip(ours, theirs, strict=True):
+        assert [{k: v for k, v in s.items() if k != "confidence"} for s in x] == [
+            {k: v for k, v in s.items() if k != "confidence"} for s in y
+        ]
+        assert all(abs(a["confidence"] - b["confidence"]) <= TOLERANCE for a, b in zip(x, y, strict=True))
