@@ -87,7 +87,7 @@ fn sequences<'a>(
     match lens {
         None => Ok(items
             .iter()
-            .map(|line| crate::text::py_split(line).collect())
+            .map(|line| super::ngrams::split_words(line))
             .collect()),
         Some(lens) => {
             if lens.iter().sum::<usize>() != items.len() {
