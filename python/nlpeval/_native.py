@@ -142,6 +142,7 @@ trec_place = getattr(_core, "trec_place", None)
 sari_hf_rows = getattr(_core, "sari_hf_rows", None)
 sari_easse_rows = getattr(_core, "sari_easse_rows", None)
 nist_rows = getattr(_core, "nist_rows", None)
+gleu_rows = getattr(_core, "gleu_rows", None)
 ribes_values = getattr(_core, "ribes_values", None)
 span_label_codes = getattr(_core, "span_label_codes", None)
 
