@@ -22,12 +22,25 @@ from nlpeval.cli.errors import UsageError
 SINGLE_REFERENCE = frozenset({"comet", "metricx"})
 
 
+def source_metrics() -> str:
+    """The metrics that read the sources, as the registry declares them (``needs_sources``).
+
+    Examples
+    --------
+    >>> "sari" in source_metrics().split(", ")
+    True
+    """
+    from nlpeval.metrics import registry
+
+    return ", ".join(entry.name for entry in registry.entries() if entry.needs_sources)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """``--src`` and ``--cache`` of ``nlpeval score``."""
     parser.add_argument(
         "--src",
         metavar="SRC",
-        help="source file, one segment per line (metrics that read the sources: comet, metricx, sari)",
+        help=f"source file, one segment per line (metrics that read the sources: {source_metrics()})",
     )
     parser.add_argument(
         "--error-spans",
@@ -202,10 +215,12 @@ class WholeScoring:
         return accumulators
 
     def _stats(self, metric: Any, hypotheses: list[str], references: Any, sources: list[str] | None) -> tuple[Any, Any]:
-        """(statistics, error spans or None): the spans computed with the scores (not cached) when kept."""
+        """(statistics, error spans or None): the spans computed with the scores (cached with them) when kept."""
         from nlpeval.neural.worker import tags_errors
 
         if self.keep_spans and tags_errors(metric):
+            if self.cache is not None:
+                return self.cache.stats_and_spans(metric, hypotheses, references, sources)
             return metric.segment_stats_and_spans(hypotheses, references, sources=sources)
         if self.cache is not None:
             return self.cache.stats(metric, hypotheses, references, sources), None
