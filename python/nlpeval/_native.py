@@ -144,6 +144,9 @@ sari_easse_rows = getattr(_core, "sari_easse_rows", None)
 nist_rows = getattr(_core, "nist_rows", None)
 ribes_values = getattr(_core, "ribes_values", None)
 span_label_codes = getattr(_core, "span_label_codes", None)
+# captioning (absent from a core built before src/caption: the PTB tokenizer and CIDEr then run in Python)
+PtbLexer = getattr(_core, "PtbLexer", None)
+cider_image_sums = getattr(_core, "cider_image_sums", None)
 
 #: the kernels behind an ``import numpy`` done in Python first (see the module docs)
 ARRAY_KERNELS = frozenset(
