@@ -173,7 +173,11 @@ fn count_grams(seqs: &[&[&str]], max_order: usize) -> Grams {
         let stamp = seq as u32 + 1;
         let (start, end) = (offsets[seq], offsets[seq + 1]);
         // pycocoevalcap counts the bigrams (none without order 2)
-        bigrams.push(if max_order >= 2 { (end - start).saturating_sub(1) } else { 0 });
+        bigrams.push(if max_order >= 2 {
+            (end - start).saturating_sub(1)
+        } else {
+            0
+        });
         for (k, ids) in by_order.iter().enumerate() {
             starts.push(entries.len());
             for &id in &ids[start..(end + 1).saturating_sub(k + 1).max(start)] {
