@@ -11,8 +11,12 @@ Run: ``python benchmarks/bench_neural.py [--work DIR]`` (about 15 minutes on 2 c
 2. times each case as whole processes, side by side in one run, alternating the sides: the reference
    package in its venv (``/work/venvs/comet``, ``/work/venvs/bertscore``, through its Python API: load the
    model once, one call per system, float32 on CPU) and ``python -m nlpeval score``;
-3. prints one Markdown row per case: seconds, the speed-up, the target, peak memory (max RSS of each
-   process, from ``wait4``), and the largest difference of the system scores.
+3. prints one Markdown row per case: wall seconds, the speed-up, the target, CPU seconds (user + system) and
+   their ratio, peak memory (max RSS of each process, from ``wait4``), the largest difference of the system
+   scores, and the 1-minute load average before and after the case.
+
+``--segments N`` sets the 1-system case's segment count (default 500), ``--timeout S`` stops a process that runs
+longer than S seconds (the machine may be shared).
 
 The cases: COMET one system x 500 segments (target >= 1.2x), COMET 8 systems sharing sources and references
 (>= 2.5x), BERTScore 16 systems against one reference set (>= 2x). Text: MQM TED en-de (sources in
@@ -129,13 +133,27 @@ def head(source: Path, target: Path, n: int) -> str:
     return str(target)
 
 
-def run_measured(command: list[str], env: dict[str, str]) -> tuple[float, float, str]:
-    """Like :func:`run`, with the child's own rusage (``wait4`` before ``communicate`` reaps it)."""
+#: CPU seconds (user + system) of the last process :func:`run_measured` timed
+LAST_CPU = [0.0]
+
+
+def run_measured(command: list[str], env: dict[str, str], timeout: float | None = None) -> tuple[float, float, str]:
+    """(wall seconds, peak MiB, stdout) of a whole process, from its own rusage (``wait4``); its CPU seconds (user
+    + system) go to :data:`LAST_CPU`. A process still running after ``timeout`` seconds is stopped (an error)."""
     with tempfile.TemporaryFile("w+") as out_file, tempfile.TemporaryFile("w+") as err_file:
         start = time.perf_counter()
         process = subprocess.Popen(command, stdout=out_file, stderr=err_file, env=env, text=True)
-        _, status, usage = os.wait4(process.pid, 0)
+        while True:
+            pid, status, usage = os.wait4(process.pid, os.WNOHANG if timeout else 0)
+            if pid:
+                break
+            if time.perf_counter() - start > (timeout or 0):
+                process.kill()
+                os.wait4(process.pid, 0)
+                raise RuntimeError(f"{' '.join(command[:4])} still running after {timeout:.0f} s: stopped")
+            time.sleep(0.5)
         seconds = time.perf_counter() - start
+        LAST_CPU[0] = usage.ru_utime + usage.ru_stime
         process.returncode = os.waitstatus_to_exitcode(status)
         out_file.seek(0)
         err_file.seek(0)
@@ -154,6 +172,8 @@ def main() -> None:
         metavar="PYTHONPATH",
         help="also time nlpeval from this python/ folder (e.g. a worktree of an earlier commit), in the same run",
     )
+    parser.add_argument("--segments", type=int, default=500, help="segments of the 1-system COMET case (500)")
+    parser.add_argument("--timeout", type=float, default=None, help="stop a process running longer (seconds)")
     args = parser.parse_args()
     work = args.work or Path(tempfile.mkdtemp(prefix="nlpeval-bench-neural-"))
     work.mkdir(parents=True, exist_ok=True)
@@ -182,9 +202,10 @@ def main() -> None:
     inputs = work / "inputs"
     inputs.mkdir(exist_ok=True)
     ted = data["ted"]
-    src500 = head(ted / "source.en", inputs / "src500.txt", 500)
-    ref500 = head(ted / "reference.de", inputs / "ref500.txt", 500)
-    sys500 = head(ted / "Facebook-AI.de", inputs / "sys500.txt", 500)
+    n1 = args.segments
+    src500 = head(ted / "source.en", inputs / f"src{n1}.txt", n1)
+    ref500 = head(ted / "reference.de", inputs / f"ref{n1}.txt", n1)
+    sys500 = head(ted / "Facebook-AI.de", inputs / f"sys{n1}.txt", n1)
     src8 = head(ted / "source.en", inputs / "src8.txt", N_COMET_8)
     ref8 = head(ted / "reference.de", inputs / "ref8.txt", N_COMET_8)
     sys8 = [head(ted / f"{name}.de", inputs / f"{name}.8.txt", N_COMET_8) for name in COMET_SYSTEMS]
@@ -206,7 +227,7 @@ def main() -> None:
         "cpu",
     ]
     cases = [
-        ("comet-1x500", "COMET, 1 system x 500 segments (MQM TED)", "unbabel-comet 2.2.7 API",
+        ("comet-1x500", f"COMET, 1 system x {n1} segments (MQM TED)", "unbabel-comet 2.2.7 API",
          [comet_python, str(work / "ref_comet.py"), ckpt, src500, ref500, sys500],
          [*nlpeval, *comet_flags, "--src", src500, "-r", ref500, sys500], "comet"),
         ("comet-8", f"COMET, 8 systems x {N_COMET_8} segments sharing sources and references (MQM TED)",
@@ -224,28 +245,38 @@ def main() -> None:
         return
     rows = []
     for key, title, reference, ref_command, our_command, metric in cases:
-        ref_seconds, ref_rss, ref_out = run_measured(ref_command, env)
+        load_before = os.getloadavg()[0]
+        ref_seconds, ref_rss, ref_out = run_measured(ref_command, env, args.timeout)
+        ref_cpu = LAST_CPU[0]
+        print(f"| {title} | {reference} | wall {ref_seconds:.1f} s | CPU {ref_cpu:.1f} s | peak {ref_rss:,.0f} MiB |",
+              flush=True)  # fmt: skip
         if args.before:  # the earlier nlpeval, between the two sides
-            seconds, rss, out = run_measured(our_command, {**env, "PYTHONPATH": args.before})
+            seconds, rss, out = run_measured(our_command, {**env, "PYTHONPATH": args.before}, args.timeout)
             before = [s["scores"][metric]["score"] for s in json.loads(out)["systems"]]
             print(
-                f"| {title} | nlpeval from {args.before} | {seconds:.1f} | peak {rss:,.0f} MiB | {before} |", flush=True
+                f"| {title} | nlpeval from {args.before} | wall {seconds:.1f} s | CPU {LAST_CPU[0]:.1f} s | "
+                f"peak {rss:,.0f} MiB | {before} |",
+                flush=True,
             )
-        our_seconds, our_rss, our_out = run_measured(our_command, env)
+        our_seconds, our_rss, our_out = run_measured(our_command, env, args.timeout)
+        our_cpu = LAST_CPU[0]
+        load_after = os.getloadavg()[0]
         ref_scores = json.loads(ref_out.strip().splitlines()[-1])
         ours = [s["scores"][metric]["score"] for s in json.loads(our_out)["systems"]]
         difference = max(abs(a - b) for a, b in zip(ref_scores, ours, strict=True))
         ratio = ref_seconds / our_seconds
         rows.append(
             f"| {title} | {reference} | {ref_seconds:.1f} | {our_seconds:.1f} | {ratio:.2f}x | >= {TARGETS[key]}x | "
-            f"{'yes' if ratio >= TARGETS[key] else 'no'} | {ref_rss:,.0f} | {our_rss:,.0f} | {difference:.1e} |"
+            f"{'yes' if ratio >= TARGETS[key] else 'no'} | {ref_cpu:.1f} | {our_cpu:.1f} | {ref_cpu / our_cpu:.2f}x | "
+            f"{ref_rss:,.0f} | {our_rss:,.0f} | {difference:.1e} | {load_before:.1f} -> {load_after:.1f} |"
         )
         print(rows[-1], flush=True)
     load = os.getloadavg()
     print(f"\nstarted {started}, finished {time.strftime('%H:%M UTC', time.gmtime())}, load average {load[0]:.1f}")
-    print("| case | reference | reference s | nlpeval s | speed-up | target | met | reference peak MiB | "
-          "nlpeval peak MiB | max system-score difference |")  # fmt: skip
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("| case | reference | reference s | nlpeval s | speed-up | target | met | reference CPU s | nlpeval CPU s | "
+          "CPU speed-up | reference peak MiB | nlpeval peak MiB | max system-score difference | "
+          "load average |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     print("\n".join(rows))
 
 

@@ -107,7 +107,35 @@ def test_squad_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     (tmp_path / "p.json").write_text('{"q1": "a", "q1": "b"}', encoding="utf-8")
     (tmp_path / "d.json").write_text(json.dumps({"data": official.as_dataset(["q1"], [["a"]])}), encoding="utf-8")
     assert main(["squad", "--pred", str(tmp_path / "p.json"), "--gold", str(tmp_path / "d.json")]) == 2
-    assert "duplicate question id 'q1'" in capsys.readouterr().err
+    assert "p.json:1: duplicate question id 'q1' (first on line 1)" in capsys.readouterr().err
+
+
+def test_squad_duplicate_json_ids_name_their_lines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # the official dataset indented as the SQuAD files are, an id repeated three questions later
+    dataset = official.as_dataset(["q1", "q2", "q3", "q2"], [["a"], ["b"], ["c"], ["d"]])
+    gold = tmp_path / "dev.json"
+    text = json.dumps({"data": dataset}, indent=1)
+    gold.write_text(text, encoding="utf-8")
+    lines = [i + 1 for i, line in enumerate(text.split("\n")) if '"id": "q2"' in line]
+    assert len(lines) == 2
+    pred = tmp_path / "pred.json"
+    pred.write_text('{\n "q1": "a",\n "q2": "b",\n "q3": "c",\n "q2": "x"\n}\n', encoding="utf-8")
+    assert main(["squad", "--pred", str(pred), "--gold", str(gold)]) == 2
+    assert (
+        capsys.readouterr()
+        .err.strip()
+        .endswith(f"{gold}:{lines[1]}: duplicate question id 'q2' (first on line {lines[0]})")
+    )
+    unique = official.as_dataset(["q1", "q2", "q3"], [["a"], ["b"], ["c"]])
+    gold.write_text(json.dumps({"data": unique}, indent=1), encoding="utf-8")
+    assert main(["squad", "--pred", str(pred), "--gold", str(gold)]) == 2
+    assert capsys.readouterr().err.strip().endswith(f"{pred}:5: duplicate question id 'q2' (first on line 3)")
+    pred.write_text('{"q1": "a", "q2": "b", "q3": "c"}', encoding="utf-8")
+    probs = tmp_path / "na.json"
+    probs.write_text('{"q1": 0.1,\n"q2": 0.2,\n"q3": 0.3,\n"q1": 0.4}', encoding="utf-8")
+    args = ["squad", "--pred", str(pred), "--gold", str(gold), "--version", "2.0", "--na-probs", str(probs)]
+    assert main(args) == 2
+    assert capsys.readouterr().err.strip().endswith(f"{probs}:4: duplicate question id 'q1' (first on line 1)")
 
 
 def test_exact_match_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -154,6 +182,28 @@ def test_mc_cli_line_files_and_columns(tmp_path: Path, capsys: pytest.CaptureFix
     bad = _write(tmp_path / "bad.txt", ["-1 -2 -3", "-1 -2"])
     assert main(["mc", "--ll", bad, "--gold", _write(tmp_path / "g2.txt", ["0", "1"])]) == 2
     assert "bad.txt:2: 2 choices where question 0 has 3" in capsys.readouterr().err
+    # a system with fewer choices than the gold answer needs: the system's line, naming the gold's
+    short = _write(tmp_path / "short.txt", ["-1 -2 -3", "-1 -2"])
+    gold_file = _write(tmp_path / "g4.txt", ["0", "2"])
+    assert main(["mc", "--ll", short, "--gold", gold_file, "--allow-ragged"]) == 2
+    assert f"short.txt:2: 2 choices, but the gold answer at {gold_file}:2 is choice index 2" in capsys.readouterr().err
+    three = _write(tmp_path / "three.txt", ['["a", "b", "c"]'] * 2)
+    assert (
+        main(
+            [
+                "mc",
+                "--ll",
+                short,
+                "--gold",
+                _write(tmp_path / "g5.txt", ["0", "1"]),
+                "--allow-ragged",
+                "--choices",
+                three,
+            ]
+        )
+        == 2
+    )
+    assert "short.txt:2: 2 log-likelihoods for 3 choice texts" in capsys.readouterr().err
     nan = _write(tmp_path / "nan.txt", ["-1 -2", "-1 nan"])
     assert main(["mc", "--ll", nan, "--gold", _write(tmp_path / "g3.txt", ["0", "1"])]) == 2
     assert "nan.txt:2: NaN" in capsys.readouterr().err

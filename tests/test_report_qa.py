@@ -150,6 +150,25 @@ def test_mc_cli_unconditional_bytes_brier_and_errors(tmp_path, capsys):
     assert main([*base, *map(str, paths)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and f"{paths[1]}:8: choice 1 is inf" in err, err
+    # a system with fewer choices than the gold answer needs: that system's line, naming the gold's
+    rows = paths[0].read_text().splitlines()
+    at = next(i for i, g in enumerate(gold) if g == 3)
+    rows[at] = "-1.0 -2.0 -3.0"
+    paths[0].write_text("\n".join(rows) + "\n")
+    assert main(["report", "--task", "mc", "--gold", str(tmp_path / "gold.txt"), *map(str, paths)]) == 2
+    err = capsys.readouterr().err
+    expected = (
+        f"{paths[0]}:{at + 1}: 3 choices, but the gold answer at {tmp_path / 'gold.txt'}:{at + 1} is choice index 3"
+    )
+    assert err.count("\n") == 1 and expected in err, err
+    # with the choice texts, a shorter system is named, not the choices file
+    rows[at] = "-1.0 -2.0 -3.0 -4.0"
+    short = next(i for i, g in enumerate(gold) if g == 0)
+    rows[short] = "-1.0 -2.0 -3.0"
+    paths[0].write_text("\n".join(rows) + "\n")
+    assert main([*base, *map(str, paths)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{paths[0]}:{short + 1}: 3 log-likelihoods for 4 choice texts" in err, err
 
 
 def _write_qa(folder: Path, data: dict) -> tuple[Path, list[Path]]:

@@ -351,8 +351,22 @@ def run_mc(options: argparse.Namespace) -> int:
             seed=options.seed,
         )
     except InputError as exc:
-        raise _located(exc, sides) from None
+        raise gold_beyond_choices(exc, gold, lls) or _located(exc, sides) from None
     return _emit("multiple_choice", [score], options)
+
+
+def gold_beyond_choices(exc: Exception, gold: Any, lls: Any) -> UsageError | None:
+    """A gold index beyond a question's log-likelihoods as an error at the log-likelihood file's line (the
+    list that is short), naming the gold's line; ``None`` for any other error."""
+    from nlpeval.lm.choice import GoldIndexError
+
+    error = getattr(exc, "error", exc)  # a report's SystemInputError keeps the system's own error
+    if not isinstance(error, GoldIndexError):
+        return None
+    return UsageError(
+        f"{lls.at(error.segment)}: {error.choices} choices, but the gold answer at {gold.at(error.segment)} "
+        f"is choice index {error.index}"
+    )
 
 
 def _optional(path: str | None, column: str | None, default: str, line: Any, cell: Any) -> Any:

@@ -181,8 +181,9 @@ def squad_dataset(path: str) -> tuple[dict[str, list[str]], str]:
     from nlpeval.cli.io import read_all
 
     name = _name(path)
+    text = "\n".join(read_all(path))
     try:
-        data = json.loads("\n".join(read_all(path)))
+        data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise UsageError(f"{name}:{exc.lineno}: not valid JSON ({exc.msg})") from None
     if not isinstance(data, dict) or not isinstance(data.get("data"), list):
@@ -193,12 +194,30 @@ def squad_dataset(path: str) -> tuple[dict[str, list[str]], str]:
             for qa in paragraph.get("qas", []):
                 qid = qa.get("id")
                 if qid in answers:
-                    raise UsageError(f"{name}: duplicate question id {qid!r}")
+                    raise duplicate_id(name, text, qid, "id")
                 texts = [a.get("text") for a in qa.get("answers", [])]
                 if not all(isinstance(t, str) for t in texts):
                     raise UsageError(f"{name}: question {qid!r} has an answer without text")
                 answers[qid] = texts
     return answers, name
+
+
+def duplicate_id(name: str, text: str, qid: str, kind: str) -> UsageError:
+    """A question id found twice in a JSON file, at its second place (``kind``: ``"id"``, a dataset's
+    ``"id": "..."`` members; ``"key"``, an object's keys), naming the first: the lines come from a scan of
+    the raw text, as :mod:`nlpeval.cli.squad_files` finds them.
+
+    Examples
+    --------
+    >>> duplicate_id("p.json", '{"a": "x",\\n "a": "y"}', "a", "key")
+    UsageError("p.json:2: duplicate question id 'a' (first on line 1)")
+    """
+    from nlpeval.cli.squad_files import ID_PATTERN, KEY_PATTERN, lines_of
+
+    lines = [line for found, line in lines_of(ID_PATTERN if kind == "id" else KEY_PATTERN, text) if found == qid]
+    if len(lines) < 2:  # not spelled the same way twice (e.g. escapes): the file alone
+        return UsageError(f"{name}: duplicate question id {qid!r}")
+    return UsageError(f"{name}:{lines[1]}: duplicate question id {qid!r} (first on line {lines[0]})")
 
 
 def json_mapping(path: str, what: str) -> tuple[dict[str, Any], str]:
@@ -207,16 +226,18 @@ def json_mapping(path: str, what: str) -> tuple[dict[str, Any], str]:
 
     name = _name(path)
 
+    text = "\n".join(read_all(path))
+
     def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for key, item in pairs:
             if key in out:
-                raise UsageError(f"{name}: duplicate question id {key!r}")
+                raise duplicate_id(name, text, key, "key")
             out[key] = item
         return out
 
     try:
-        value = json.loads("\n".join(read_all(path)), object_pairs_hook=unique)
+        value = json.loads(text, object_pairs_hook=unique)
     except json.JSONDecodeError as exc:
         raise UsageError(f"{name}:{exc.lineno}: not valid JSON ({exc.msg})") from None
     if not isinstance(value, dict):

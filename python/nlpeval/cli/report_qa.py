@@ -157,11 +157,15 @@ def run_mc(options: argparse.Namespace, fmt: str) -> int:
 
 def _mc_where(exc: Any, names: list[str], gold: Any, choices: Any, lls: list[Any], uncond: list[Any]) -> str:
     """The one-line message of an input error of ``--task mc``, at the file:line it names."""
+    from nlpeval.cli.qa import gold_beyond_choices
     from nlpeval.reports.qa import SystemInputError
 
+    system = names.index(exc.system) if isinstance(exc, SystemInputError) else 0
+    short = gold_beyond_choices(exc, gold, lls[system])
+    if short is not None:
+        return str(short)
     if exc.side in ("gold", "choices"):
         column = {"gold": gold, "choices": choices}[exc.side] or lls[0]
         return f"{column.at(exc.segment)}: {exc.message}"
-    system = names.index(exc.system) if isinstance(exc, SystemInputError) else 0
     column = (uncond if exc.side == "unconditional" and uncond else lls)[system]
     return f"{column.at(exc.segment)}: {exc.message}"

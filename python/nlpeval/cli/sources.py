@@ -202,10 +202,12 @@ class WholeScoring:
         return accumulators
 
     def _stats(self, metric: Any, hypotheses: list[str], references: Any, sources: list[str] | None) -> tuple[Any, Any]:
-        """(statistics, error spans or None): the spans computed with the scores (not cached) when kept."""
+        """(statistics, error spans or None): the spans computed with the scores (cached with them) when kept."""
         from nlpeval.neural.worker import tags_errors
 
         if self.keep_spans and tags_errors(metric):
+            if self.cache is not None:
+                return self.cache.stats_and_spans(metric, hypotheses, references, sources)
             return metric.segment_stats_and_spans(hypotheses, references, sources=sources)
         if self.cache is not None:
             return self.cache.stats(metric, hypotheses, references, sources), None

@@ -16,9 +16,9 @@ from typing import Any
 from nlpeval.cli.errors import UsageError
 
 #: a JSON string followed by a colon: an object key (a string value is followed by ``,`` ``]`` or ``}``)
-_KEY = re.compile(r'"((?:[^"\\]|\\.)*)"\s*:')
+KEY_PATTERN = re.compile(r'"((?:[^"\\]|\\.)*)"\s*:')
 #: a question's ``"id": "..."`` member in the dataset
-_ID = re.compile(r'"id"\s*:\s*"((?:[^"\\]|\\.)*)"')
+ID_PATTERN = re.compile(r'"id"\s*:\s*"((?:[^"\\]|\\.)*)"')
 
 
 def _name(path: str) -> str:
@@ -31,7 +31,7 @@ def _text(path: str) -> str:
     return "\n".join(read_all(path))
 
 
-def _lines_of(pattern: re.Pattern[str], text: str) -> list[tuple[str, int]]:
+def lines_of(pattern: re.Pattern[str], text: str) -> list[tuple[str, int]]:
     """Every match's decoded string and its 1-based line, in file order."""
     out = []
     line, last = 1, 0
@@ -82,7 +82,7 @@ def read_dataset(path: str) -> Dataset:
     data = _parse(text, name)
     if not isinstance(data, dict) or not isinstance(data.get("data"), list):
         raise UsageError(f"{name}: not a SQuAD dataset (no 'data' list)")
-    places = iter(_lines_of(_ID, text))
+    places = iter(lines_of(ID_PATTERN, text))
     ids: list[str] = []
     answers: list[list[str]] = []
     questions: list[str] = []
@@ -118,7 +118,7 @@ def read_by_id(path: str, dataset: Dataset, what: str) -> tuple[list[Any], list[
     ``file:line``. ``what`` is ``"answer"`` (text values) or ``"no-answer probability"`` (numbers)."""
     name = _name(path)
     text = _text(path)
-    places = _lines_of(_KEY, text)
+    places = lines_of(KEY_PATTERN, text)
     seen: dict[str, int] = {}
     for key, line in places:
         if key in seen:

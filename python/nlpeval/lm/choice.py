@@ -70,6 +70,22 @@ def _matrix(values: Any, side: str, counts: list[int] | None) -> tuple[np.ndarra
     return out, lengths
 
 
+class GoldIndexError(InputError):
+    """A gold choice index beyond a question's choices (``side="gold"``): ``index`` and ``choices``, the
+    number of log-likelihoods given, let a caller with files point at the shorter list.
+
+    Examples
+    --------
+    >>> str(GoldIndexError(3, 2, segment=4))
+    'gold: segment 4: gold index 3 outside the 2 choices'
+    """
+
+    def __init__(self, index: int, choices: int, *, segment: int) -> None:
+        self.index = index
+        self.choices = choices
+        super().__init__(f"gold index {index} outside the {choices} choices", segment=segment, side="gold")
+
+
 def _gold(gold: Any, lengths: list[int]) -> tuple[np.ndarray, bool]:
     """A ``(questions, max choices)`` boolean mask of the gold choices; whether every question has one."""
     items = as_segment_list(gold, "gold")
@@ -89,7 +105,7 @@ def _gold(gold: Any, lengths: list[int]) -> tuple[np.ndarray, bool]:
             raise InputError(f"gold {label!r} is not a choice index (or list of them)", segment=i, side="gold")
         for j in labels:
             if not 0 <= j < lengths[i]:
-                raise InputError(f"gold index {j} outside the {lengths[i]} choices", segment=i, side="gold")
+                raise GoldIndexError(int(j), lengths[i], segment=i)
             mask[i, j] = True
         single = single and not isinstance(label, (list, tuple, np.ndarray))
     return mask, single
@@ -163,6 +179,16 @@ class MultipleChoice(CorpusMetric):
             chars = np.ones_like(lls)
             size = np.ones_like(lls)
             for i, options in enumerate(texts):
+                if (
+                    isinstance(options, list)
+                    and len(options) != lengths[i]
+                    and all(isinstance(t, str) for t in options)
+                ):
+                    raise InputError(
+                        f"{lengths[i]} log-likelihoods for {len(options)} choice texts",
+                        segment=i,
+                        side="loglikelihoods",
+                    )
                 if (
                     isinstance(options, str)
                     or len(options) != lengths[i]

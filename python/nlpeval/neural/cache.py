@@ -11,6 +11,10 @@ files of mode 0600 carrying the hash of their content); a file that is corrupt, 
 private to this user is ignored and recomputed. The whole cache is bounded: past ``max_bytes`` the
 least recently written files are removed. Two processes writing the same file at once lose one
 side's new entries (they are computed again next time), never the file.
+
+xCOMET's error spans (:meth:`SegmentCache.stats_and_spans`) are kept beside the rows, in a JSON file per
+shard under the same segment keys; a segment whose row is cached without its spans (scored earlier without
+them) is computed again, so a cached run shows the same spans as the run that computed them.
 """
 
 from __future__ import annotations
@@ -137,6 +141,51 @@ class SegmentCache:
         ``references`` (``None`` for reference-free metrics) and ``sources`` (``None`` for metrics
         without them) are passed on as the metric takes them.
         """
+        return self._lookup(metric, hypotheses, references, sources, spans=False)[0]
+
+    def stats_and_spans(
+        self,
+        metric: Any,
+        hypotheses: Sequence[str],
+        references: Sequence[Any] | None,
+        sources: Sequence[str] | None = None,
+    ) -> tuple[Stats, tuple[tuple[dict[str, Any], ...], ...]]:
+        """:meth:`stats` and each segment's error spans (``metric.segment_stats_and_spans``: xCOMET), both
+        cached: a segment counts as found only when its row and its spans are stored.
+
+        Examples
+        --------
+        >>> import tempfile
+        >>> from nlpeval.core.stats import Stats
+        >>> from nlpeval.neural.segment_mean import SCHEMA
+        >>> class Tagger:  # a stand-in for xCOMET: one span per segment
+        ...     schema = SCHEMA
+        ...     def signature(self, totals):
+        ...         return "tagger"
+        ...     def segment_stats_and_spans(self, hyps, refs, *, sources):
+        ...         rows = np.array([[len(h), 1.0] for h in hyps])
+        ...         return Stats(SCHEMA, rows), tuple(({"text": h[:3], "start": 0, "end": 3},) for h in hyps)
+        >>> with tempfile.TemporaryDirectory() as folder:
+        ...     first = SegmentCache(folder).stats_and_spans(Tagger(), ["the cat"], ["a cat"])
+        ...     cache = SegmentCache(folder)
+        ...     again = cache.stats_and_spans(Tagger(), ["the cat", "a dog"], ["a cat", "the dog"])
+        ...     cache.hits, cache.misses, again[1]
+        (1, 1, (({'text': 'the', 'start': 0, 'end': 3},), ({'text': 'a d', 'start': 0, 'end': 3},)))
+        """
+        stats, spans = self._lookup(metric, hypotheses, references, sources, spans=True)
+        assert spans is not None
+        return stats, spans
+
+    def _lookup(
+        self,
+        metric: Any,
+        hypotheses: Sequence[str],
+        references: Sequence[Any] | None,
+        sources: Sequence[str] | None,
+        *,
+        spans: bool,
+    ) -> tuple[Stats, tuple[tuple[dict[str, Any], ...], ...] | None]:
+        """The rows (and the error spans when ``spans``) of the segments, cached ones read, others computed."""
         n = len(hypotheses)
         name = identity(metric, references)
         keys = [
@@ -149,11 +198,18 @@ class SegmentCache:
         ]
         width = metric.schema.width
         shards: dict[str, dict[bytes, np.ndarray]] = {}
+        span_shards: dict[str, dict[str, Any]] = {}
         for key in keys:
             shard = key[:1].hex()
             if shard not in shards:
                 shards[shard] = self._read(name, shard, width)
+                if spans:
+                    span_shards[shard] = self._read_spans(name, shard)
         found = [shards[key[:1].hex()].get(key) for key in keys]
+        if spans:  # a row without its spans (scored without them) is no hit
+            found = [
+                row if key.hex() in span_shards[key[:1].hex()] else None for row, key in zip(found, keys, strict=True)
+            ]
         missing = [i for i, row in enumerate(found) if row is None]
         if missing and corpus_dependent(metric):
             missing = list(range(n))  # the scores depend on the whole call: compute it whole
@@ -161,21 +217,28 @@ class SegmentCache:
         self.misses += len(missing)
         rows = np.empty((n, width), dtype=np.float64)
         if missing:
-            computed = _call(metric, hypotheses, references, sources, missing).rows
-            rows[missing] = computed
+            computed, computed_spans = _call(metric, hypotheses, references, sources, missing, spans=spans)
+            rows[missing] = computed.rows
             changed = set()
-            for i, row in zip(missing, computed, strict=True):
+            for j, (i, row) in enumerate(zip(missing, computed.rows, strict=True)):
                 shard = keys[i][:1].hex()
                 shards[shard][keys[i]] = np.asarray(row, dtype=np.float64)
+                if computed_spans is not None:
+                    span_shards[shard][keys[i].hex()] = [dict(span) for span in computed_spans[j]]
                 changed.add(shard)
             for shard in sorted(changed):
                 self._write(name, shard, shards[shard], width)
+                if spans:
+                    self._write_spans(name, shard, span_shards[shard])
             self._bound()
         recomputed = set(missing)
         for i, row in enumerate(found):
             if row is not None and i not in recomputed:
                 rows[i] = row
-        return Stats(metric.schema, rows)
+        if not spans:
+            return Stats(metric.schema, rows), None
+        segment_spans = tuple(tuple(dict(span) for span in span_shards[key[:1].hex()][key.hex()]) for key in keys)
+        return Stats(metric.schema, rows), segment_spans
 
     # -- files ----------------------------------------------------------------------------
 
@@ -199,10 +262,27 @@ class SegmentCache:
         self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         write_private(self._path(name, shard), records.tobytes())
 
+    def _spans_path(self, name: str, shard: str) -> Path:
+        return self.folder / name[:32] / f"{shard}.spans.json"
+
+    def _read_spans(self, name: str, shard: str) -> dict[str, Any]:
+        data = read_private(self._spans_path(name, shard))
+        if not data:
+            return {}
+        try:
+            table = json.loads(data.decode("utf-8"))
+        except ValueError:
+            return {}
+        return table if isinstance(table, dict) else {}
+
+    def _write_spans(self, name: str, shard: str, table: dict[str, Any]) -> None:
+        self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        write_private(self._spans_path(name, shard), json.dumps(table, ensure_ascii=False).encode("utf-8"))
+
     def _bound(self) -> None:
         """Remove the least recently written files while the folder is over ``max_bytes``."""
         try:
-            files = [(p.stat().st_mtime_ns, p.stat().st_size, p) for p in self.folder.glob("*/*.bin")]
+            files = [(p.stat().st_mtime_ns, p.stat().st_size, p) for p in self.folder.glob("*/*.*")]
         except OSError:
             return
         total = sum(size for _, size, _ in files)
@@ -222,10 +302,17 @@ def _call(
     references: Sequence[Any] | None,
     sources: Sequence[str] | None,
     index: list[int],
-) -> Stats:
-    """``metric.segment_stats`` of the segments ``index``."""
+    *,
+    spans: bool = False,
+) -> tuple[Stats, Any]:
+    """``metric.segment_stats`` of the segments ``index`` (and their error spans from
+    ``segment_stats_and_spans`` when ``spans``; else ``None``)."""
     hyps = [hypotheses[i] for i in index]
     refs = None if references is None else [references[i] for i in index]
+    if spans:
+        srcs = None if sources is None else [sources[i] for i in index]
+        stats, found = metric.segment_stats_and_spans(hyps, refs, sources=srcs)
+        return stats, found
     if sources is None:
-        return metric.segment_stats(hyps, refs)
-    return metric.segment_stats(hyps, refs, sources=[sources[i] for i in index])
+        return metric.segment_stats(hyps, refs), None
+    return metric.segment_stats(hyps, refs, sources=[sources[i] for i in index]), None

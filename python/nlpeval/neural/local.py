@@ -135,7 +135,10 @@ def weight_files(path: Path) -> list[Path]:
 def weights_sha256(path: Path) -> str:
     """SHA-256 of a model's weight files (concatenated in name order), for its signature.
 
-    Cached per file size and modification time within the process (a large checkpoint takes seconds).
+    Cached per file (device, inode, size, modification and change times) within the process and on disk in
+    nlpeval's cache folder (``$NLPEVAL_CACHE_DIR``, private files: :func:`nlpeval.core.cache.write_private`),
+    so a checkpoint of a gigabyte is read through once, not at every run; any write to a weight file
+    changes its change time and so its key.
 
     Examples
     --------
@@ -145,15 +148,30 @@ def weights_sha256(path: Path) -> str:
     files = weight_files(path)
     if not files:
         return "none"
-    keys = tuple((str(p.resolve()), p.stat().st_size, p.stat().st_mtime_ns) for p in files)
-    return _sha256_of(keys)
+    keys = []
+    for p in files:
+        found = p.resolve().stat()
+        keys.append((str(p.resolve()), found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns, found.st_ctime_ns))
+    return _sha256_of(tuple(keys))
 
 
 @lru_cache(maxsize=32)
-def _sha256_of(keys: tuple[tuple[str, int, int], ...]) -> str:
+def _sha256_of(keys: tuple[tuple[str, int, int, int, int, int], ...]) -> str:
+    from nlpeval.core.cache import cache_folder, read_private, write_private
+
+    folder = cache_folder()
+    stored = None
+    if folder is not None:
+        name = hashlib.sha256(repr(keys).encode("utf-8")).hexdigest()
+        stored = folder / "weights-sha256" / f"{name}.txt"
+        data = read_private(stored)
+        if data is not None and re.fullmatch(rb"[0-9a-f]{64}", data):
+            return data.decode("ascii")
     digest = hashlib.sha256()
-    for name, _, _ in keys:
-        with open(name, "rb") as handle:
+    for key in keys:
+        with open(key[0], "rb") as handle:
             while chunk := handle.read(1 << 22):
                 digest.update(chunk)
+    if stored is not None:
+        write_private(stored, digest.hexdigest().encode("ascii"))
     return digest.hexdigest()

@@ -32,6 +32,7 @@ class SystemInputError(InputError):
 
     def __init__(self, system: str, error: InputError) -> None:
         self.system = system
+        self.error = error  # the system's own error (its class tells a gold index beyond the choices)
         super().__init__(error.message, segment=error.segment, side=error.side, reference=error.reference)
 
     def _describe(self) -> str:

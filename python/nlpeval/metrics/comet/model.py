@@ -176,16 +176,35 @@ def pooled_embeddings(
             hidden = model.encoder.model(
                 input_ids=tokens.to(device), attention_mask=mask.to(device), output_hidden_states=True
             ).hidden_states
-            mixed = gamma * sum(
-                w * (_layer_norm(h, mask.to(device)) if layer_norm else h)
-                for w, h in zip(torch.split(weights, 1), hidden, strict=True)
-            )
+            mixed = gamma * _mix(weights, hidden, mask.to(device) if layer_norm else None)
             keep = tokens.to(device).eq(pad).unsqueeze(-1)
-            summed = mixed.float().masked_fill(keep, 0.0).type_as(mixed).sum(1)
+            summed = mixed.float().masked_fill_(keep, 0.0).type_as(mixed).sum(1)
             pooled = (summed / mask.to(device).unsqueeze(-1).expand(mixed.size()).float().sum(1)).float().cpu()
             for row, i in enumerate(chunk):
                 out[i] = pooled[row].clone()
     return out
+
+
+def _mix(weights: Any, hidden: Sequence[Any], mask: Any | None) -> Any:
+    """COMET's weighted sum of the hidden states (each layer-normalised over ``mask`` when given), added in
+    layer order as Python's ``sum`` adds them, into one buffer; a layer of weight exactly 0 (sparsemax gives
+    zeros) adds exact zeros and is skipped.
+
+    Examples
+    --------
+    >>> import torch
+    >>> hidden = [torch.full((1, 2, 3), float(i)) for i in range(3)]
+    >>> _mix(torch.tensor([0.25, 0.0, 0.75]), hidden, None)[0, 0].tolist()
+    [1.5, 1.5, 1.5]
+    """
+    torch = require("torch", "COMET")
+    total = None
+    for w, h in zip(torch.split(weights, 1), hidden, strict=True):
+        if total is not None and not bool(w.ne(0).item()):
+            continue
+        term = w * (_layer_norm(h, mask) if mask is not None else h)
+        total = term if total is None else total.add_(term)
+    return total
 
 
 def _layer_norm(tensor: Any, mask: Any) -> Any:
