@@ -147,6 +147,9 @@ ribes_values = getattr(_core, "ribes_values", None)
 span_label_codes = getattr(_core, "span_label_codes", None)
 # span F1's chunk counts (src/spans/; absent from an older core: the NumPy chunking then counts)
 span_chunk_counts = getattr(_core, "span_chunk_counts", None)
+# captioning (absent from a core built before src/caption: the PTB tokenizer and CIDEr then run in Python)
+PtbLexer = getattr(_core, "PtbLexer", None)
+cider_image_sums = getattr(_core, "cider_image_sums", None)
 
 #: the kernels behind an ``import numpy`` done in Python first (see the module docs)
 ARRAY_KERNELS = frozenset(
