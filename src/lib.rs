@@ -1,7 +1,7 @@
 //! The native kernels of nlpeval and their Python module, `nlpeval._core`.
 //!
 //! `src/` is in folders by metric family (`bleu/`, `chrf/`, `gen/`, `meta/`, `meteor/`,
-//! `report/`, `retrieval/`, `rouge/`, `ter/`, `text/`) plus `common/` (the thread pool, fork-safe state,
+//! `report/`, `retrieval/`, `rouge/`, `spans/`, `ter/`, `text/`) plus `common/` (the thread pool, fork-safe state,
 //! reference caches, fallible allocation). Each family keeps its kernels, with their
 //! `cargo test`s, apart from its Python bindings. This file only declares the
 //! families and builds the module.
@@ -44,6 +44,7 @@ pub mod meteor;
 pub mod report;
 pub mod retrieval;
 pub mod rouge;
+pub mod spans;
 pub mod ter;
 pub mod text;
 
@@ -60,6 +61,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     report::py::register(m)?;
     retrieval::py::register(m)?;
     rouge::py::register(m)?;
+    spans::py::register(m)?;
     ter::py::register(m)?;
     text::py::register(m)?;
     Ok(())

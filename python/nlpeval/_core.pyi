@@ -295,3 +295,17 @@ def ribes_values(
 def span_label_codes(
     hyps: list[list[str]], refs: list[list[str]]
 ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32], list[str], _I64, _I64] | None: ...
+
+# span F1 (src/spans/)
+def span_chunk_counts(
+    hyp: npt.NDArray[np.int32],
+    reference: npt.NDArray[np.int32],
+    lengths: _I64,
+    mode: str,
+    prefixes: npt.NDArray[np.int32],
+    types: npt.NDArray[np.int32],
+    table: npt.NDArray[np.uint8],
+    n_prefixes: int,
+    rank: _I64,
+    tokens: npt.NDArray[np.int32] | None = None,
+) -> tuple[list[int], _I64, _I64, _I64, _I64]: ...

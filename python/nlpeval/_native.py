@@ -144,6 +144,8 @@ sari_easse_rows = getattr(_core, "sari_easse_rows", None)
 nist_rows = getattr(_core, "nist_rows", None)
 ribes_values = getattr(_core, "ribes_values", None)
 span_label_codes = getattr(_core, "span_label_codes", None)
+# span F1's chunk counts (src/spans/; absent from an older core: the NumPy chunking then counts)
+span_chunk_counts = getattr(_core, "span_chunk_counts", None)
 
 #: the kernels behind an ``import numpy`` done in Python first (see the module docs)
 ARRAY_KERNELS = frozenset(

@@ -1,5 +1,5 @@
-//! Generation metrics' kernels (issue 26): SARI, NIST, RIBES, span F1's
-//! label codes. Each
+//! Generation metrics' kernels (issue 26): SARI, NIST, RIBES (span F1 is in
+//! `spans/`). Each
 //! submodule is one metric's counting, exact against the Python reference path.
 
 pub mod ngrams;

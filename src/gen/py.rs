@@ -6,8 +6,6 @@ use crate::common::py::{to_array2, value_error};
 use crate::text::py_text::texts;
 use numpy::{PyArray1, PyArray2};
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyString, PyTuple};
-use rustc_hash::FxHashMap;
 
 /// The segments of a SARI call: `counts[i]` references of `refs` (flat) per segment.
 fn sari_segments<'a>(
@@ -173,116 +171,5 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sari_easse_rows, m)?)?;
     m.add_function(wrap_pyfunction!(nist_rows, m)?)?;
     m.add_function(wrap_pyfunction!(ribes_values, m)?)?;
-    m.add_function(wrap_pyfunction!(span_label_codes, m)?)?;
     Ok(())
-}
-
-/// Label codes of one side (see [`span_label_codes`]): appends each sentence's codes and one `O`
-/// to `codes` and its length to `lengths`; false when the layout is not lists/tuples of `str`.
-struct LabelIndex {
-    by_text: FxHashMap<String, i32>,
-    /// the same `str` objects recur (interned labels): their codes by address, valid during the call
-    by_object: FxHashMap<usize, i32>,
-    labels: Vec<String>,
-}
-
-impl LabelIndex {
-    fn code(&mut self, item: &Bound<'_, PyAny>) -> PyResult<Option<i32>> {
-        let address = item.as_ptr() as usize;
-        if let Some(&code) = self.by_object.get(&address) {
-            return Ok(Some(code));
-        }
-        // exact `str` only: the checking path refuses subclasses (e.g. NumPy's `str_`) by name
-        if !item.is_exact_instance_of::<PyString>() {
-            return Ok(None);
-        }
-        let label = item.cast::<PyString>()?.to_str()?;
-        let code = match self.by_text.get(label) {
-            Some(&code) => code,
-            None => {
-                let code = 2 + self.labels.len() as i32;
-                self.by_text.insert(label.to_string(), code);
-                self.labels.push(label.to_string());
-                code
-            }
-        };
-        self.by_object.insert(address, code);
-        Ok(Some(code))
-    }
-
-    fn side(
-        &mut self,
-        side: &Bound<'_, PyList>,
-        codes: &mut Vec<i32>,
-        lengths: &mut Vec<i64>,
-    ) -> PyResult<bool> {
-        codes.push(1);
-        for sentence in side.iter() {
-            let before = codes.len();
-            if let Ok(list) = sentence.cast::<PyList>() {
-                for item in list.iter() {
-                    match self.code(&item)? {
-                        Some(code) => codes.push(code),
-                        None => return Ok(false),
-                    }
-                }
-            } else if let Ok(tuple) = sentence.cast::<PyTuple>() {
-                for item in tuple.iter() {
-                    match self.code(&item)? {
-                        Some(code) => codes.push(code),
-                        None => return Ok(false),
-                    }
-                }
-            } else {
-                return Ok(false);
-            }
-            lengths.push((codes.len() - before) as i64);
-            codes.push(0);
-        }
-        Ok(true)
-    }
-}
-
-/// The arrays of [`span_label_codes`].
-type SpanCodes<'py> = (
-    Bound<'py, PyArray1<i32>>,
-    Bound<'py, PyArray1<i32>>,
-    Vec<String>,
-    Bound<'py, PyArray1<i64>>,
-    Bound<'py, PyArray1<i64>>,
-);
-
-/// Span F1's label codes of both sides, laid out as `nlpeval.metrics.span_f1.chunks.layout`
-/// does: position 0 is START (code 1), then each sentence's labels and one `O` (code 0). New
-/// labels get codes 2, 3, ... in order of first sight (hypotheses first). Returns the two
-/// int32 arrays, the labels of codes 2, 3, ... and each side's sentence lengths; `None` when a
-/// side is not a list of lists/tuples of `str` (the caller's checking path then names the item).
-#[pyfunction]
-fn span_label_codes<'py>(
-    py: Python<'py>,
-    hyps: &Bound<'py, PyAny>,
-    refs: &Bound<'py, PyAny>,
-) -> PyResult<Option<SpanCodes<'py>>> {
-    let (Ok(hyps), Ok(refs)) = (hyps.cast::<PyList>(), refs.cast::<PyList>()) else {
-        return Ok(None);
-    };
-    let mut index = LabelIndex {
-        by_text: FxHashMap::from_iter([("O".to_string(), 0)]),
-        by_object: FxHashMap::default(),
-        labels: Vec::new(),
-    };
-    let (mut hyp_codes, mut hyp_lengths) = (Vec::new(), Vec::with_capacity(hyps.len()));
-    let (mut ref_codes, mut ref_lengths) = (Vec::new(), Vec::with_capacity(refs.len()));
-    if !index.side(hyps, &mut hyp_codes, &mut hyp_lengths)?
-        || !index.side(refs, &mut ref_codes, &mut ref_lengths)?
-    {
-        return Ok(None);
-    }
-    Ok(Some((
-        PyArray1::from_vec(py, hyp_codes),
-        PyArray1::from_vec(py, ref_codes),
-        index.labels,
-        PyArray1::from_vec(py, hyp_lengths),
-        PyArray1::from_vec(py, ref_lengths),
-    )))
 }

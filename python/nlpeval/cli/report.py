@@ -27,7 +27,10 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("systems", nargs="*", metavar="SYS", help="system output files (the first is the baseline)")
     parser.add_argument("-r", "--ref", action="append", metavar="REF", help="reference (repeatable)")
     parser.add_argument(
-        "--task", choices=("generation", "classify", "ir", "qa", "mc"), default="generation", help="kind of report"
+        "--task",
+        choices=("generation", "classify", "ir", "qa", "mc", "spans"),
+        default="generation",
+        help="kind of report (spans: sequence labelling by span F1)",
     )
     parser.add_argument("--qrels", metavar="FILE", help="--task ir: TREC qrels (the SYS files are TREC runs)")
     parser.add_argument(
@@ -135,6 +138,9 @@ def add_parser(subparsers: Any) -> None:
     from nlpeval.cli.sources import add_report_arguments
 
     add_report_arguments(parser)  # --comet-model, --bertscore-model, --metricx-model... as 'nlpeval score'
+    from nlpeval.cli.report_spans import add_arguments as add_span_arguments
+
+    add_span_arguments(parser)  # --conll, the CoNLL reader's options, --span-mode...
     parser.set_defaults(run=run)
 
 
@@ -259,6 +265,10 @@ def _run(options: argparse.Namespace) -> int:
     fmt = _format(options)
     if options.human and options.task != "generation":
         raise UsageError(f"--human applies to generation reports, not --task {options.task}")
+    if options.task == "spans" or options.conll:
+        from nlpeval.cli import report_spans
+
+        return report_spans.run(options, fmt)
     if options.task == "classify":
         return _classify(options, fmt)
     if options.task == "ir":
@@ -286,6 +296,9 @@ def _run(options: argparse.Namespace) -> int:
     from nlpeval.cli.sources import report_overrides
 
     overrides: dict[str, Any] = report_overrides(options)
+    from nlpeval.cli.report_spans import overrides as span_overrides
+
+    overrides.update(span_overrides(options))  # --span-mode... given
     overrides.update(options.metric_option)  # (name, value) pairs, checked while parsing
     if options.tokenize is not None:
         overrides["tokenize"] = options.tokenize

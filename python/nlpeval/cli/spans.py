@@ -41,19 +41,7 @@ def add_parser(subparsers: Any) -> None:
         "Prints conlleval.pl's report (default) or seqeval's classification report (--span-mode lenient|strict).",
     )
     parser.add_argument("files", nargs="+", metavar="FILE", help="CoNLL column file(s); '-' is stdin")
-    parser.add_argument("--gold-column", type=_column, default=-2, metavar="N", help="column of the gold tag (-2)")
-    parser.add_argument("--pred-column", type=_column, default=-1, metavar="N", help="column of the prediction (-1)")
-    parser.add_argument(
-        "-d",
-        "--delimiter",
-        default=None,
-        metavar="REGEX",
-        help="column delimiter, a regular expression as conlleval.pl's -d (default: runs of whitespace; "
-        "conlleval.pl's own default is one space, -d ' ')",
-    )
-    parser.add_argument("-r", "--raw", action="store_true", help="tags without B-/I- prefixes (conlleval.pl -r)")
-    parser.add_argument("--outside", default="O", metavar="TAG", help="outside tag of -r files (conlleval.pl -o)")
-    parser.add_argument("--skip-docstart", action="store_true", help="-DOCSTART- lines are sentence breaks, not tokens")
+    add_reader_arguments(parser)
     parser.add_argument("--span-mode", choices=MODES, default="conlleval", help="conlleval (default), lenient, strict")
     parser.add_argument("--span-scheme", choices=SCHEMES, default=None, help="scheme of strict mode (else detected)")
     parser.add_argument("--digits", type=argtypes.count(0), default=2, help="decimals of seqeval's report (2)")
@@ -64,6 +52,27 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--format", "-f", choices=("text", "json"), default="text", help="output format")
     parser.add_argument("-o", "--output", metavar="FILE", help="write the result to FILE (atomically)")
     parser.set_defaults(run=run)
+
+
+def add_reader_arguments(parser: Any, *, short: bool = True) -> None:
+    """The options that say how a CoNLL column file is read (``short``: with conlleval.pl's ``-d`` and ``-r``;
+    ``nlpeval report --conll`` has long names only, its ``-r`` is the reference)."""
+    parser.add_argument("--gold-column", type=_column, default=-2, metavar="N", help="column of the gold tag (-2)")
+    parser.add_argument("--pred-column", type=_column, default=-1, metavar="N", help="column of the prediction (-1)")
+    parser.add_argument(
+        *(["-d"] if short else []),
+        "--delimiter",
+        default=None,
+        metavar="REGEX",
+        help="column delimiter, a regular expression as conlleval.pl's -d (default: runs of whitespace; "
+        "conlleval.pl's own default is one space, -d ' ')",
+    )
+    raw = "-r files" if short else "--raw files"
+    parser.add_argument(
+        *(["-r"] if short else []), "--raw", action="store_true", help="tags without B-/I- prefixes (conlleval.pl -r)"
+    )
+    parser.add_argument("--outside", default="O", metavar="TAG", help=f"outside tag of {raw} (conlleval.pl -o)")
+    parser.add_argument("--skip-docstart", action="store_true", help="-DOCSTART- lines are sentence breaks, not tokens")
 
 
 def read(path: str, options: argparse.Namespace) -> ConllFile:

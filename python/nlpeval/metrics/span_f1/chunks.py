@@ -1,10 +1,11 @@
-"""Vectorised chunk extraction and per-sentence, per-type counts of span F1.
+"""Chunk extraction and per-sentence, per-type counts of span F1 (native, or vectorised NumPy).
 
 All sentences of both sides are laid out once, one array for the whole corpus: position 0 is the
 state before the first token, then each sentence's labels followed by one ``O`` (conlleval.pl's
 sentence break; seqeval's joining ``O`` and strict mode's outside token). Every chunk rule of
 :mod:`nlpeval.metrics.span_f1.rules` is then one table look-up over all positions, and each chunk is
-counted in the sentence where it starts.
+counted in the sentence where it starts. With the compiled core, one native pass over both sides
+(``src/spans/``) gives the same counts from the same tables.
 """
 
 from __future__ import annotations
@@ -229,6 +230,8 @@ def count(data: Layout, mode: str, scheme: str | None = None, suffix: bool = Fal
     for bit, name in enumerate(("start", "end", "inside")):
         if name in tables:
             combined |= tables[name].astype(np.uint8).ravel() << bit
+    if _native.span_chunk_counts is not None:
+        return _count_native(data, mode, prefixes, type_index, type_of, canon, combined)
     v = len(data.vocabulary)
     small = v * v <= 1 << 22  # rules per (label, label) pair: one look-up per position
     if small:
@@ -277,6 +280,37 @@ def count(data: Layout, mode: str, scheme: str | None = None, suffix: bool = Fal
     # a sentence's tokens are the positions starts .. starts + lengths - 1 (starts >= 1)
     correct = running[data.starts + data.lengths - 1] - running[data.starts - 1] if n else np.zeros(0, np.int64)
     return Counts([names[code] for code in order], data.lengths.copy(), correct, tp, pred, true)
+
+
+def _count_native(
+    data: Layout,
+    mode: str,
+    prefixes: np.ndarray,
+    type_index: dict[str, int],
+    type_of: np.ndarray,
+    canon: np.ndarray,
+    combined: np.ndarray,
+) -> Counts:
+    """:func:`count` in one native pass over both sides (``src/spans/``): the same counts."""
+    kernel = _native.span_chunk_counts
+    if kernel is None:  # pragma: no cover - count() checks first
+        raise RuntimeError("the native span F1 chunker is not in this build")
+    names = list(type_index)
+    rank = np.empty(len(names), dtype=np.int64)
+    rank[sorted(range(len(names)), key=names.__getitem__)] = np.arange(len(names))
+    found, tp, pred, true, correct = kernel(
+        np.ascontiguousarray(data.hypothesis, dtype=np.int32),
+        np.ascontiguousarray(data.reference, dtype=np.int32),
+        np.ascontiguousarray(data.lengths, dtype=np.int64),
+        mode,
+        prefixes,
+        type_of,
+        combined,
+        rules.N_PREFIXES,
+        rank,
+        canon if mode == "conlleval" else None,
+    )
+    return Counts([names[code] for code in found], data.lengths.copy(), correct, tp, pred, true)
 
 
 Events = list[tuple[np.ndarray, np.ndarray]]  # (position, type) of each true positive, prediction, reference chunk

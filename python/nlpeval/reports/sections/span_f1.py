@@ -5,6 +5,8 @@ over sentences; none when span F1 is not reported."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 import numpy as np
 
 from nlpeval.core.stats import Stats
@@ -76,15 +78,22 @@ def system_rows(system: str, metric: SpanF1, stats: Stats, resampling: Resamplin
     return rows
 
 
+def metric_section(
+    name: str, metric: SpanF1, stats: Mapping[str, Stats], systems: Sequence[str], resampling: Resampling
+) -> SpanF1Section:
+    """The per-type table of one span F1 metric: every system's rows (statistics on one schema)."""
+    rows: list[SpanTypeRow] = []
+    for system in systems:
+        rows += system_rows(system, metric, stats[system], resampling)
+    n_segments = len(stats[systems[0]]) if systems else 0
+    n_bootstrap = resampling.n_bootstrap if n_segments >= 2 and resampling.n_bootstrap >= 2 else 0
+    return SpanF1Section(name, metric.mode, n_bootstrap, resampling.confidence, tuple(rows))
+
+
 def section(ctx: ReportContext) -> tuple[SpanF1Section, ...]:
     """Per reported span F1 metric, its per-type table of every system (``()`` when none is reported)."""
-    out = []
-    for name, column in ctx.metrics.items():
-        if not isinstance(column.metric, SpanF1):
-            continue
-        rows: list[SpanTypeRow] = []
-        for system in ctx.systems:
-            rows += system_rows(system, column.metric, column.stats[system], ctx.resampling)
-        n_bootstrap = ctx.resampling.n_bootstrap if ctx.n_segments >= 2 and ctx.resampling.n_bootstrap >= 2 else 0
-        out.append(SpanF1Section(name, column.metric.mode, n_bootstrap, ctx.resampling.confidence, tuple(rows)))
-    return tuple(out)
+    return tuple(
+        metric_section(name, column.metric, column.stats, ctx.systems, ctx.resampling)
+        for name, column in ctx.metrics.items()
+        if isinstance(column.metric, SpanF1)
+    )
