@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -133,18 +135,34 @@ class Browser:
         self.driver.quit()
 
 
+def start_browser() -> Browser:
+    """A started :class:`Browser`, or the calling test fails (never skips) saying why it cannot start."""
+    import pytest
+
+    try:
+        return Browser()
+    except Exception as exc:  # a missing browser must fail loudly, never skip
+        pytest.fail(f"cannot start headless Chromium: {exc}")
+
+
+@contextmanager
+def browser_session() -> Iterator[Browser]:
+    """``with browser_session() as browser:`` one :class:`Browser` for a block (see :func:`start_browser`)."""
+    session = start_browser()
+    try:
+        yield session
+    finally:
+        session.quit()
+
+
 def browser_fixture() -> Any:
     """A module-scoped pytest fixture of one :class:`Browser` (``browser = browser_fixture()`` in a test
     module); a missing browser fails the tests loudly, never skips them."""
     import pytest
 
     @pytest.fixture(scope="module")
-    def browser() -> Any:
-        try:
-            session = Browser()
-        except Exception as exc:
-            pytest.fail(f"cannot start headless Chromium: {exc}")
-        yield session
-        session.quit()
+    def browser() -> Iterator[Browser]:
+        with browser_session() as session:
+            yield session
 
     return browser

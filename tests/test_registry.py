@@ -218,6 +218,20 @@ def test_score_help_says_which_metric_m_defaults_to(capsys):
     assert "(default bleu;" in " ".join(capsys.readouterr().out.split())
 
 
+def test_src_help_names_the_entries_that_read_the_sources(capsys, monkeypatch):
+    """``--src``'s help lists the entries declaring ``needs_sources`` (SARI as well as the neural metrics), and an
+    entry that starts to read them joins the list."""
+    with pytest.raises(SystemExit):
+        main(["score", "--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "(metrics that read the sources: comet, metricx, metricx-qe, sari)" in shown
+    changed = tuple(e._replace(needs_sources=True) if e.name == "bleu" else e for e in registry.entries())
+    monkeypatch.setattr(registry, "entries", lambda: changed)
+    with pytest.raises(SystemExit):
+        main(["score", "--help"])
+    assert "(metrics that read the sources: bleu, comet," in " ".join(capsys.readouterr().out.split())
+
+
 def test_option_values_parse_and_check_in_one_place():
     options = registry.options()
     assert options["bleu_weights"].parse("0.5,0.5") == (0.5, 0.5)

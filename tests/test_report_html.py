@@ -18,7 +18,7 @@ from nlpeval.reports.build import report
 from nlpeval.reports.demo import demo_report
 from nlpeval.reports.html import render_html
 from nlpeval.reports.html.data import script_json
-from report_html_browser import Browser, PageLoad
+from report_html_browser import Browser, PageLoad, browser_fixture
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE_SIZE = 20
@@ -55,14 +55,7 @@ def _odd_model():
     return report(hyps, refs, labels=labels, n_bootstrap=30, n_randomization=30, seed=7, title="odd <title> & text")
 
 
-@pytest.fixture(scope="module")
-def browser():
-    try:
-        session = Browser()
-    except Exception as exc:  # a missing browser must fail loudly, never skip
-        pytest.fail(f"cannot start headless Chromium: {exc}")
-    yield session
-    session.quit()
+browser = browser_fixture()
 
 
 @pytest.fixture(scope="module")

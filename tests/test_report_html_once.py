@@ -15,7 +15,7 @@ import pytest
 import nlpeval
 from nlpeval.reports.html import render_html
 from nlpeval.reports.render import render
-from report_html_browser import Browser
+from report_html_browser import browser_fixture
 
 ROOT = Path(__file__).resolve().parents[1]
 SIZES = (2, 4, 16)
@@ -52,14 +52,7 @@ def models(wmt17: dict[str, list[str]]) -> dict[int, nlpeval.reports.model.Repor
     }
 
 
-@pytest.fixture(scope="module")
-def browser():
-    try:
-        session = Browser()
-    except Exception as exc:  # a missing browser must fail loudly, never skip
-        pytest.fail(f"cannot start headless Chromium: {exc}")
-    yield session
-    session.quit()
+browser = browser_fixture()
 
 
 @pytest.fixture(scope="module")

@@ -23,7 +23,7 @@ from nlpeval.reports.build import report  # noqa: E402
 from nlpeval.reports.html import render_html  # noqa: E402
 from nlpeval.reports.render import render  # noqa: E402
 from nlpeval.significance.bootstrap import resample_indices  # noqa: E402
-from report_html_browser import Browser  # noqa: E402
+from report_html_browser import browser_session  # noqa: E402
 from span_f1_data import corpus  # noqa: E402
 
 N_BOOTSTRAP = 30
@@ -116,11 +116,7 @@ def test_text_and_json_carry_the_section_and_other_reports_do_not(model: Any) ->
 def test_the_section_renders_in_headless_chromium(model: Any, tmp_path: Path) -> None:
     path = tmp_path / "spans.html"
     path.write_text(render_html(model), encoding="utf-8")
-    try:
-        browser = Browser()
-    except Exception as exc:  # a missing browser must fail loudly, never skip
-        pytest.fail(f"cannot start headless Chromium: {exc}")
-    try:
+    with browser_session() as browser:
         load = browser.open(path)
         browser.collect(load)
         assert load.errors == [] and load.foreign_requests == []
@@ -137,8 +133,6 @@ def test_the_section_renders_in_headless_chromium(model: Any, tmp_path: Path) ->
         assert cells[0][4] == f"{100 * rows[0].f1:.2f}"
         averages = browser.js("return document.querySelectorAll('#span_f1 tbody tr.span-average').length")
         assert averages == 6
-    finally:
-        browser.quit()
 
 
 def test_cli_report(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:

@@ -21,7 +21,7 @@ from nlpeval.reports.build import report
 from nlpeval.reports.html import render_html
 from nlpeval.reports.render import render
 from nlpeval.reports.spans import span_report
-from report_html_browser import Browser
+from report_html_browser import browser_session
 from span_f1_data import corpus
 
 N_BOOTSTRAP = 40
@@ -180,11 +180,7 @@ def test_cli_errors_name_file_and_line(tmp_path: Path, capsys: pytest.CaptureFix
 def test_the_page_in_headless_chromium(model: Any, tmp_path: Path) -> None:
     path = tmp_path / "labelling.html"
     path.write_text(render_html(model), encoding="utf-8")
-    try:
-        browser = Browser()
-    except Exception as exc:  # a missing browser must fail loudly, never skip
-        pytest.fail(f"cannot start headless Chromium: {exc}")
-    try:
+    with browser_session() as browser:
         load = browser.open(path)
         browser.collect(load)
         assert load.errors == [] and load.foreign_requests == []
@@ -196,5 +192,3 @@ def test_the_page_in_headless_chromium(model: Any, tmp_path: Path) -> None:
         assert shown >= 1
         shot = browser.screenshot(tmp_path / "labelling.png", full_page=True)
         assert shot.stat().st_size > 10_000
-    finally:
-        browser.quit()

@@ -5,51 +5,25 @@ headless Chromium, and ``nlpeval report`` with ``--src``. Reports without such a
 from __future__ import annotations
 
 import json
-import sys
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-TESTS = Path(__file__).resolve().parent
-FIXTURES = TESTS / "fixtures" / "neural"
-sys.path.insert(0, str(FIXTURES))
-sys.path.insert(0, str(TESTS))
+from nlpeval.cli.main import main
+from nlpeval.reports.build import report
+from nlpeval.reports.html import render_html
+from nlpeval.reports.render import render
+from nlpeval.reports.sections.error_spans import TOP, penalty
+from report_html_browser import browser_session
+from xcomet_data import LONG_SEGMENTS, TOLERANCE, XCOMET, golden_spans, ted
 
-import make_fixtures  # noqa: E402
-import torch  # noqa: E402
-
-from nlpeval.cli.main import main  # noqa: E402
-from nlpeval.reports.build import report  # noqa: E402
-from nlpeval.reports.html import render_html  # noqa: E402
-from nlpeval.reports.render import render  # noqa: E402
-from nlpeval.reports.sections.error_spans import TOP, penalty  # noqa: E402
-from report_html_browser import Browser  # noqa: E402
-
-torch.set_num_threads(1)
-pytestmark = pytest.mark.filterwarnings("ignore:.*longer than .* tokens")
-
-XCOMET = FIXTURES / "xcomet-tiny"
-GOLDEN = json.loads((FIXTURES / "comet_unified_golden.json").read_text(encoding="utf-8"))
-N = 32
-TOLERANCE = 1e-6
+pytestmark = LONG_SEGMENTS
 
 
-@cache
 def texts() -> dict[str, Any]:
-    cases = {c["name"]: c for c in make_fixtures.unified_cases(make_fixtures.real_texts())}
-    return {
-        "src": cases["ted-a"]["src"][:N],
-        "ref": cases["ted-a"]["ref"][:N],
-        "A <sys>": cases["ted-a"]["mt"][:N],
-        "B": cases["ted-b"]["mt"][:N],
-    }
-
-
-def golden_spans() -> list[list[dict]]:
-    gold = next(g for g in GOLDEN["cases"] if g["model"] == "xcomet-tiny" and g["case"] == "ted-a")
-    return gold["metadata"]["error_spans"][:N]
+    a, b = ted("ted-a"), ted("ted-b")
+    return {"src": a["src"], "ref": a["ref"], "A <sys>": a["mt"], "B": b["mt"]}
 
 
 @pytest.fixture(scope="module")
@@ -106,11 +80,7 @@ def test_json_and_text_carry_the_section_and_other_reports_do_not(model: Any) ->
 def test_the_page_highlights_the_spans_in_headless_chromium(model: Any, tmp_path: Path) -> None:
     path = tmp_path / "spans.html"
     path.write_text(render_html(model), encoding="utf-8")
-    try:
-        browser = Browser()
-    except Exception as exc:  # a missing browser must fail loudly, never skip
-        pytest.fail(f"cannot start headless Chromium: {exc}")
-    try:
+    with browser_session() as browser:
         load = browser.open(path)
         browser.collect(load)
         assert load.errors == [] and load.foreign_requests == []
@@ -130,8 +100,6 @@ def test_the_page_highlights_the_spans_in_headless_chromium(model: Any, tmp_path
         assert colours.get("minor") == "rgb(255, 243, 176)"
         first = browser.js("return document.querySelector('#error_spans tbody tr td:last-child').textContent")
         assert first == model.error_spans[0].segments[0].hypothesis  # the highlighting keeps every character
-    finally:
-        browser.quit()
 
 
 def test_cli_report_with_src_shows_the_section(tmp_path: Path, capsys) -> None:

@@ -5,64 +5,36 @@ unbabel-comet 2.2.7's spans (goldens written by tests/fixtures/neural/make_fixtu
 from __future__ import annotations
 
 import json
-import sys
-from functools import cache
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "neural"
-sys.path.insert(0, str(FIXTURES))
+from nlpeval.cli.main import main
+from xcomet_data import (
+    FIXTURES,
+    LONG_SEGMENTS,
+    TOLERANCE,
+    XCOMET,
+    N,
+    assert_spans_equal,
+    golden,
+    golden_spans,
+    score_argv,
+    ted,
+    write_case,
+)
 
-import make_fixtures  # noqa: E402
-import torch  # noqa: E402
-
-from nlpeval.cli.main import main  # noqa: E402
-
-torch.set_num_threads(1)
-pytestmark = pytest.mark.filterwarnings("ignore:.*longer than .* tokens")
-
-XCOMET = FIXTURES / "xcomet-tiny"
-GOLDEN = json.loads((FIXTURES / "comet_unified_golden.json").read_text(encoding="utf-8"))
-N = 32
-#: float32 rounding of the tagger's mean probability (other batches than the reference's)
-TOLERANCE = 1e-6
+pytestmark = LONG_SEGMENTS
 
 
-@cache
 def case() -> dict[str, list[str]]:
-    found = {c["name"]: c for c in make_fixtures.unified_cases(make_fixtures.real_texts())}["ted-a"]
-    return {side: found[side][:N] for side in ("src", "mt", "ref")}
-
-
-def golden_spans() -> list[list[dict]]:
-    gold = next(g for g in GOLDEN["cases"] if g["model"] == "xcomet-tiny" and g["case"] == "ted-a")
-    return gold["metadata"]["error_spans"][:N]
-
-
-def assert_spans_equal(ours, theirs) -> None:
-    assert len(ours) == len(theirs)
-    for x, y in zip(ours, theirs, strict=True):
-        assert [{k: v for k, v in s.items() if k != "confidence"} for s in x] == [
-            {k: v for k, v in s.items() if k != "confidence"} for s in y
-        ]
-        assert all(abs(a["confidence"] - b["confidence"]) <= TOLERANCE for a, b in zip(x, y, strict=True))
+    return ted("ted-a")
 
 
 @pytest.fixture
 def files(tmp_path: Path) -> dict[str, str]:
-    out = {}
-    for side, lines in case().items():
-        path = tmp_path / f"{side}.txt"
-        path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
-        out[side] = str(path)
-    return out
-
-
-def _argv(files: dict[str, str], *extra: str, model: Path = XCOMET, metrics: str = "comet") -> list[str]:
-    return ["score", "-m", metrics, "--comet-model", str(model), "--src", files["src"], "-r", files["ref"],
-            files["mt"], *extra]  # fmt: skip
+    return write_case(tmp_path)
 
 
 def test_goldens_have_spans_in_the_first_segments() -> None:
@@ -71,11 +43,11 @@ def test_goldens_have_spans_in_the_first_segments() -> None:
 
 
 def test_cli_json_and_text_show_the_spans_of_unbabel_comet(files: dict[str, str], capsys) -> None:
-    assert main(_argv(files, "--error-spans", "-f", "json", metrics="comet,bleu")) == 0
+    assert main(score_argv(files, "--error-spans", "-f", "json", metrics="comet,bleu")) == 0
     scores = json.loads(capsys.readouterr().out)["systems"][0]["scores"]
     assert_spans_equal(scores["comet"]["error_spans"], golden_spans())
     assert "error_spans" not in scores["bleu"]
-    assert main(_argv(files, "--error-spans")) == 0
+    assert main(score_argv(files, "--error-spans")) == 0
     out = capsys.readouterr().out
     table = out.split("error spans (", 1)[1].splitlines()[1:]
     assert table[0].split("\t") == ["system", "metric", "segment", "severity", "confidence", "start", "end", "text"]
@@ -94,11 +66,11 @@ def test_cli_json_and_text_show_the_spans_of_unbabel_comet(files: dict[str, str]
 
 
 def test_segments_with_json_keep_the_spans_and_text_segments_list_them(files: dict[str, str], capsys) -> None:
-    assert main(_argv(files, "--segments", "-f", "json")) == 0
+    assert main(score_argv(files, "--segments", "-f", "json")) == 0
     score = json.loads(capsys.readouterr().out)["systems"][0]["scores"]["comet"]
     assert len(score["segments"]) == N
     assert_spans_equal(score["error_spans"], golden_spans())
-    gold = next(g for g in GOLDEN["cases"] if g["model"] == "xcomet-tiny" and g["case"] == "ted-a")
+    gold = golden()
     # segment scores: the reference's at its batch size of 16 over 150 segments; here 32, float32 rounding
     assert np.abs(np.array(score["segments"]) - np.array(gold["scores"][:N])).max() <= TOLERANCE
 
@@ -113,7 +85,7 @@ def test_segments_with_json_keep_the_spans_and_text_segments_list_them(files: di
     ],
 )
 def test_spans_asked_of_a_metric_without_them_is_one_line_exit_2(files, capsys, metrics, model, extra, message):
-    code = main(_argv(files, "--error-spans", *extra, model=model, metrics=metrics))
+    code = main(score_argv(files, "--error-spans", *extra, model=model, metrics=metrics))
     err = capsys.readouterr().err.strip()
     assert code == 2 and "\n" not in err and message in err, err
 
@@ -143,7 +115,7 @@ def test_dask_merges_the_spans_of_partitions_in_segment_order(files: dict[str, s
     assert_spans_equal(grouped[1]["comet"].error_spans, local.error_spans[1::2])
     # the command line's --engine dask, on an in-process cluster
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as c:
-        code = main(_argv(files, "--error-spans", "-f", "json", "--scheduler", c.scheduler_address,
+        code = main(score_argv(files, "--error-spans", "-f", "json", "--scheduler", c.scheduler_address,
                           "--partition-lines", "7"))  # fmt: skip
     captured = capsys.readouterr()
     assert code == 0, captured.err

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
@@ -268,7 +268,7 @@ class ConfusionMatrix:
             return NotImplemented
         return np.array_equal(self.labels, other.labels) and np.array_equal(self.matrix, other.matrix)
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__: ClassVar[None] = None  # type: ignore[assignment]  # unhashable: equal by value over arrays (typeshed spells it so)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain-Python ``{"labels": [...], "matrix": [[...]]}``."""

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from nlpeval.cli.errors import UsageError
+from nlpeval.distributed.errors import PartitionInputError
 
 #: lines per partition of line and JSONL files (``--partition-lines``)
 DEFAULT_LINES = 50_000
@@ -259,17 +260,16 @@ def locate(error: BaseException, system: str, refs: Sequence[str], every: int, s
     ``system`` and ``refs`` are the line files scored (partition ``p`` starts at line ``p * every + 1``);
     rows of data files carry their ``file:row`` themselves.
     """
-    location = getattr(error, "location", None)
-    if isinstance(location, str):
-        return UsageError(f"{location}: {error.detail}")  # type: ignore[attr-defined]  # duck-typed: any error with a location
-    partition, row = getattr(error, "partition", None), getattr(error, "row", None)
-    if partition is None or row is None or not refs:
+    if not isinstance(error, PartitionInputError):
         return error
-    side = getattr(error, "side", None)
-    path = refs[getattr(error, "reference", None) or 0] if side == "references" else system
-    if side == "sources" and src is not None:
+    if isinstance(error.location, str):
+        return UsageError(f"{error.location}: {error.detail}")
+    if error.partition is None or error.row is None or not refs:
+        return error
+    path = refs[error.reference or 0] if error.side == "references" else system
+    if error.side == "sources" and src is not None:
         path = src
-    return UsageError(f"{path}:{partition * every + row + 1}: {error.detail}")  # type: ignore[attr-defined]  # partition and row set: a PartitionInputError
+    return UsageError(f"{path}:{error.partition * every + error.row + 1}: {error.detail}")
 
 
 # ----------------------------------------------------------------------------- ids

@@ -22,12 +22,25 @@ from nlpeval.cli.errors import UsageError
 SINGLE_REFERENCE = frozenset({"comet", "metricx"})
 
 
+def source_metrics() -> str:
+    """The metrics that read the sources, as the registry declares them (``needs_sources``).
+
+    Examples
+    --------
+    >>> "sari" in source_metrics().split(", ")
+    True
+    """
+    from nlpeval.metrics import registry
+
+    return ", ".join(entry.name for entry in registry.entries() if entry.needs_sources)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """``--src`` and ``--cache`` of ``nlpeval score``."""
     parser.add_argument(
         "--src",
         metavar="SRC",
-        help="source file, one segment per line (metrics that read the sources: comet, metricx, sari)",
+        help=f"source file, one segment per line (metrics that read the sources: {source_metrics()})",
     )
     parser.add_argument(
         "--error-spans",

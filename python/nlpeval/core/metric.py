@@ -5,7 +5,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import numpy as np
 
@@ -47,7 +47,12 @@ class CorpusMetric(ABC):
     the streaming :class:`~nlpeval.core.accumulator.Accumulator`) is shared.
     """
 
-    name: ClassVar[str]
+    if TYPE_CHECKING:
+        # Read-only to the type checker: most metrics set a class attribute (``name = "bleu"``), a few
+        # (ROUGE's type, chrF's ``+`` per word order) derive it from their options in a property.
+        @property
+        def name(self) -> str:
+            """The metric's name, as its scores carry it."""
 
     @property
     @abstractmethod

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Hashable
 from dataclasses import dataclass
 from functools import cached_property
+from typing import cast
 
 from nlpeval.core.signature_text import field_pairs, nrefs_field, render
 
@@ -36,7 +38,8 @@ class Signature:
     def build(cls, **fields: object) -> Signature:
         """Signature from keyword fields (``None`` values are left out), version appended."""
         try:
-            return _built(cls, tuple(fields.items()))  # type: ignore[arg-type]  # a class is hashable
+            # a class is hashable (mypy checks a class against Hashable through its instances' __hash__)
+            return _built(cast(Hashable, cls), tuple(fields.items()))
         except TypeError:  # an unhashable value: build it uncached
             return _built.__wrapped__(cls, tuple(fields.items()))
 

@@ -255,9 +255,11 @@ def flat_token_ids(
     refs = _flat_references(references) if hyps is not None else None
     if hyps is None or refs is None or refs.counts is None or len(refs.counts) != len(hyps.lens):
         hyp_ids, ref_ids = validate_token_ids(hypotheses, references, pad_id=pad_id, eos_id=eos_id)
+        flat_hyps = _native.flatten_id_lists(hyp_ids)
+        flat_refs = _native.flatten_reference_lists([[*seg] for seg in ref_ids])
         # validated ids always flatten (None is the kernels' answer to input they cannot take)
-        hyps = FlatIds(*_native.flatten_id_lists(hyp_ids))  # type: ignore[misc]
-        refs = FlatIds(*_native.flatten_reference_lists([[*seg] for seg in ref_ids]))  # type: ignore[misc]
+        assert flat_hyps is not None and flat_refs is not None
+        hyps, refs = FlatIds(*flat_hyps), FlatIds(*flat_refs)
         return hyps, refs
     if pad_id is not None or eos_id is not None:
         hyps = FlatIds(*_native.trim_ids(hyps.ids, hyps.lens, pad_id, eos_id))

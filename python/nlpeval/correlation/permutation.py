@@ -281,7 +281,7 @@ class _Engine:
         ym = block - np.mean(block, axis=-1, keepdims=True)
         ymax = np.max(np.abs(ym), axis=-1, keepdims=True)
         normym = ymax * np.linalg.vector_norm(ym / ymax, axis=-1, keepdims=True)
-        r = np.clip(np.vecdot(cache[g], ym / normym, axis=-1), -1.0, 1.0)  # type: ignore[call-overload]
+        r = np.clip(np.vecdot(cache[g], ym / normym), -1.0, 1.0)  # over the last axis (vecdot's default)
         if block.shape[1] == 2:  # scipy returns exactly -1 or 1 for two points
             r = np.round(r)
         return r

@@ -34,7 +34,7 @@ def _stats(metric: CorpusMetric, hyps: list[Any], refs: list[list[Any]] | None, 
                 return stats_and_spans(metric, hyps, refs, srcs)
             return neural_stats(metric, hyps, refs, srcs), None
         # refs is None only for a metric that reads no references (Perplexity: see _needs_refs), which takes None
-        return metric.segment_stats(hyps, refs), None  # type: ignore[arg-type]
+        return metric.segment_stats(hyps, refs), None  # type: ignore[arg-type]  # None: a metric reading no references
     except InputError as exc:
         if exc.segment is None:
             raise PartitionInputError(f"partition {where.partition}: {exc}") from None

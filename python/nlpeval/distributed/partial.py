@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -281,7 +281,7 @@ class Partial:
             and same_boot
         )
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__: ClassVar[None] = None  # type: ignore[assignment]  # unhashable: equal by value over arrays (typeshed spells it so)
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         # the metric travels without its caches (a used METEOR holds WordNet: megabytes)

@@ -101,7 +101,7 @@ class RetrievalMeasure(CorpusMetric):
         object.__setattr__(self, "measure", Measure.parse(self.measure).name)  # one spelling per measure
 
     @property
-    def name(self) -> str:  # type: ignore[override]  # the measure's canonical name names its scores
+    def name(self) -> str:
         """The measure's canonical (trec_eval) name, e.g. ``ndcg_cut_10``."""
         return Measure.parse(self.measure).name
 

@@ -212,7 +212,5 @@ def compare_runs(
         p_raw = [p for *_, p in raw]
         adjusted = holm(p_raw) if correction == "holm" else benjamini_hochberg(p_raw) if correction == "bh" else p_raw
         for (name, a, b, p), p_adj in zip(raw, adjusted, strict=True):
-            tests.append(
-                PairedTest(name, measure.name, float(a.mean()), float(b.mean()), p, float(p_adj), len(a))  # type: ignore[arg-type]
-            )
+            tests.append(PairedTest(name, measure.name, float(a.mean()), float(b.mean()), p, float(p_adj), len(a)))
     return RunComparison(results, baseline, tuple(tests), test, correction, n_resamples, seed)

@@ -13,12 +13,15 @@ questions most and least often answered right. The report model is built by
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
 from nlpeval.core.errors import InputError
 from nlpeval.reports.model import Example, ExamplesSection, InputFile, Report
+
+if TYPE_CHECKING:
+    from nlpeval.lm.choice import Target
 
 
 class SystemInputError(InputError):
@@ -59,7 +62,7 @@ def qa_report(
     answers: Sequence[Sequence[str]],
     systems: Mapping[str, Sequence[str]],
     *,
-    version: str = "1.1",
+    version: Literal["1.1", "2.0"] = "1.1",
     no_answer_probs: Mapping[str, Sequence[float]] | None = None,
     no_answer_threshold: float = 1.0,
     questions: Sequence[str] | None = None,
@@ -117,7 +120,7 @@ def qa_report(
     if questions is not None and len(questions) != len(golds):
         raise InputError(f"{len(questions)} question texts for {len(golds)} questions", side="questions")
     metrics = {
-        target: SQuAD(version=version, target=target, no_answer_threshold=no_answer_threshold)  # type: ignore[arg-type]
+        target: SQuAD(version=version, target=target, no_answer_threshold=no_answer_threshold)
         for target in ("exact_match", "f1")
     }
     stats = {}
@@ -226,7 +229,7 @@ def _mc_metrics(
     names: Sequence[str],
     choices: Sequence[Sequence[str]] | None,
     unconditional: Mapping[str, Sequence[Sequence[float]]] | None,
-) -> tuple[dict[str, Any], list[tuple[str, bool, float]]]:
+) -> tuple[dict[str, Any], list[tuple[Target, bool, float]]]:
     """Every system's statistics rows and the reported targets ``(name, higher is better, scale)``:
     ``acc``; ``acc_norm`` and ``acc_bytes`` with the choice texts; ``acc_mutual_info`` with every system's
     unconditional log-likelihoods; ``brier_score`` (lower is better, 0-2) when every question has one gold
@@ -250,7 +253,7 @@ def _mc_metrics(
             stats[name] = metric.choice_stats(lls, gold, choices=choices, unconditional=uncond.get(name))
         except InputError as exc:
             raise SystemInputError(name, exc) from None
-    targets = [("acc", True, 100.0)]
+    targets: list[tuple[Target, bool, float]] = [("acc", True, 100.0)]
     if choices is not None:
         targets += [("acc_norm", True, 100.0), ("acc_bytes", True, 100.0)]
     if uncond:
@@ -354,7 +357,7 @@ def mc_report(
     stats, targets = _mc_metrics(gold, systems, names, choices, unconditional)
     reported = []
     for target, higher, scale in targets:
-        metric = MultipleChoice(target=target, allow_ragged=True)  # type: ignore[arg-type]
+        metric = MultipleChoice(target=target, allow_ragged=True)
         signature = metric.signature(stats[baseline].totals())
         reported.append(TaskMetric(target, target, metric, signature, stats, scale, higher))
     sizes = np.array([len(row) for row in systems[baseline]], dtype=np.int64)

@@ -90,7 +90,7 @@ class CHRF(CorpusMetric):
         check_options(self.char_order, self.word_order, self.beta)
 
     @property
-    def name(self) -> str:  # type: ignore[override]
+    def name(self) -> str:
         """``chrf`` with one ``+`` per word order (``chrf++`` for chrF++), as sacreBLEU names it."""
         return "chrf" + "+" * self.word_order
 

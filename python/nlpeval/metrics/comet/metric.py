@@ -134,7 +134,7 @@ class COMET(SegmentMeanMetric):
 
     # `sources` is keyword-only without a default on purpose: neural/worker.py reads the missing default as "this
     # metric needs the sources" and names them; so the override is narrower than CorpusMetric's
-    def segment_stats(  # type: ignore[override]
+    def segment_stats(  # type: ignore[override]  # keyword sources without a default (the comment above)
         self, hypotheses: Sequence[Any], references: Sequence[Any] | None = None, *, sources: Sequence[Any] | None
     ) -> Stats:
         """Rows of (segment score, 1)."""
@@ -257,7 +257,7 @@ class COMET(SegmentMeanMetric):
                 stacklevel=4,  # the caller of segment_stats or __call__
             )
 
-    def __call__(  # type: ignore[override]
+    def __call__(  # type: ignore[override]  # sources keyword-only without a default, as segment_stats
         self,
         hypotheses: Sequence[Any],
         references: Sequence[Any] | None = None,

@@ -68,7 +68,8 @@ def parameters(task: str, given: Sequence[float | None]) -> tuple[float, float, 
     (0.85, 0.2, 0.5, 0.75)
     """
     preset = TASKS[task_name(task)][0]
-    return tuple(float(p if g is None else g) for p, g in zip(preset, given, strict=True))  # type: ignore[return-value]
+    alpha, beta, gamma, delta = (float(p if g is None else g) for p, g in zip(preset, given, strict=True))
+    return alpha, beta, gamma, delta
 
 
 def module_weights(task: str, modules: Sequence[str], weights: Sequence[float] | None) -> tuple[float, ...]:

@@ -96,7 +96,7 @@ class Rouge(CorpusMetric):
             raise ValueError(f"max_cells must be a non-negative int or None; got {self.max_cells!r}")
 
     @property
-    def name(self) -> str:  # type: ignore[override]
+    def name(self) -> str:
         """The ROUGE type, e.g. ``"rouge2"``."""
         return self.rouge_type
 

@@ -1,11 +1,13 @@
 """Multiple-testing corrections (Holm step-down, Benjamini-Hochberg), as statsmodels' ``multipletests``.
 
-``None`` entries (undefined p-values) are left out of the family and stay ``None``.
+``None`` entries (undefined p-values) are left out of the family and stay ``None`` (so p-values without
+``None`` give p-values without ``None``, as the overloads say).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import overload
 
 import numpy as np
 
@@ -16,7 +18,11 @@ def _defined(p_values: Sequence[float | None]) -> tuple[np.ndarray, np.ndarray]:
     return index, values
 
 
-def holm(p_values: Sequence[float | None]) -> list[float | None]:
+@overload
+def holm(p_values: Sequence[float]) -> list[float]: ...
+@overload
+def holm(p_values: Sequence[float | None]) -> list[float | None]: ...
+def holm(p_values: Sequence[float | None]) -> list[float] | list[float | None]:
     """Holm-adjusted p-values (statsmodels ``method="holm"``).
 
     Examples
@@ -36,7 +42,11 @@ def holm(p_values: Sequence[float | None]) -> list[float | None]:
     return out
 
 
-def benjamini_hochberg(p_values: Sequence[float | None]) -> list[float | None]:
+@overload
+def benjamini_hochberg(p_values: Sequence[float]) -> list[float]: ...
+@overload
+def benjamini_hochberg(p_values: Sequence[float | None]) -> list[float | None]: ...
+def benjamini_hochberg(p_values: Sequence[float | None]) -> list[float] | list[float | None]:
     """Benjamini-Hochberg adjusted p-values (statsmodels ``method="fdr_bh"``).
 
     Examples

@@ -405,7 +405,9 @@ def minimum_detectable_effect(
         probe = _model(
             "mcnemar", {"n": n, "baseline_accuracy": baseline_accuracy, "agreement": agreement, "delta": 1e-9}
         )
-        base, agree, size = float(baseline_accuracy), float(agreement), probe.n  # type: ignore[arg-type]
+        # _model has checked both (present, probabilities): these only give them their float type
+        base, agree = probability("baseline_accuracy", baseline_accuracy), probability("agreement", agreement)
+        size = probe.n
         upper = min(1 - agree, 1 - base)
         if upper <= 0:
             raise PowerSettingError("agreement", "leaves no room for a positive accuracy difference")

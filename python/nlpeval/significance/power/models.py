@@ -202,8 +202,8 @@ class McNemarModel:
                 raise PowerSettingError(
                     "table", "power is undefined when the true effect is zero (table[0,1] == table[1,0])"
                 )
-        rows = tuple(tuple(float(v) for v in row) for row in array)
-        return cls(rows, size)  # type: ignore[arg-type]
+        rows = ((float(array[0, 0]), float(array[0, 1])), (float(array[1, 0]), float(array[1, 1])))
+        return cls(rows, size)
 
     @property
     def array(self) -> np.ndarray:

@@ -48,6 +48,12 @@ def _round5(value: float) -> float:
     return float(f"{value:7.5f}")
 
 
+def _round5_rpf(values: np.ndarray) -> tuple[float, float, float]:
+    """:func:`_round5` of the three values (R, P, F) of one row."""
+    recall, precision, f = values
+    return _round5(recall), _round5(precision), _round5(f)
+
+
 def perl_averages(
     scores: np.ndarray,
     *,
@@ -94,8 +100,4 @@ def perl_averages(
         return ranked[a] + (ranked[b] - ranked[a]) * ratio
 
     low, high = bound(lower_a), bound(upper_a)
-    return PerlAverages(
-        tuple(_round5(v) for v in average),  # type: ignore[arg-type]
-        tuple(_round5(v) for v in low),  # type: ignore[arg-type]
-        tuple(_round5(v) for v in high),  # type: ignore[arg-type]
-    )
+    return PerlAverages(_round5_rpf(average), _round5_rpf(low), _round5_rpf(high))
