@@ -283,6 +283,7 @@ def nist_rows(
     hyp_lens: list[int] | None = None,
     ref_lens: list[int] | None = None,
 ) -> _F64: ...
+def gleu_rows(hyps: list[str], refs: list[str], counts: list[int], min_len: int, max_len: int) -> _I64 | None: ...
 def ribes_values(
     hyps: list[str],
     refs: list[str],
@@ -309,3 +310,24 @@ def span_chunk_counts(
     rank: _I64,
     tokens: npt.NDArray[np.int32] | None = None,
 ) -> tuple[list[int], _I64, _I64, _I64, _I64]: ...
+
+# captioning kernels (src/caption/)
+class PtbLexer:
+    def __init__(
+        self,
+        rules: list[tuple[str, str, bool, str, str | None, str | None, str]],
+        flags: bytes,
+        lower: list[tuple[str, str]],
+    ) -> None: ...
+    def coco_lines(self, captions: Sequence[str]) -> list[str | None]: ...
+    def tokens(self, text: str, following: str | None = None) -> list[str] | None: ...
+
+def cider_image_sums(
+    hyps: Sequence[str],
+    refs: Sequence[str],
+    counts: list[int],
+    log_df: _F64,
+    ref_len: float,
+    penalty: _F64 | None = None,
+    max_order: int = 4,
+) -> _F64: ...
