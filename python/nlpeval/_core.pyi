@@ -283,6 +283,7 @@ def nist_rows(
     hyp_lens: list[int] | None = None,
     ref_lens: list[int] | None = None,
 ) -> _F64: ...
+def gleu_rows(hyps: list[str], refs: list[str], counts: list[int], min_len: int, max_len: int) -> _I64 | None: ...
 def ribes_values(
     hyps: list[str],
     refs: list[str],

@@ -28,8 +28,14 @@ def _tokens(item: Any, side: str, segment: int, reference: int | None = None) ->
     )
 
 
-def _is_text(hypotheses: list[Any]) -> bool:
-    """Text input (every hypothesis a str, references then checked as text) or NLTK token lists."""
+def is_text(hypotheses: Sequence[Any]) -> bool:
+    """Text input (every hypothesis a str, references then checked as text) or NLTK token lists.
+
+    Examples
+    --------
+    >>> is_text(["a b"]), is_text([["a", "b"]])
+    (True, False)
+    """
     return not any(isinstance(h, (list, tuple)) for h in hypotheses)
 
 
@@ -50,7 +56,7 @@ def token_lists(
     hyps = as_segment_list(hypotheses, "hypotheses")
     refs = as_segment_list(references, "references")
     check_lengths(len(hyps), refs)
-    text = validate_text(hyps, refs) if _is_text(hyps) else None
+    text = validate_text(hyps, refs) if is_text(hyps) else None
     if text is not None:
         text_hyps, text_refs = text
         check_unicode(text_hyps, text_refs)
@@ -105,7 +111,7 @@ def native_sequences(
     hyps = as_segment_list(hypotheses, "hypotheses")
     refs = as_segment_list(references, "references")
     check_lengths(len(hyps), refs)
-    if _is_text(hyps):
+    if is_text(hyps):
         text_hyps, text_refs = validate_text(hyps, refs)
         flat = [r for seg in text_refs for r in seg]
         return text_hyps, flat, [len(seg) for seg in text_refs], None, None, unicode_checked(text_hyps, text_refs)
@@ -139,7 +145,7 @@ def pair_rows(
     hyps = as_segment_list(hypotheses, "hypotheses")
     refs = as_segment_list(references, "references")
     check_lengths(len(hyps), refs)
-    text = validate_text(hyps, refs) if _is_text(hyps) else None
+    text = validate_text(hyps, refs) if is_text(hyps) else None
     if text is not None:
         text_hyps, text_refs = text
         counts = np.fromiter(map(len, text_refs), dtype=np.int64, count=len(text_refs))
