@@ -17,6 +17,10 @@ from nlpeval.cli.errors import UsageError
 FORMATS = ("html", "markdown", "text", "json", "latex")
 
 
+#: ``-m`` when not given
+METRICS = "bleu,chrf,ter"
+
+
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "report",
@@ -77,7 +81,7 @@ def add_parser(subparsers: Any) -> None:
         "with a column per class in sorted label order)",
     )
     parser.add_argument("--src", metavar="SRC", help="source file (copied/untranslated checks, examples)")
-    parser.add_argument("-m", "--metrics", default="bleu,chrf,ter", help="metrics of 'nlpeval score -m'")
+    parser.add_argument("-m", "--metrics", default=METRICS, help="metrics of 'nlpeval score -m'")
     parser.add_argument("--baseline", metavar="SYS", help="baseline system (file or name; default the first)")
     parser.add_argument("--labels", metavar="FILE", help="one label per segment (e.g. domain): per-label buckets")
     parser.add_argument("--buckets", choices=("fixed", "quantile"), default="fixed", help="add quantile buckets")
