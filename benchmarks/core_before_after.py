@@ -55,7 +55,7 @@ for name in {modules!r}:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     for case in module.cases(DATA):
-        if not only or only.lower() in case.name.lower():
+        if not only or any(part.lower() in case.name.lower() for part in only.split("|")):
             cases[case.name] = case
 print(json.dumps(list(cases)), flush=True)
 for line in sys.stdin:
@@ -107,7 +107,7 @@ def main() -> int:
     parser.add_argument("after")
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--only")
+    parser.add_argument("--only", help="cases whose name contains TEXT (several: TEXT|TEXT)")
     args = parser.parse_args()
     children = {side: Child(getattr(args, side), args.only, args.repeat) for side in ("before", "after")}
     times: dict[str, dict[str, list[float]]] = {}
