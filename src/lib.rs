@@ -1,6 +1,6 @@
 //! The native kernels of nlpeval and their Python module, `nlpeval._core`.
 //!
-//! `src/` is in folders by metric family (`bleu/`, `chrf/`, `gen/`, `meta/`, `meteor/`,
+//! `src/` is in folders by metric family (`bleu/`, `caption/`, `chrf/`, `gen/`, `meta/`, `meteor/`,
 //! `report/`, `retrieval/`, `rouge/`, `spans/`, `ter/`, `text/`) plus `common/` (the thread pool, fork-safe state,
 //! reference caches, fallible allocation). Each family keeps its kernels, with their
 //! `cargo test`s, apart from its Python bindings. This file only declares the
@@ -36,6 +36,7 @@
 //!   here, and its stubs to `_core.pyi` (ARCHITECTURE.md, "The Rust core").
 
 pub mod bleu;
+pub mod caption;
 pub mod chrf;
 pub mod common;
 pub mod gen;
@@ -53,6 +54,7 @@ use pyo3::prelude::*;
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     bleu::py::register(m)?;
+    caption::py::register(m)?;
     chrf::py::register(m)?;
     common::py::register(m)?;
     gen::py::register(m)?;

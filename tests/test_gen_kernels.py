@@ -135,6 +135,45 @@ def test_ribes_native_values_equal_the_numpy_path(alpha, beta):
     assert _native.ribes_values(*few[:3], alpha, beta).tolist() == expected[:3].tolist()
 
 
+@pytest.mark.parametrize(("min_len", "max_len"), [(1, 4), (2, 3), (1, 1), (4, 4), (3, 2)])
+def test_gleu_native_rows_equal_the_pair_path_and_nltk(min_len, max_len):
+    from nltk.translate.gleu_score import sentence_gleu
+
+    from nlpeval.metrics.nltk_lexical.gleu import gleu_rows
+    from nlpeval.metrics.nltk_lexical.tokens import pair_rows
+
+    hyps, refs = _nist_corpus(200 + 10 * min_len + max_len, 90)
+    pairs, counts = pair_rows(hyps, refs, max_order=max_len)
+    expected = gleu_rows(pairs, counts, min_len=min_len, max_len=max_len)
+    lines = native_sequences(hyps, refs)[:3]
+    for _ in range(3):  # the direct path, then preparing for the reference cache, then the cached entry
+        got = _native.gleu_rows(*lines, min_len, max_len)
+        assert got.dtype == np.int64
+        assert got.tolist() == expected.tolist()
+    few = native_sequences(hyps[:5], refs[:5])[:3]  # the calling thread, never cached
+    assert _native.gleu_rows(*few, min_len, max_len).tolist() == expected[:5].tolist()
+    # the values are NLTK's sentence_gleu (text with odd whitespace, repeats, identical references: ties)
+    hyp_tokens, ref_tokens = token_lists(hyps, refs)
+    score = nlpeval.gleu(hyps, refs, min_len=min_len, max_len=max_len, segments=True)
+    want = [sentence_gleu(r, h, min_len=min_len, max_len=max_len) for h, r in zip(hyp_tokens, ref_tokens, strict=True)]
+    assert score.segments.tolist() == want
+
+
+def test_gleu_kernel_leaves_larger_orders_to_the_general_path():
+    assert _native.gleu_rows(["a b"], ["a b"], [1], 1, 5) is None
+    with pytest.raises(ValueError, match="positive"):
+        _native.gleu_rows(["a"], ["a"], [1], 0, 2)
+    with pytest.raises(ValueError, match="reference count"):
+        _native.gleu_rows(["a"], ["a"], [2], 1, 2)
+    assert _native.gleu_rows([], [], [], 1, 4).shape == (0, 2)
+    # a 5-gram GLEU still scores (general path), equal to NLTK's
+    from nltk.translate.gleu_score import corpus_gleu
+
+    hyps, refs = _nist_corpus(77, 70)
+    hyp_tokens, ref_tokens = token_lists(hyps, refs)
+    assert nlpeval.gleu(hyps, refs, max_len=5).score == corpus_gleu(ref_tokens, hyp_tokens, max_len=5)
+
+
 @pytest.mark.parametrize(
     ("kernel", "score"),
     [
@@ -142,6 +181,8 @@ def test_ribes_native_values_equal_the_numpy_path(alpha, beta):
         ("sari_easse_rows", lambda h, r, s: nlpeval.sari(h, r, sources=s, flavor="easse", segments=True)),
         ("nist_rows", lambda h, r, s: nlpeval.nist(h, r, segments=True)),
         ("ribes_values", lambda h, r, s: nlpeval.ribes(h, r, segments=True)),
+        ("gleu_rows", lambda h, r, s: nlpeval.gleu(h, r, segments=True)),
+        ("gleu_rows", lambda h, r, s: nlpeval.gleu(h, r, flavor="hf", segments=True)),
     ],
 )
 def test_a_core_without_the_kernel_takes_the_numpy_path_with_the_same_values(monkeypatch, kernel, score):

@@ -81,6 +81,17 @@ def test_native_counts_equal_the_numpy_path_on_each_schemes_corpus(scheme: str) 
         _assert_same(*_both(data, mode, scheme_, suffix))
 
 
+def test_many_labels_take_the_rules_per_pair() -> None:
+    rng = random.Random(5)
+    pool = [f"{p}-T{i}" for i in range(200) for p in "BI"] + ["O"] * 50  # more codes than the kernel tables
+    refs = [[rng.choice(pool) for _ in range(rng.randrange(12))] for _ in range(300)]
+    hyps = [[label if rng.random() < 0.6 else rng.choice(pool) for label in ref] for ref in refs]
+    data = chunks.layout(hyps, refs)
+    assert len(data.vocabulary) > 256
+    for mode, scheme, suffix in MODES:
+        _assert_same(*_both(data, mode, scheme, suffix))
+
+
 def test_corner_layouts() -> None:
     for hyps, refs in [([], []), ([[]], [[]]), ([[], []], [[], []]), ([["B-PER"]], [["B-PER"]]), ([["I"]], [["E"]])]:
         data = chunks.layout(hyps, refs)

@@ -257,6 +257,9 @@ class TrecQrels:
     def first_line(self, query: str) -> int | None: ...
     def to_dict(self) -> dict[str, dict[str, int]]: ...
     def __len__(self) -> int: ...
+    @staticmethod
+    def from_mapping(qrels: object) -> TrecQrels | None: ...
+    def relevant_counts(self, level: int) -> list[tuple[str, int]]: ...
 
 class TrecRun:
     @staticmethod
@@ -271,6 +274,12 @@ class TrecRun:
 def trec_place(
     qrels: TrecQrels, run: TrecRun, complete: bool = False, judged_only: bool = False, float32: bool = True
 ) -> tuple[list[str], _I64, _I64, _I64, _I64, list[str], list[str]]: ...
+def trec_place_mapping(
+    qrels: TrecQrels, run: object, complete: bool = False, judged_only: bool = False, float32: bool = True
+) -> tuple[list[str], _I64, _I64, _I64, _I64, list[str], list[str]] | None: ...
+def trec_measures(
+    ranks: _I64, rels: _I64, levels: _I64, measures: list[tuple[str, int | None]], relevance_level: int
+) -> _F64: ...
 
 # generation metrics' kernels (src/gen/)
 def sari_hf_rows(sources: list[str], outputs: list[str], refs: list[str], counts: list[int]) -> _F64: ...
@@ -283,6 +292,7 @@ def nist_rows(
     hyp_lens: list[int] | None = None,
     ref_lens: list[int] | None = None,
 ) -> _F64: ...
+def gleu_rows(hyps: list[str], refs: list[str], counts: list[int], min_len: int, max_len: int) -> _I64 | None: ...
 def ribes_values(
     hyps: list[str],
     refs: list[str],
@@ -309,3 +319,24 @@ def span_chunk_counts(
     rank: _I64,
     tokens: npt.NDArray[np.int32] | None = None,
 ) -> tuple[list[int], _I64, _I64, _I64, _I64]: ...
+
+# captioning kernels (src/caption/)
+class PtbLexer:
+    def __init__(
+        self,
+        rules: list[tuple[str, str, bool, str, str | None, str | None, str]],
+        flags: bytes,
+        lower: list[tuple[str, str]],
+    ) -> None: ...
+    def coco_lines(self, captions: Sequence[str]) -> list[str | None]: ...
+    def tokens(self, text: str, following: str | None = None) -> list[str] | None: ...
+
+def cider_image_sums(
+    hyps: Sequence[str],
+    refs: Sequence[str],
+    counts: list[int],
+    log_df: _F64,
+    ref_len: float,
+    penalty: _F64 | None = None,
+    max_order: int = 4,
+) -> _F64: ...

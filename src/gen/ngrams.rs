@@ -130,6 +130,63 @@ pub fn count_orders<const S: usize>(
     }
 }
 
+/// Byte classes of [`split_words`]: 0 a word's byte, 1 ASCII whitespace, 2 the lead byte
+/// of a character that may be whitespace (U+0085, U+00A0, U+1680, U+2000..).
+const SPACE_CLASS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 128 {
+        if matches!(b, 9..=13 | 28..=32) {
+            table[b] = 1;
+        }
+        b += 1;
+    }
+    table[0xC2] = 2;
+    table[0xE1] = 2;
+    table[0xE2] = 2;
+    table[0xE3] = 2;
+    table
+};
+
+/// Python's `str.split()` without arguments (as [`crate::text::py_split`]), byte by byte:
+/// only the lead bytes of multi-byte whitespace are decoded.
+pub fn split_words(text: &str) -> Vec<&str> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len() / 5 + 1);
+    let mut start = usize::MAX;
+    let mut i = 0;
+    while i < bytes.len() {
+        let space = match SPACE_CLASS[bytes[i] as usize] {
+            0 => 0,
+            1 => 1,
+            _ => {
+                let c = text[i..].chars().next().unwrap_or(' ');
+                if crate::text::is_py_space(c) {
+                    c.len_utf8()
+                } else {
+                    0
+                }
+            }
+        };
+        if space == 0 {
+            if start == usize::MAX {
+                start = i;
+            }
+            i += 1;
+        } else {
+            if start != usize::MAX {
+                out.push(&text[start..i]);
+                start = usize::MAX;
+            }
+            i += space;
+        }
+    }
+    if start != usize::MAX {
+        out.push(&text[start..]);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -157,5 +214,37 @@ mod tests {
         let got: Vec<u32> = ["b", "a", "b", ""].iter().map(|w| ids.id(w)).collect();
         assert_eq!(got, vec![0, 1, 0, 2]);
         assert_eq!(ids.len(), 3);
+    }
+
+    #[test]
+    fn split_words_is_python_str_split() {
+        let texts = [
+            "",
+            " ",
+            "a",
+            "  a  b ",
+            "\ta\u{a0}b\u{3000}c\n",
+            "\u{2028}x\u{85}y\u{1680}z\u{2000}w\u{200a}v\u{202f}u\u{205f}t\u{2029}",
+            "\u{1c}a\u{1d}b\u{1e}c\u{1f}d\u{0b}e\u{0c}f\rg",
+            "é\u{c2a0}ä ü\u{e2}",
+            "\u{00c2}\u{00a1} \u{2010}\u{200b}\u{3001}x",
+            "日本語 テキスト\u{3000}です",
+        ];
+        for text in texts {
+            let want: Vec<&str> = crate::text::py_split(text).collect();
+            assert_eq!(split_words(text), want, "{text:?}");
+        }
+        let mut rng = fastrand::Rng::with_seed(3);
+        let pieces = [
+            "a", "é", " ", "\t", "\u{a0}", "\u{85}", "\u{3000}", "\u{2009}", "\u{200b}",
+            "\u{1680}", "\u{e1}", "\u{2028}", "x\u{1f}", "\u{c2}",
+        ];
+        for _ in 0..2000 {
+            let text: String = (0..rng.usize(0..12))
+                .map(|_| pieces[rng.usize(0..pieces.len())])
+                .collect();
+            let want: Vec<&str> = crate::text::py_split(&text).collect();
+            assert_eq!(split_words(&text), want, "{text:?}");
+        }
     }
 }

@@ -1,8 +1,9 @@
 //! Python bindings of the generation metrics' kernels (`nlpeval._core`).
 
-use super::{nist, ribes, sari};
+use super::{gleu, nist, ribes, sari};
 use crate::common::parallel::detached;
 use crate::common::py::{to_array2, value_error};
+use crate::common::refcache::RefsView;
 use crate::text::py_text::texts;
 use numpy::{PyArray1, PyArray2};
 use pyo3::prelude::*;
@@ -85,7 +86,7 @@ fn sequences<'a>(
     match lens {
         None => Ok(items
             .iter()
-            .map(|line| crate::text::py_split(line).collect())
+            .map(|line| super::ngrams::split_words(line))
             .collect()),
         Some(lens) => {
             if lens.iter().sum::<usize>() != items.len() {
@@ -165,11 +166,49 @@ fn ribes_values<'py>(
     Ok(PyArray1::from_vec(py, values))
 }
 
+/// NLTK GLEU rows `(n_match, n_all)` of every segment, `(n, 2)` int64: `hyps` and `refs`
+/// (flat, `counts[i]` per segment) are lines split on whitespace. `None` when `max_len > 4`
+/// or the references' vocabulary is too large (the caller's general path then scores them).
+#[pyfunction]
+fn gleu_rows<'py>(
+    py: Python<'py>,
+    hyps: &Bound<'py, PyAny>,
+    refs: &Bound<'py, PyAny>,
+    counts: Vec<usize>,
+    min_len: usize,
+    max_len: usize,
+) -> PyResult<Option<Bound<'py, PyArray2<i64>>>> {
+    if min_len == 0 || max_len == 0 {
+        return Err(value_error("min_len and max_len must be positive"));
+    }
+    let (hyps, refs) = (texts(hyps)?, texts(refs)?);
+    let (hyps, refs) = (hyps.strs()?, refs.strs()?);
+    if counts.len() != hyps.len() || counts.iter().sum::<usize>() != refs.len() {
+        return Err(value_error(
+            "one reference count per hypothesis, adding up to the references given, is required",
+        ));
+    }
+    let mut offsets = Vec::with_capacity(counts.len() + 1);
+    offsets.push(0);
+    for &count in &counts {
+        offsets.push(offsets[offsets.len() - 1] + count);
+    }
+    let view = RefsView {
+        refs: &refs,
+        offsets: &offsets,
+    };
+    match py.detach(|| gleu::rows(&hyps, view, min_len, max_len)) {
+        Some(flat) => Ok(Some(to_array2(py, flat, hyps.len(), 2)?)),
+        None => Ok(None),
+    }
+}
+
 /// Adds the generation kernels to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sari_hf_rows, m)?)?;
     m.add_function(wrap_pyfunction!(sari_easse_rows, m)?)?;
     m.add_function(wrap_pyfunction!(nist_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(gleu_rows, m)?)?;
     m.add_function(wrap_pyfunction!(ribes_values, m)?)?;
     Ok(())
 }

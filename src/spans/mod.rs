@@ -101,20 +101,47 @@ fn check(hyp: &[i32], reference: &[i32], lengths: &[i64], rules: &Rules) -> Resu
             reference.len()
         ));
     }
-    if hyp
-        .iter()
-        .chain(reference)
-        .any(|&c| c < 0 || c as usize >= v)
-    {
+    let bad = |codes: &[i32]| {
+        codes
+            .iter()
+            .fold(false, |bad, &c| bad | (c < 0) | (c as usize >= v))
+    };
+    if bad(hyp) || bad(reference) {
         return Err("a label code is out of range".into());
     }
     Ok(())
 }
 
+/// Label codes up to which the rule bits of every (previous, current) pair are tabled first.
+const PAIR_TABLE_MAX: usize = 256;
+
 /// One side's codes with the rule bits at each position.
 struct Side<'a> {
     codes: &'a [i32],
     rules: &'a Rules<'a>,
+    /// the rule bits of each code pair `prev * v + cur` (few codes), else empty
+    pairs: &'a [u8],
+}
+
+/// The rule bits of every code pair (`prev * v + cur`) when the codes are few, else empty.
+fn pair_table(rules: &Rules) -> Vec<u8> {
+    let v = rules.prefixes.len();
+    if v > PAIR_TABLE_MAX {
+        return Vec::new();
+    }
+    let mut out = Vec::with_capacity(v * v);
+    for a in 0..v {
+        for b in 0..v {
+            out.push(rule_bits(rules, a, b));
+        }
+    }
+    out
+}
+
+#[inline]
+fn rule_bits(r: &Rules, a: usize, b: usize) -> u8 {
+    let same = (r.types[a] == r.types[b]) as usize;
+    r.table[(r.prefixes[a] as usize * r.n_prefixes + r.prefixes[b] as usize) * 2 + same]
 }
 
 impl Side<'_> {
@@ -127,9 +154,11 @@ impl Side<'_> {
     #[inline]
     fn flags(&self, p: usize) -> u8 {
         let (a, b) = (self.codes[p - 1] as usize, self.codes[p] as usize);
-        let r = self.rules;
-        let same = (r.types[a] == r.types[b]) as usize;
-        r.table[(r.prefixes[a] as usize * r.n_prefixes + r.prefixes[b] as usize) * 2 + same]
+        if self.pairs.is_empty() {
+            rule_bits(self.rules, a, b)
+        } else {
+            self.pairs[a * self.rules.prefixes.len() + b]
+        }
     }
 }
 
@@ -184,10 +213,16 @@ pub fn count(
     rules: &Rules,
 ) -> Result<Counts, String> {
     check(hyp, reference, lengths, rules)?;
-    let h = Side { codes: hyp, rules };
+    let pairs = pair_table(rules);
+    let h = Side {
+        codes: hyp,
+        rules,
+        pairs: &pairs,
+    };
     let r = Side {
         codes: reference,
         rules,
+        pairs: &pairs,
     };
     let (mut tp, mut pred, mut truth): (Vec<Event>, Vec<Event>, Vec<Event>) = Default::default();
     let mut correct = Vec::with_capacity(lengths.len());

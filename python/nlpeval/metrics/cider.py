@@ -44,7 +44,7 @@ from nlpeval.core.metric import CorpusMetric
 from nlpeval.core.score import Score
 from nlpeval.core.signature import Signature, nrefs_field
 from nlpeval.core.stats import Stats, StatsSchema
-from nlpeval.core.validation import check_unicode, reference_counts, validate_text
+from nlpeval.core.validation import check_unicode, validate_text
 from nlpeval.metrics.ngram_table import ngram_table, sorted_unique
 
 if TYPE_CHECKING:
@@ -162,6 +162,47 @@ def _length_penalty(delta: np.ndarray, sigma: float) -> np.ndarray:
     return table[inverse.reshape(-1)]
 
 
+def cider_rows_native(
+    hyp_lines: Sequence[str],
+    ref_lines: Sequence[str],
+    counts: Sequence[int],
+    *,
+    max_order: int = 4,
+    sigma: float = 6.0,
+    clipped: bool = True,
+) -> np.ndarray | None:
+    """:func:`cider_rows` of whitespace-tokenized lines in the native core (``nlpeval._core``), or
+    None when the core lacks the kernel.
+
+    ``ref_lines`` holds the references of all images in order, ``counts`` how many each image
+    has. The logarithms (``np.log``) and the length penalties (Python's float power) are computed
+    here, as :func:`cider_rows` computes them, and handed to the kernel.
+
+    Examples
+    --------
+    >>> rows = cider_rows_native(["a dog", "a cat"], ["a dog", "the cat"], [1, 1])
+    >>> rows is None or [round(v, 6) for v in rows.tolist()] == [5.0, 1.25]
+    True
+    """
+    from nlpeval import _native
+
+    kernel = _native.cider_image_sums
+    if kernel is None or max_order < 1:
+        return None
+    n_images = len(hyp_lines)
+    if n_images == 0:
+        return np.zeros(0, dtype=np.float64)
+    log_df = np.log(np.maximum(1.0, np.arange(n_images + 1, dtype=np.float64)))
+    ref_len = float(np.log(float(n_images)))
+    penalty = None
+    if clipped:
+        longest = max(max(map(len, hyp_lines), default=0), max(map(len, ref_lines), default=0))
+        penalty = _length_penalty(np.arange(longest + 1, dtype=np.float64), sigma)
+    sums = kernel(list(hyp_lines), list(ref_lines), list(counts), log_df, ref_len, penalty, max_order)
+    means = np.mean(sums, axis=1)
+    return (means / np.asarray(counts, dtype=np.int64)) * 10.0
+
+
 @dataclass(frozen=True)
 class CIDEr(CorpusMetric):
     """CIDEr-D (pycocoevalcap 1.2) or the original CIDEr, with the COCO PTB tokenization.
@@ -209,38 +250,48 @@ class CIDEr(CorpusMetric):
     def schema(self) -> StatsSchema:
         return _SCHEMA
 
+    def lines(self, hypotheses: Sequence[Any], references: Sequence[Any]) -> tuple[list[str], list[str], list[int]]:
+        """Validated, tokenized input as lines: hypotheses, the references of all images in order,
+        and the number of references of each image."""
+        hyps, refs = validate_text(hypotheses, references)
+        check_unicode(hyps, refs)
+        flat = [ref for seg in refs for ref in seg]
+        if self.tokenize == "coco":
+            from nlpeval.tokenizers.ptb import coco_tokenize
+
+            return coco_tokenize(hyps), coco_tokenize(flat), [len(seg) for seg in refs]
+        return hyps, flat, [len(seg) for seg in refs]
+
     def tokens(
         self, hypotheses: Sequence[Any], references: Sequence[Any]
     ) -> tuple[list[list[str]], list[list[list[str]]]]:
         """Validated, tokenized input: hypothesis token lists and per-image lists of reference token lists."""
-        hyps, refs = validate_text(hypotheses, references)
-        check_unicode(hyps, refs)
-        if self.tokenize == "coco":
-            from nlpeval.tokenizers.ptb import coco_tokenize
-
-            hyp_lines = coco_tokenize(hyps)
-            ref_lines = coco_tokenize([ref for seg in refs for ref in seg])
-        else:
-            hyp_lines = hyps
-            ref_lines = [ref for seg in refs for ref in seg]
+        hyp_lines, ref_lines, counts = self.lines(hypotheses, references)
         hyp_tokens = [line.split() for line in hyp_lines]
         flat = [line.split() for line in ref_lines]
         grouped, start = [], 0
-        for seg in refs:
-            grouped.append(flat[start : start + len(seg)])
-            start += len(seg)
+        for count in counts:
+            grouped.append(flat[start : start + count])
+            start += count
         return hyp_tokens, grouped
 
     def segment_stats(self, hypotheses: Sequence[Any], references: Sequence[Any]) -> Stats:
         """Rows of ``cider_sum`` (the image's CIDEr, weighted by the whole call's ``df``), ``images``
         (1), ``nrefs_min`` and ``nrefs_max``, as float64 (both passes of the corpus)."""
-        hyp_tokens, ref_tokens = self.tokens(hypotheses, references)
-        rows = np.empty((len(hyp_tokens), _SCHEMA.width), dtype=np.float64)
-        rows[:, 0] = cider_rows(
-            hyp_tokens, ref_tokens, max_order=self.max_order, sigma=float(self.sigma), clipped=self.flavor == "cider-d"
-        )
+        hyp_lines, ref_lines, counts = self.lines(hypotheses, references)
+        sigma, clipped = float(self.sigma), self.flavor == "cider-d"
+        values = cider_rows_native(hyp_lines, ref_lines, counts, max_order=self.max_order, sigma=sigma, clipped=clipped)
+        if values is None:  # a core without the captioning kernels
+            flat = [line.split() for line in ref_lines]
+            grouped, start = [], 0
+            for count in counts:
+                grouped.append(flat[start : start + count])
+                start += count
+            hyp_tokens = [line.split() for line in hyp_lines]
+            values = cider_rows(hyp_tokens, grouped, max_order=self.max_order, sigma=sigma, clipped=clipped)
+        rows = np.empty((len(hyp_lines), _SCHEMA.width), dtype=np.float64)
+        rows[:, 0] = values
         rows[:, 1] = 1.0
-        counts = reference_counts(ref_tokens)
         rows[:, 2] = counts
         rows[:, 3] = counts
         return Stats(_SCHEMA, rows)
@@ -333,4 +384,4 @@ def cider(
     return metric.score_from_stats(stats, segments=segments, n_bootstrap=n_bootstrap, seed=seed)
 
 
-__all__ = ["CIDER_FLAVORS", "CIDER_TOKENIZERS", "CIDEr", "cider", "cider_rows"]
+__all__ = ["CIDER_FLAVORS", "CIDER_TOKENIZERS", "CIDEr", "cider", "cider_rows", "cider_rows_native"]

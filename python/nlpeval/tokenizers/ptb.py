@@ -28,6 +28,7 @@ import functools
 import re
 import unicodedata
 from collections.abc import Iterable
+from typing import Any
 
 from nlpeval.tokenizers.ptb_rules import Rule, caseless, rules
 
@@ -392,11 +393,48 @@ def coco_line(caption: str, following: str | None = None) -> str:
 
 
 def coco_tokenize(captions: Iterable[str]) -> list[str]:
-    """:func:`coco_line` of every caption (repeated captions are tokenized once).
+    """:func:`coco_line` of every caption (repeated captions are tokenized once), natively.
+
+    The native lexer (``nlpeval._core.PtbLexer``) runs the rules of
+    :mod:`nlpeval.tokenizers.ptb_rules` through the same steps as :func:`coco_line`; the captions
+    it leaves out (characters beyond the Basic Multilingual Plane, ``Σ``, ``İ``, ``ı``) and every
+    caption when the core lacks it go through :func:`coco_tokenize_python`'s code.
 
     Examples
     --------
     >>> coco_tokenize(["A dog.", "Two cats on a sofa ..."])
+    ['a dog', 'two cats on a sofa']
+    """
+    items = list(captions)
+    lexer = _native_lexer()
+    if lexer is None:
+        return coco_tokenize_python(items)
+    try:
+        native: list[str | None] = lexer.coco_lines(items)
+    except UnicodeEncodeError:  # a lone surrogate: Python strings only
+        return coco_tokenize_python(items)
+    cache: dict[str, str] = {}
+    last = len(items) - 1
+    out = []
+    for index, line in enumerate(native):
+        if line is None:
+            caption = items[index]
+            line = cache.get(caption)
+            if line is None:
+                following = items[index + 1].replace("\n", " ") if index < last else None
+                line = coco_line(caption, following)
+                if _context_free(caption):
+                    cache[caption] = line
+        out.append(line)
+    return out
+
+
+def coco_tokenize_python(captions: Iterable[str]) -> list[str]:
+    """:func:`coco_tokenize` in Python alone (the native lexer's fallback and its oracle in the tests).
+
+    Examples
+    --------
+    >>> coco_tokenize_python(["A dog.", "Two cats on a sofa ..."])
     ['a dog', 'two cats on a sofa']
     """
     items = list(captions)
@@ -414,10 +452,39 @@ def coco_tokenize(captions: Iterable[str]) -> list[str]:
     return out
 
 
+@functools.cache
+def _native_lexer() -> Any:
+    """The native lexer over :func:`~nlpeval.tokenizers.ptb_rules.rules` and Python's character
+    tables, or None with a core built without it (built once per process)."""
+    from nlpeval import _native
+
+    if _native.PtbLexer is None:
+        return None
+    specs = []
+    for rule in rules():
+        chars = pattern = None
+        if rule.needs is not None:
+            body = rule.needs.pattern
+            if body.startswith("[") and body.endswith("]"):
+                chars = re.sub(r"\\(.)", r"\1", body[1:-1])
+            else:
+                pattern = body
+        first = rule.first.pattern if rule.first is not None else "[\\s\\S]"
+        specs.append((rule.name, rule.regex.pattern, rule.context, rule.action, chars, pattern, first))
+    flags = bytearray(0x10000)
+    lower = []
+    for code in range(0x10000):
+        ch = chr(code)
+        flags[code] = ch.isalpha() | ch.isdecimal() << 1 | ch.isalnum() << 2
+        if code >= 0x80 and not 0xD800 <= code < 0xE000 and ch.lower() != ch:
+            lower.append((ch, ch.lower()))
+    return _native.PtbLexer(specs, bytes(flags), lower)
+
+
 def _context_free(caption: str) -> bool:
     """Whether no rule can look past the end of ``caption`` (its tokenization then depends on it alone)."""
     tail = caption.rstrip(" ")
     return not tail or (tail[-1].isalpha() and tail[-1].isascii())
 
 
-__all__ = ["COCO_PUNCTUATION", "coco_line", "coco_tokenize", "ptb_tokens"]
+__all__ = ["COCO_PUNCTUATION", "coco_line", "coco_tokenize", "coco_tokenize_python", "ptb_tokens"]

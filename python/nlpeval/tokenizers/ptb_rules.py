@@ -120,6 +120,8 @@ class Rule:
     needs: re.Pattern[str] | None = None
     #: a one-character pattern every match starts with (for dispatch on the first character)
     first: re.Pattern[str] | None = None
+    #: whether ``regex`` has a trailing context after group 1
+    context: bool = False
 
 
 @functools.cache
@@ -337,7 +339,9 @@ def rules() -> tuple[Rule, ...]:
             need = re.compile(needs[3:])
         else:
             need = re.compile(f"[{re.escape(needs)}]")
-        compiled.append(Rule(name, re.compile(pattern), action, need, re.compile(first.get(name, token))))
+        compiled.append(
+            Rule(name, re.compile(pattern), action, need, re.compile(first.get(name, token)), context is not None)
+        )
     return tuple(compiled)
 
 

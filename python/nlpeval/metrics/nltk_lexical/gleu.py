@@ -20,11 +20,13 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from nlpeval import _native
 from nlpeval.core.metric import CorpusMetric
 from nlpeval.core.score import Score
 from nlpeval.core.signature import Signature, nrefs_field
 from nlpeval.core.stats import Stats, StatsSchema
-from nlpeval.metrics.nltk_lexical.tokens import pair_rows
+from nlpeval.core.validation import as_segment_list
+from nlpeval.metrics.nltk_lexical.tokens import Pretokenizer, is_text, native_sequences, pair_rows
 
 #: GLEU flavors: NLTK (whitespace split) and HF evaluate's google_bleu (13a tokens).
 GLEU_FLAVORS = ("nltk", "hf")
@@ -130,12 +132,36 @@ class GLEU(CorpusMetric):
             from nlpeval.metrics.bleu.hf import hf_13a
 
             pretokenize = hf_13a
-        pairs, counts = pair_rows(hypotheses, references, max_order=self.max_len, pretokenize=pretokenize)
+        hypotheses = as_segment_list(hypotheses, "hypotheses")  # read once: the general path may follow
+        references = as_segment_list(references, "references")
+        native = self._native_rows(hypotheses, references, pretokenize)
+        if native is not None:
+            matches, counts = native
+        else:
+            pairs, counts = pair_rows(hypotheses, references, max_order=self.max_len, pretokenize=pretokenize)
+            matches = gleu_rows(pairs, counts, min_len=self.min_len, max_len=self.max_len)
         rows = np.empty((counts.shape[0], 4), dtype=np.int64)
-        rows[:, :2] = gleu_rows(pairs, counts, min_len=self.min_len, max_len=self.max_len)
+        rows[:, :2] = matches
         rows[:, 2] = counts
         rows[:, 3] = counts
         return Stats(_SCHEMA, rows)
+
+    def _native_rows(
+        self, hypotheses: Sequence[Any], references: Sequence[Any], pretokenize: Pretokenizer | None
+    ) -> tuple[np.ndarray, np.ndarray] | None:
+        """``(n_match, n_all)`` rows and reference counts from the native GLEU kernel (text input,
+        orders up to 4; references kept prepared in its reference cache), or None for the
+        general path (token lists, a core without the kernel, larger orders or vocabularies)."""
+        if _native.gleu_rows is None or self.max_len > 4 or not is_text(hypotheses):
+            return None
+        hyps, refs, counts, _hyp_lens, _ref_lens, checked = native_sequences(hypotheses, references)
+        with checked:
+            if pretokenize is not None:
+                hyps, refs = pretokenize(hyps), pretokenize(refs)
+            rows = _native.gleu_rows(hyps, refs, counts, self.min_len, self.max_len)
+        if rows is None:
+            return None
+        return rows, np.asarray(counts, dtype=np.int64)
 
     def corpus_values(self, totals: np.ndarray) -> np.ndarray:
         totals = np.asarray(totals)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -28,9 +29,20 @@ def _tokens(item: Any, side: str, segment: int, reference: int | None = None) ->
     )
 
 
-def _is_text(hypotheses: list[Any]) -> bool:
-    """Text input (every hypothesis a str, references then checked as text) or NLTK token lists."""
+def is_text(hypotheses: Sequence[Any]) -> bool:
+    """Text input (every hypothesis a str, references then checked as text) or NLTK token lists.
+
+    Examples
+    --------
+    >>> is_text(["a b"]), is_text([["a", "b"]])
+    (True, False)
+    """
+    if _STR_ONLY.issuperset(map(type, hypotheses)):  # a C-level scan for the usual text input
+        return True
     return not any(isinstance(h, (list, tuple)) for h in hypotheses)
+
+
+_STR_ONLY = frozenset({str})
 
 
 def token_lists(
@@ -50,7 +62,7 @@ def token_lists(
     hyps = as_segment_list(hypotheses, "hypotheses")
     refs = as_segment_list(references, "references")
     check_lengths(len(hyps), refs)
-    text = validate_text(hyps, refs) if _is_text(hyps) else None
+    text = validate_text(hyps, refs) if is_text(hyps) else None
     if text is not None:
         text_hyps, text_refs = text
         check_unicode(text_hyps, text_refs)
@@ -105,10 +117,10 @@ def native_sequences(
     hyps = as_segment_list(hypotheses, "hypotheses")
     refs = as_segment_list(references, "references")
     check_lengths(len(hyps), refs)
-    if _is_text(hyps):
+    if is_text(hyps):
         text_hyps, text_refs = validate_text(hyps, refs)
-        flat = [r for seg in text_refs for r in seg]
-        return text_hyps, flat, [len(seg) for seg in text_refs], None, None, unicode_checked(text_hyps, text_refs)
+        flat = list(chain.from_iterable(text_refs))
+        return text_hyps, flat, list(map(len, text_refs)), None, None, unicode_checked(text_hyps, text_refs)
     hyp_tokens, ref_tokens = token_lists(hyps, refs)
     flat_refs = [r for seg in ref_tokens for r in seg]
     return (
@@ -139,7 +151,7 @@ def pair_rows(
     hyps = as_segment_list(hypotheses, "hypotheses")
     refs = as_segment_list(references, "references")
     check_lengths(len(hyps), refs)
-    text = validate_text(hyps, refs) if _is_text(hyps) else None
+    text = validate_text(hyps, refs) if is_text(hyps) else None
     if text is not None:
         text_hyps, text_refs = text
         counts = np.fromiter(map(len, text_refs), dtype=np.int64, count=len(text_refs))
