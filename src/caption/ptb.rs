@@ -232,6 +232,8 @@ pub struct Scratch {
 }
 
 const CONTEXT_CHARS: usize = 64;
+/// Captions per block of a batch cut for the thread pool (at least).
+const BLOCK_MIN: usize = 1000;
 const SPECIAL: [&str; 6] = ["cannot", "gonna", "gotta", "lemme", "gimme", "wanna"];
 const ABBREV3: [&str; 10] = [
     "figs.", "fig.", "ca.", "prop.", "nos.", "no.", "art.", "bldg.", "pp.", "op.",
@@ -848,12 +850,48 @@ impl Lexer {
         })
     }
 
-    /// `ptb.coco_tokenize` without its Python fallback: each caption's line or `None`.
+    /// `ptb.coco_tokenize` without its Python fallback: each caption's line or `None`. Large
+    /// batches are cut into one block per thread of the pool; a caption that no rule can read
+    /// past (`ptb._context_free`) then takes the line of its first occurrence, as the Python
+    /// tokenizer's cache gives it.
     pub fn coco_lines(&self, captions: &[&str]) -> Vec<Option<String>> {
+        use rayon::prelude::*;
+        let threads = crate::common::parallel::current_num_threads();
+        let blocks = threads.min(captions.len() / BLOCK_MIN).max(1);
+        let mut lines = if blocks == 1 {
+            self.coco_block(captions, 0, captions.len())
+        } else {
+            let size = captions.len().div_ceil(blocks);
+            let parts: Vec<Vec<Option<String>>> = crate::common::parallel::install(|| {
+                (0..blocks)
+                    .into_par_iter()
+                    .map(|b| {
+                        self.coco_block(captions, b * size, ((b + 1) * size).min(captions.len()))
+                    })
+                    .collect()
+            });
+            parts.concat()
+        };
+        let mut first: FxHashMap<&str, usize> = FxHashMap::default();
+        for (index, &caption) in captions.iter().enumerate() {
+            if context_free(caption) {
+                let at = *first.entry(caption).or_insert(index);
+                if at != index {
+                    lines[index] = lines[at].clone();
+                }
+            }
+        }
+        lines
+    }
+
+    /// The lines of `captions[start..end]` (the next caption after the block is its last one's
+    /// context), repeated context-free captions tokenized once.
+    fn coco_block(&self, captions: &[&str], start: usize, end: usize) -> Vec<Option<String>> {
         let mut scratch = self.scratch();
         let mut cache: FxHashMap<&str, Option<String>> = FxHashMap::default();
-        let mut out = Vec::with_capacity(captions.len());
-        for (index, &caption) in captions.iter().enumerate() {
+        let mut out = Vec::with_capacity(end - start);
+        for index in start..end {
+            let caption = captions[index];
             if let Some(line) = cache.get(caption) {
                 out.push(line.clone());
                 continue;
