@@ -173,6 +173,7 @@ def main() -> None:
         help="also time nlpeval from this python/ folder (e.g. a worktree of an earlier commit), in the same run",
     )
     parser.add_argument("--segments", type=int, default=500, help="segments of the 1-system COMET case (500)")
+    parser.add_argument("--nlpeval-first", action="store_true", help="time nlpeval before the reference in each case")
     parser.add_argument("--timeout", type=float, default=None, help="stop a process running longer (seconds)")
     args = parser.parse_args()
     work = args.work or Path(tempfile.mkdtemp(prefix="nlpeval-bench-neural-"))
@@ -246,6 +247,11 @@ def main() -> None:
     rows = []
     for key, title, reference, ref_command, our_command, metric in cases:
         load_before = os.getloadavg()[0]
+        if args.nlpeval_first:
+            our_seconds, our_rss, our_out = run_measured(our_command, env, args.timeout)
+            our_cpu = LAST_CPU[0]
+            print(f"| {title} | nlpeval | wall {our_seconds:.1f} s | CPU {our_cpu:.1f} s | peak {our_rss:,.0f} MiB |",
+                  flush=True)  # fmt: skip
         ref_seconds, ref_rss, ref_out = run_measured(ref_command, env, args.timeout)
         ref_cpu = LAST_CPU[0]
         print(f"| {title} | {reference} | wall {ref_seconds:.1f} s | CPU {ref_cpu:.1f} s | peak {ref_rss:,.0f} MiB |",
@@ -258,8 +264,9 @@ def main() -> None:
                 f"peak {rss:,.0f} MiB | {before} |",
                 flush=True,
             )
-        our_seconds, our_rss, our_out = run_measured(our_command, env, args.timeout)
-        our_cpu = LAST_CPU[0]
+        if not args.nlpeval_first:
+            our_seconds, our_rss, our_out = run_measured(our_command, env, args.timeout)
+            our_cpu = LAST_CPU[0]
         load_after = os.getloadavg()[0]
         ref_scores = json.loads(ref_out.strip().splitlines()[-1])
         ours = [s["scores"][metric]["score"] for s in json.loads(our_out)["systems"]]

@@ -67,3 +67,26 @@ def test_checkpoint_digest_is_kept_on_disk_and_follows_the_file(tmp_path: Path, 
     local._sha256_of.cache_clear()
     assert local.weights_sha256(weights) == hashlib.sha256(weights.read_bytes()).hexdigest()
     local._sha256_of.cache_clear()
+
+
+def test_parameters_are_the_checkpoint_tensors_not_copies(monkeypatch) -> None:
+    """The model takes the checkpoint's (mapped) tensors as its parameters (``load_state_dict(assign=True)``): no
+    second copy of a 1.2 GB checkpoint, and only the pages the forward passes read become resident."""
+    from nlpeval.metrics.comet import checkpoint as module
+    from nlpeval.metrics.comet.model import build
+
+    loaded: dict = {}
+    original = module.CometCheckpoint.state_dict
+
+    def keep(self):
+        state = original(self)
+        loaded.update(state)
+        return state
+
+    monkeypatch.setattr(module.CometCheckpoint, "state_dict", keep)
+    folder = Path(__file__).resolve().parent / "fixtures" / "neural" / "comet-tiny"
+    model = build(module.CometCheckpoint.locate(folder))
+    parameters = dict(model.named_parameters())
+    shared = [name for name, p in parameters.items() if p.data_ptr() == loaded[name].data_ptr()]
+    assert len(shared) == len(parameters) > 20
+    assert not any(p.requires_grad is False for p in parameters.values())  # the module's flags are kept

@@ -29,8 +29,7 @@ def _printed(value: float) -> str:
 
 def _assert_equals_mteval(hyps: list[str], refs: list[list[str]], options: dict, want: dict) -> None:
     score = nlpeval.mteval_nist(hyps, refs, **options, segments=True)
-    if not options.get("international"):
-        assert nlpeval.nist(hyps, refs, flavor="mteval", **options).score == score.score
+    assert nlpeval.nist(hyps, refs, flavor="mteval", **options).score == score.score
     assert _printed(score.score) == want["printed"]
     assert score.score == pytest.approx(float(want["system"]), rel=1e-13)
     np.testing.assert_allclose(score.segments, [float(v) for v in want["segments"]], rtol=1e-12, atol=1e-13)
@@ -104,6 +103,11 @@ def test_bad_input_and_options() -> None:
         nlpeval.nist(["a"], ["a"], flavor="perl")
     with pytest.raises(ValueError, match="preserve_case is mteval"):
         nlpeval.nist(["a"], ["a"], preserve_case=True)
+    for option in ("international", "split_non_ascii"):  # NLTK's corpus_nist has no tokenizer
+        with pytest.raises(ValueError, match=f"{option} is mteval-v13a's .*NLTK's corpus_nist takes tokens"):
+            nlpeval.nist(["a"], ["a"], **{option: True})
+    with pytest.raises(ValueError, match="international tokenization only"):
+        nlpeval.nist(["a"], ["a"], flavor="mteval", split_non_ascii=True)
     with pytest.raises(ValueError, match="zero_division is NLTK's"):
         nlpeval.nist(["a"], ["a"], flavor="mteval", zero_division=0)
     # mteval-v13a stops on a segment without any reference word; nlpeval gives nan for it
@@ -126,6 +130,31 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     got = json.loads(capsys.readouterr().out)["systems"][0]["scores"]["nist"]
     assert got["score"] == pytest.approx(float(GOLDENS["special-intl-case"]["system"]), rel=1e-13)
     assert "tok:mteval-v13a-intl|case:mixed" in got["signature"]
-    for flag in ("--nist-preserve-case", "--nist-international"):
+    for flag in ("--nist-preserve-case", "--nist-international", "--nist-split-non-ascii"):
         assert cli_main(["score", "-m", "nist", flag, "-r", str(ref_a), str(sys_file)]) == 2
         assert "--nist-flavor mteval" in capsys.readouterr().err
+    assert cli_main([*argv, "--nist-split-non-ascii", str(sys_file)]) == 2  # -e without the international tokenization
+    assert "international tokenization only" in capsys.readouterr().err
+
+
+def test_cli_split_non_ascii_equals_the_mteval_flavor(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    # the -e golden case's text, without the segments a line-based file cannot hold (line separators in the
+    # adversarial text); the library's value on the same segments is the one checked against mteval above
+    hyps, refs, options = goldens.data("adversarial-intl-e")
+    assert options == {"international": True, "split_non_ascii": True}
+    keep = [i for i, seg in enumerate(refs) if all(t.splitlines() in ([t], []) for t in [hyps[i], *seg])]
+    hyps, refs = [hyps[i] for i in keep], [refs[i] for i in keep]
+    assert len(hyps) > 100 and any(not t.isascii() for t in hyps)
+    files = [tmp_path / f"ref{k}.txt" for k in range(len(refs[0]))]
+    for k, path in enumerate(files):
+        path.write_text("".join(seg[k] + "\n" for seg in refs), encoding="utf-8")
+    sys_file = tmp_path / "sys.txt"
+    sys_file.write_text("".join(h + "\n" for h in hyps), encoding="utf-8")
+    argv = ["score", "-m", "nist", "--nist-flavor", "mteval", "--nist-international", "--nist-split-non-ascii"]
+    argv += [arg for path in files for arg in ("-r", str(path))]
+    assert cli_main([*argv, "-f", "json", str(sys_file)]) == 0
+    got = json.loads(capsys.readouterr().out)["systems"][0]["scores"]["nist"]
+    want = nlpeval.nist(hyps, refs, flavor="mteval", international=True, split_non_ascii=True)
+    assert got["score"] == pytest.approx(want.score, rel=1e-15)
+    assert want.score != nlpeval.nist(hyps, refs, flavor="mteval", international=True).score
+    assert "tok:mteval-v13a-intl-e" in got["signature"]

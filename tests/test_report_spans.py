@@ -175,6 +175,8 @@ def test_cli_errors_name_file_and_line(tmp_path: Path, capsys: pytest.CaptureFix
     assert "give no -r REF" in capsys.readouterr().err
     assert main(["report", "--task", "spans", "-r", str(files["A"])]) == 2
     assert "--task spans needs --conll" in capsys.readouterr().err
+    assert main(["report", "--conll", str(files["A"]), "-m", "bleu"]) == 2
+    assert "reports span F1 only" in capsys.readouterr().err
 
 
 def test_the_page_in_headless_chromium(model: Any, tmp_path: Path) -> None:

@@ -4,7 +4,8 @@
 //!
 //! Every measure depends on a ranking only through the ranks of the documents judged relevant, so
 //! only those are placed: a document's rank is the number of documents scored higher plus the number
-//! with the same score and a greater id (byte order of UTF-8, the code-point order Python compares).
+//! with the same score and a greater id (byte order of UTF-8, the code-point order Python compares),
+//! counted against the relevant documents' distinct scores without sorting the ranking.
 //! Scores are compared in single precision when `float32` (trec_eval 9.0.8 stores `float sim`).
 
 use super::parse::{Entries, Qrels, Run};
@@ -32,10 +33,13 @@ pub struct Placed {
     pub unranked: Vec<String>,
 }
 
-struct Row {
-    hits: Vec<(i64, i64)>,
-    num_ret: i64,
-    ideal: Vec<i64>,
+/// One placed query: its relevant retrieved documents `(rank, level)` by rank, the number of
+/// documents retrieved, and its ideal levels (descending).
+#[derive(Debug, Clone, Default)]
+pub struct Row {
+    pub hits: Vec<(i64, i64)>,
+    pub num_ret: i64,
+    pub ideal: Vec<i64>,
 }
 
 fn key(score: f64, float32: bool) -> f64 {
@@ -46,23 +50,19 @@ fn key(score: f64, float32: bool) -> f64 {
     }
 }
 
-/// One query: its relevant retrieved documents `(rank, level)` by rank, `num_ret`, its ideal levels.
-fn place_query(
-    qrels: &Qrels,
-    judged: &Entries<i64>,
-    run: Option<(&Run, &Entries<f64>)>,
-    judged_only: bool,
-    float32: bool,
-) -> Row {
+/// The judged levels `>= 1` of a query, descending (the ideal ranking's levels).
+pub fn ideal_levels(judged: &Entries<i64>) -> Vec<i64> {
     let mut ideal: Vec<i64> = judged.values.iter().copied().filter(|&l| l >= 1).collect();
     ideal.sort_unstable_by(|a, b| b.cmp(a));
-    let Some((run, ranked)) = run else {
-        return Row {
-            hits: Vec::new(),
-            num_ret: 0,
-            ideal,
-        };
-    };
+    ideal
+}
+
+/// A query's judged documents that can be placed (`level >= 0` with `judged_only`, else `>= 1`), by id.
+pub fn judged_levels<'a>(
+    qrels: &'a Qrels,
+    judged: &Entries<i64>,
+    judged_only: bool,
+) -> FxHashMap<&'a str, i64> {
     let lowest = if judged_only { 0 } else { 1 };
     let mut levels: FxHashMap<&str, i64> = FxHashMap::default();
     levels.reserve(judged.docs.len());
@@ -71,6 +71,26 @@ fn place_query(
             levels.insert(qrels.doc(*span), level);
         }
     }
+    levels
+}
+
+/// One query: its relevant retrieved documents `(rank, level)` by rank, `num_ret`, its ideal levels.
+fn place_query(
+    qrels: &Qrels,
+    judged: &Entries<i64>,
+    run: Option<(&Run, &Entries<f64>)>,
+    judged_only: bool,
+    float32: bool,
+) -> Row {
+    let ideal = ideal_levels(judged);
+    let Some((run, ranked)) = run else {
+        return Row {
+            hits: Vec::new(),
+            num_ret: 0,
+            ideal,
+        };
+    };
+    let levels = judged_levels(qrels, judged, judged_only);
     // the judged documents of the ranking: (position in the run, level)
     let mut found: Vec<(u32, i64)> = Vec::new();
     for (i, span) in ranked.docs.iter().enumerate() {
@@ -78,46 +98,92 @@ fn place_query(
             found.push((i as u32, level));
         }
     }
-    // the pool the ranks count in: every retrieved document, or with -J the judged ones
-    let mut pool: Vec<(f64, u32)> = if judged_only {
-        found
-            .iter()
-            .map(|&(i, _)| (key(ranked.values[i as usize], float32), i))
-            .collect()
-    } else {
-        ranked
-            .values
-            .iter()
-            .enumerate()
-            .map(|(i, &s)| (key(s, float32), i as u32))
-            .collect()
-    };
-    let num_ret = pool.len() as i64;
-    pool.sort_unstable_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(std::cmp::Ordering::Equal));
-    let mut hits = Vec::with_capacity(found.len());
-    for &(i, level) in &found {
-        if level < 1 {
-            continue;
-        }
-        let mine = key(ranked.values[i as usize], float32);
-        let higher = pool.partition_point(|p| p.0 > mine);
-        let through = higher + pool[higher..].partition_point(|p| p.0 >= mine);
-        let mut rank = higher as i64;
-        if through - higher > 1 {
-            let doc = run.doc(ranked.docs[i as usize]).as_bytes();
-            rank += pool[higher..through]
-                .iter()
-                .filter(|p| run.doc(ranked.docs[p.1 as usize]).as_bytes() > doc)
-                .count() as i64;
-        }
-        hits.push((rank, level));
-    }
-    hits.sort_unstable();
+    let (hits, num_ret) = place_hits(
+        &found,
+        &ranked.values,
+        |i| run.doc(ranked.docs[i]).as_bytes(),
+        judged_only,
+        float32,
+    );
     Row {
         hits,
         num_ret,
         ideal,
     }
+}
+
+/// The ranks of one ranking's relevant documents: `found` holds the judged documents of the ranking
+/// as `(position, level)`, `values` the ranking's scores, `doc(position)` a document's id (read only
+/// for documents tied with a relevant one). Returns `(rank, level)` by rank and `num_ret`.
+pub fn place_hits<'d>(
+    found: &[(u32, i64)],
+    values: &[f64],
+    doc: impl Fn(usize) -> &'d [u8],
+    judged_only: bool,
+    float32: bool,
+) -> (Vec<(i64, i64)>, i64) {
+    // the distinct scores of the relevant hits, descending: each document of the pool the ranks
+    // count in (every retrieved document, or with -J the judged ones) is counted against them by a
+    // binary search, so no ranking is sorted
+    let mut keys: Vec<f64> = found
+        .iter()
+        .filter(|&&(_, level)| level >= 1)
+        .map(|&(i, _)| key(values[i as usize], float32))
+        .collect();
+    keys.sort_unstable_by(|a, b| b.partial_cmp(a).unwrap_or(std::cmp::Ordering::Equal));
+    keys.dedup();
+    let m = keys.len();
+    // between[j]: pool documents below keys[j - 1] and above keys[j]; equal[j]: those equal to keys[j]
+    let mut between = vec![0i64; m + 1];
+    let mut equal = vec![0i64; m];
+    let mut tied: Vec<(u32, u32)> = Vec::new(); // (key slot, position in the run) of the equal ones
+    let mut count = |i: usize| {
+        let x = key(values[i], float32);
+        let slot = keys.partition_point(|&s| s > x);
+        if slot < m && keys[slot] == x {
+            equal[slot] += 1;
+            tied.push((slot as u32, i as u32));
+        } else {
+            between[slot] += 1;
+        }
+    };
+    let num_ret = if judged_only {
+        found.iter().for_each(|&(i, _)| count(i as usize));
+        found.len() as i64
+    } else {
+        (0..values.len()).for_each(count);
+        values.len() as i64
+    };
+    // higher[j]: pool documents scored above keys[j]
+    let mut higher = Vec::with_capacity(m);
+    let mut so_far = 0;
+    for j in 0..m {
+        higher.push(so_far + between[j]);
+        so_far += between[j] + equal[j];
+    }
+    tied.sort_unstable();
+    let mut hits = Vec::with_capacity(found.len());
+    for &(i, level) in found {
+        if level < 1 {
+            continue;
+        }
+        let mine = key(values[i as usize], float32);
+        let slot = keys.partition_point(|&s| s > mine);
+        let mut rank = higher[slot];
+        if equal[slot] > 1 {
+            // the documents with the same score and a greater id come first (trec_eval's order)
+            let id = doc(i as usize);
+            let first = tied.partition_point(|&(s, _)| (s as usize) < slot);
+            let last = tied.partition_point(|&(s, _)| (s as usize) <= slot);
+            rank += tied[first..last]
+                .iter()
+                .filter(|&&(_, p)| doc(p as usize) > id)
+                .count() as i64;
+        }
+        hits.push((rank, level));
+    }
+    hits.sort_unstable();
+    (hits, num_ret)
 }
 
 fn sorted(mut items: Vec<String>) -> Vec<String> {
@@ -150,6 +216,30 @@ pub fn place(qrels: &Qrels, run: &Run, complete: bool, judged_only: bool, float3
     } else {
         queries.iter().map(one).collect()
     };
+    let skipped = run
+        .queries
+        .iter()
+        .filter(|q| !judged_index.contains_key(q.as_str()))
+        .cloned()
+        .collect();
+    let unranked = qrels
+        .queries
+        .iter()
+        .filter(|q| !run_index.contains_key(q.as_str()))
+        .cloned()
+        .collect();
+    let queries = queries.into_iter().map(str::to_string).collect();
+    assemble(queries, &rows, skipped, unranked)
+}
+
+/// The padded arrays of placed rows (one per query of `queries`, sorted), with the run's unjudged
+/// and the judgements' unranked queries (sorted here).
+pub fn assemble(
+    queries: Vec<String>,
+    rows: &[Row],
+    skipped: Vec<String>,
+    unranked: Vec<String>,
+) -> Placed {
     let width = rows.iter().map(|r| r.hits.len()).max().unwrap_or(0).max(1);
     let depth = rows.iter().map(|r| r.ideal.len()).max().unwrap_or(0).max(1);
     let n = rows.len();
@@ -165,20 +255,8 @@ pub fn place(qrels: &Qrels, run: &Run, complete: bool, judged_only: bool, float3
         levels[q * depth..q * depth + row.ideal.len()].copy_from_slice(&row.ideal);
         num_ret.push(row.num_ret);
     }
-    let skipped = run
-        .queries
-        .iter()
-        .filter(|q| !judged_index.contains_key(q.as_str()))
-        .cloned()
-        .collect();
-    let unranked = qrels
-        .queries
-        .iter()
-        .filter(|q| !run_index.contains_key(q.as_str()))
-        .cloned()
-        .collect();
     Placed {
-        queries: queries.into_iter().map(str::to_string).collect(),
+        queries,
         ranks,
         rels,
         width,

@@ -17,6 +17,10 @@ from nlpeval.cli.errors import UsageError
 FORMATS = ("html", "markdown", "text", "json", "latex")
 
 
+#: ``-m`` when not given
+METRICS = "bleu,chrf,ter"
+
+
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "report",
@@ -77,7 +81,7 @@ def add_parser(subparsers: Any) -> None:
         "with a column per class in sorted label order)",
     )
     parser.add_argument("--src", metavar="SRC", help="source file (copied/untranslated checks, examples)")
-    parser.add_argument("-m", "--metrics", default="bleu,chrf,ter", help="metrics of 'nlpeval score -m'")
+    parser.add_argument("-m", "--metrics", default=METRICS, help="metrics of 'nlpeval score -m'")
     parser.add_argument("--baseline", metavar="SYS", help="baseline system (file or name; default the first)")
     parser.add_argument("--labels", metavar="FILE", help="one label per segment (e.g. domain): per-label buckets")
     parser.add_argument("--buckets", choices=("fixed", "quantile"), default="fixed", help="add quantile buckets")
@@ -184,6 +188,24 @@ def _read(path: str, role: str) -> tuple[list[str], Any]:
         digest.update("\n".join(lines).encode("utf-8"))
     name = "<stdin>" if path == "-" else path
     return lines, InputFile(role, os.path.basename(name), name, len(lines), digest.hexdigest())
+
+
+def _file_info(path: str, role: str) -> Any:
+    """:func:`_read`'s :class:`~nlpeval.reports.model.InputFile` (lines as ``read_all`` counts them, the bytes'
+    SHA-256) from one pass over a file's bytes, without decoding its lines."""
+    from nlpeval.reports.model import InputFile
+
+    if path == "-":
+        return _read(path, role)[1]
+    digest = hashlib.sha256()
+    newlines, last = 0, b"\n"
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+            newlines += block.count(b"\n")
+            last = block[-1:]
+    lines = newlines + (last != b"\n")
+    return InputFile(role, os.path.basename(path), path, lines, digest.hexdigest())
 
 
 def _sha256_file(path: str) -> str:
@@ -516,21 +538,21 @@ def command_line() -> str | None:
 
 def _ir(options: argparse.Namespace, fmt: str) -> int:
     """``--task ir``: runs (the SYS files) against ``--qrels``; ``-m`` takes retrieval measures."""
+    from nlpeval.cli import io
     from nlpeval.cli.io import emit
     from nlpeval.core.errors import InputError
+    from nlpeval.ir.native import read_qrels, read_run
     from nlpeval.ir.report import ir_report
-    from nlpeval.ir.trecfiles import read_qrels, read_run
     from nlpeval.reports.render import render
 
     if not options.qrels or not options.systems:
         raise UsageError("--task ir needs --qrels FILE and at least one run file")
-    qrels_lines, qrels_info = _read(options.qrels, "qrels")
-    qrels = read_qrels(qrels_info.path, qrels_lines).qrels
-    runs, inputs = {}, [qrels_info]
+    bounded: dict[str, Any] = {"max_line_bytes": io.max_line_bytes, "read_lines": io.read_all}  # '-': stdin
+    qrels = read_qrels(options.qrels, **bounded)  # read natively: no dict of the run files is built
+    runs, inputs = {}, [_file_info(options.qrels, "qrels")]
     for name, path in zip(_names(options.systems), options.systems, strict=True):
-        lines, info = _read(path, "system")
-        runs[name] = read_run(info.path, lines).run
-        inputs.append(info)
+        runs[name] = read_run(path, **bounded)
+        inputs.append(_file_info(path, "system"))
     measures = options.metrics if options.metrics != "bleu,chrf,ter" else "map,ndcg@10,P@10,recall@100,recip_rank"
     baseline = baseline_name(options, list(runs), "runs")
     command = command_line()

@@ -89,7 +89,7 @@ def _conll_inputs(options: argparse.Namespace) -> tuple[list[list[str]], dict[st
 def run(options: argparse.Namespace, fmt: str) -> int:
     """``--task spans`` / ``--conll``: the span F1 report of CoNLL files or label line files."""
     from nlpeval.cli.io import emit
-    from nlpeval.cli.report import command_line
+    from nlpeval.cli.report import METRICS, command_line
     from nlpeval.core.errors import InputError
     from nlpeval.metrics.span_f1 import SpanF1
     from nlpeval.reports.metrics import build_metrics
@@ -98,6 +98,9 @@ def run(options: argparse.Namespace, fmt: str) -> int:
 
     if options.task not in ("generation", "spans"):
         raise UsageError(f"--conll gives a span F1 report, not --task {options.task}")
+    asked = {m.strip() for m in options.metrics.split(",") if m.strip()}
+    if options.metrics != METRICS and asked != {"span_f1"}:  # -m left at its default, or span_f1
+        raise UsageError(f"--task spans reports span F1 only (-m span_f1), not -m {options.metrics}")
     values = {**overrides(options), **dict(options.metric_option)}
     try:
         metric = build_metrics(("span_f1",), values)["span_f1"][0]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable, Sequence
+from itertools import chain
 from typing import TYPE_CHECKING, Any, Literal, cast
 
 from nlpeval.core.errors import InputError
@@ -65,12 +66,13 @@ def as_segment_list(values: Any, side: str) -> list[Any]:
         raise InputError(f"got {_type_name(values)}; expected a sequence of segments", side=side) from None
 
 
-def _all_exact_str(items: list[Any]) -> bool:
+def _all_exact_str(items: Iterable[Any]) -> bool:
     """Whether every item's type is ``str`` itself (a C-level scan, no Python loop per item)."""
     return _STR_ONLY.issuperset(map(type, items))
 
 
 _STR_ONLY = frozenset({str})
+_LIST_ONLY = frozenset({list})
 
 
 def validate_segments(values: Sequence[str], side: str) -> list[str]:
@@ -202,6 +204,8 @@ def map_references(
 
 def _reference_lists(refs: list[Any]) -> list[list[str]]:
     """One list of str per segment, naming the first bad item."""
+    if _LIST_ONLY.issuperset(map(type, refs)) and all(refs) and _all_exact_str(chain.from_iterable(refs)):
+        return list(map(list, refs))  # lists of str only (the usual layout): C-level scans, the same copies
     normalised: list[list[str]] = []
     for index, item in enumerate(refs):
         if isinstance(item, str):

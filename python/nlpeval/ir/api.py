@@ -14,7 +14,7 @@ from nlpeval.core.metric import CorpusMetric
 from nlpeval.core.score import Score
 from nlpeval.core.signature import Signature
 from nlpeval.core.stats import Stats, StatsSchema
-from nlpeval.ir.compute import Evaluation
+from nlpeval.ir.compute import evaluate
 from nlpeval.ir.inputs import CheckedRun, Qrels, check_qrels, checked_run
 from nlpeval.ir.measures import DEFAULT_MEASURES, Measure, parse_measures
 from nlpeval.ir.ranking import Judged, Placed, place
@@ -35,41 +35,48 @@ def _check_options(relevance_level: Any, flavor: str) -> None:
         raise InputError(f"unknown flavor {flavor!r}; choose from {', '.join(FLAVORS)}")
 
 
-def open_qrels(qrels: Any) -> Any:
+def open_qrels(qrels: Any, *, native: bool = True) -> Any:
     """Judgements as given: a file path read natively (:class:`~nlpeval.ir.native.NativeQrels`, kept so),
-    a read file, or a mapping (checked)."""
-    from nlpeval.ir.native import NativeQrels, read_qrels
+    a read file, or a mapping (read natively when the core takes its form and ``native``, else checked)."""
+    from nlpeval.ir.native import NativeQrels, qrels_from_mapping, read_qrels
     from nlpeval.ir.trecfiles import QrelsFile
 
     if isinstance(qrels, (str, os.PathLike)):
         qrels = read_qrels(qrels)
     if isinstance(qrels, NativeQrels):
         return qrels
-    return check_qrels(qrels.qrels if isinstance(qrels, QrelsFile) else qrels)
+    mapping = qrels.qrels if isinstance(qrels, QrelsFile) else qrels
+    found = qrels_from_mapping(mapping) if native else None
+    return check_qrels(mapping) if found is None else found
 
 
-def open_run(run: Any) -> Any:
+def open_run(run: Any, *, native: bool = True) -> Any:
     """A run as given: a file path read natively (:class:`~nlpeval.ir.native.NativeRun`, kept so), a read
-    file, or a mapping (checked)."""
-    from nlpeval.ir.native import NativeRun, read_run
+    file, or a mapping: with ``native``, a plain dict is kept as a :class:`~nlpeval.ir.native.PlainRun` (read
+    by the core when it is placed), any other mapping is checked."""
+    from nlpeval import _native
+    from nlpeval.ir.native import NativeRun, PlainRun, read_run
     from nlpeval.ir.trecfiles import RunFile
 
     if isinstance(run, (str, os.PathLike)):
         run = read_run(run)
-    if isinstance(run, NativeRun):
-        return run
-    return checked_run(run.run if isinstance(run, RunFile) else run)
+    if isinstance(run, (NativeRun, PlainRun)):
+        return run if native or isinstance(run, NativeRun) else checked_run(run.run)
+    mapping = run.run if isinstance(run, RunFile) else run
+    if native and type(mapping) is dict and _native.trec_place_mapping is not None:
+        return PlainRun(mapping)
+    return checked_run(mapping)
 
 
 def load_qrels(qrels: Any) -> Qrels:
     """Judgements from a mapping or a TREC qrels file path (checked)."""
-    opened = open_qrels(qrels)
+    opened = open_qrels(qrels, native=False)
     return check_qrels(opened.qrels) if hasattr(opened, "handle") else opened
 
 
 def load_run(run: Any) -> CheckedRun:
     """A checked run from a mapping or a TREC run file path."""
-    opened = open_run(run)
+    opened = open_run(run, native=False)
     return checked_run(opened.run) if hasattr(opened, "handle") else opened
 
 
@@ -128,8 +135,8 @@ class RetrievalMeasure(CorpusMetric):
     def segment_stats(self, hypotheses: Any, references: Any) -> Stats:
         """Rows ``(value, 1)``, one per evaluated query in sorted query order (``hypotheses``: the run;
         ``references``: the qrels)."""
-        values = Evaluation(self.placed(hypotheses, references), self.relevance_level).value(self.parsed)
-        return stats_of(values)
+        values = evaluate(self.placed(hypotheses, references), [self.parsed], self.relevance_level)
+        return stats_of(values[self.parsed.name])
 
     def corpus_values(self, totals: np.ndarray) -> np.ndarray:
         totals = np.asarray(totals, dtype=np.float64)
@@ -254,11 +261,17 @@ def _placed(
     judgements: Any, ranked: Any, complete: bool, judged_only: bool, float32: bool
 ) -> tuple[Placed, list[str], list[str]]:
     """The placed queries, the run's unjudged queries and the judgements' unranked ones: natively when both
-    inputs were read natively from files, else from the mappings."""
-    from nlpeval.ir.native import NativeQrels, NativeRun, place_native
+    inputs were read natively (from files or plain dicts), else from the mappings."""
+    from nlpeval.ir.native import NativeQrels, NativeRun, PlainRun, place_mapping, place_native
 
     if isinstance(judgements, NativeQrels) and isinstance(ranked, NativeRun):
         return place_native(judgements, ranked, complete=complete, judged_only=judged_only, float32_scores=float32)
+    if isinstance(judgements, NativeQrels) and isinstance(ranked, PlainRun):
+        found = place_mapping(judgements, ranked, complete=complete, judged_only=judged_only, float32_scores=float32)
+        if found is not None:
+            return found
+    if isinstance(ranked, PlainRun):
+        ranked = checked_run(ranked.run)  # the Python reader: its checks and messages
     if isinstance(judgements, NativeQrels):
         judgements = check_qrels(judgements.qrels)
     if isinstance(ranked, NativeRun):
@@ -328,10 +341,10 @@ def retrieval(
     _check_options(relevance_level, flavor)
     parsed = parse_measures(measures)
     placed, skipped, unranked = _placed(open_qrels(qrels), open_run(run), complete, judged_only, FLAVORS[flavor][0])
-    evaluation = Evaluation(placed, int(relevance_level))
+    per_query = evaluate(placed, parsed, int(relevance_level))
     scores: dict[str, Score] = {}
     for measure in parsed:
-        values = evaluation.value(measure)
+        values = per_query[measure.name]
         metric = RetrievalMeasure(measure.name, int(relevance_level), complete, judged_only, flavor)
         stats = stats_of(values)
         if len(values) == 0:

@@ -1,5 +1,6 @@
-"""TREC qrels and run files read by the native core (``src/retrieval``), and their judged documents placed
-there: no Python dict of the 5 million run entries is built.
+"""TREC qrels and run files (and plain ``{query: {doc: value}}`` dicts) read by the native core
+(``src/retrieval``), and their judged documents placed there: no Python dict of the 5 million run entries is
+built, nor walked in Python.
 
 The native reader accepts what :mod:`nlpeval.ir.trecfiles` accepts, splitting fields on the same
 characters (Python's ``str.split()``: spaces, tabs, the ``\\r`` of CRLF, Unicode spaces). On any problem
@@ -59,6 +60,61 @@ def _reader(kind: str) -> Any:
     from nlpeval import _native
 
     return getattr(_native, "TrecQrels" if kind == "qrels" else "TrecRun")
+
+
+def qrels_from_mapping(value: Any) -> NativeQrels | None:
+    """A ``{query: {doc: level}}`` dict read by the core in one pass, as a file is read; ``None`` when the core
+    leaves it to Python (another form, a level that is not an ``int``, a key that is not ``str``...:
+    :func:`nlpeval.ir.inputs.check_qrels` then accepts it or raises its message) or has no retrieval kernels.
+
+    Examples
+    --------
+    >>> qrels_from_mapping({"q1": {"d1": 2, "d2": 0}}).qrels
+    {'q1': {'d1': 2, 'd2': 0}}
+    >>> qrels_from_mapping({"q1": ["d1"]}) is None
+    True
+    """
+    reader = _reader("qrels")
+    if type(value) is not dict or reader is None or not hasattr(reader, "from_mapping"):
+        return None
+    handle = reader.from_mapping(value)
+    return None if handle is None else NativeQrels("<mapping>", handle)
+
+
+class PlainRun:
+    """A run given as a plain ``{query: {doc: score}}`` dict, kept unread: the core reads it while placing it
+    against natively read judgements (:func:`place_mapping`), or :func:`nlpeval.ir.inputs.checked_run` checks it."""
+
+    def __init__(self, run: dict[str, Any]) -> None:
+        self.run = run
+
+
+def place_mapping(
+    qrels: NativeQrels, run: PlainRun, *, complete: bool, judged_only: bool, float32_scores: bool
+) -> tuple[Placed, list[str], list[str]] | None:
+    """:func:`place_native` with the run a plain dict, read and placed in one pass by the core; ``None`` when
+    the core leaves its form to Python (a NaN, a list of documents, a key that is not ``str``...).
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "qrels"
+    >>> _ = path.write_text("q 0 a 1\\nq 0 b 2\\nq 0 c 0\\n")
+    >>> run = PlainRun({"q": {"a": 0.5, "b": 0.5, "c": 0.9, "x": 1.0}, "other": {"a": 1.0}})
+    >>> placed, skipped, unranked = place_mapping(read_qrels(path), run, complete=False, judged_only=False,
+    ...                                           float32_scores=True)
+    >>> placed.ranks.tolist(), placed.rels.tolist(), placed.num_ret.tolist(), skipped
+    ([[2, 3]], [[2, 1]], [4], ['other'])
+    """
+    from nlpeval import _native
+
+    if _native.trec_place_mapping is None:
+        return None
+    found = _native.trec_place_mapping(qrels.handle, run.run, complete, judged_only, float32_scores)
+    if found is None:
+        return None
+    queries, ranks, rels, num_ret, levels, skipped, unranked = found
+    return Placed(queries, ranks, rels, num_ret, levels), skipped, unranked
 
 
 def query_ids(found: Any) -> list[str]:

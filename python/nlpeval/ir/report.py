@@ -13,7 +13,8 @@ import numpy as np
 
 from nlpeval.core.errors import InputError
 from nlpeval.core.stats import Stats
-from nlpeval.ir.api import RetrievalMeasure, load_qrels, load_run, retrieval, stats_of
+from nlpeval.ir.api import RetrievalMeasure, open_qrels, open_run, retrieval, stats_of
+from nlpeval.ir.inputs import check_qrels, checked_run
 from nlpeval.ir.measures import Measure, parse_measures
 from nlpeval.reports.model import InputFile, Report
 
@@ -65,8 +66,8 @@ def ir_report(
 
     names, baseline = named_systems(runs, baseline, "run")
     parsed = parse_measures(measures)
-    judgements = load_qrels(qrels)
-    checked = {name: load_run(run) for name, run in runs.items()}
+    judgements = open_qrels(qrels)  # files and plain dicts are read (and placed) natively
+    checked = {name: open_run(run) for name, run in runs.items()}
     settings: dict[str, Any] = {
         "relevance_level": relevance_level,
         "complete": complete,
@@ -90,9 +91,8 @@ def ir_report(
             values = result.query_values(measure.name)[[where[q] for q in shared]]
             stats[measure.name][name] = stats_of(np.asarray(values, dtype=np.float64))
     resampling = Resampling(n_bootstrap, n_randomization, seed, alpha, confidence)
-    relevant = np.array(
-        [sum(1 for rel in judgements[q].values() if rel >= relevance_level) for q in shared], dtype=np.int64
-    )
+    counts = _relevant_counts(judgements, relevance_level)
+    relevant = np.array([counts[q] for q in shared], dtype=np.int64)
     assignment = np.full(len(shared), -1, dtype=np.int64)
     for b, (low, high, _) in enumerate(R_BUCKETS):
         assignment[(relevant >= low) & (relevant <= (high if high is not None else np.iinfo(np.int64).max))] = b
@@ -109,17 +109,7 @@ def ir_report(
         main.name,
     )
     if inputs is None:
-        inputs = [InputFile("qrels", "qrels", None, sum(map(len, judgements.values())), _digest(judgements))]
-        inputs += [
-            InputFile(
-                "system",
-                name,
-                None,
-                sum(len(r) for r, _ in checked[name].values()),
-                _digest({q: r for q, (r, _) in checked[name].items()}),
-            )
-            for name in names
-        ]
+        inputs = _described(judgements, {name: checked[name] for name in names})
     reported = [
         TaskMetric(m.name, m.label, metrics[m.name], results[baseline][m.name].signature, stats[m.name]) for m in parsed
     ]
@@ -136,3 +126,21 @@ def ir_report(
         command=command,
         warnings=warnings,
     )
+
+
+def _relevant_counts(judgements: Any, relevance_level: int) -> dict[str, int]:
+    """Each judged query's number of relevant documents (judged ``>= relevance_level``)."""
+    if hasattr(judgements, "handle"):  # read natively: counted there
+        return dict(judgements.handle.relevant_counts(relevance_level))
+    return {q: sum(1 for rel in judged.values() if rel >= relevance_level) for q, judged in judgements.items()}
+
+
+def _described(judgements: Any, runs: Mapping[str, Any]) -> list[InputFile]:
+    """The inputs of the provenance when no file is named: entries and a digest of each mapping."""
+    qrels = check_qrels(judgements.qrels) if hasattr(judgements, "handle") else judgements
+    out = [InputFile("qrels", "qrels", None, sum(map(len, qrels.values())), _digest(qrels))]
+    for name, opened in runs.items():
+        ranked = checked_run(opened.run) if hasattr(opened, "run") else opened
+        rankings = {q: r for q, (r, _) in ranked.items()}
+        out.append(InputFile("system", name, None, sum(map(len, rankings.values())), _digest(rankings)))
+    return out

@@ -106,7 +106,9 @@ def build(checkpoint: CometCheckpoint, *, dtype: str = "float32") -> Any:
     with _uninitialised(transformers):  # every parameter comes from the checkpoint (a missing one is an error)
         model = Model()
     state = {k: v for k, v in checkpoint.state_dict().items() if not k.startswith("layerwise_attention.dropout_")}
-    missing, unexpected = model.load_state_dict(state, strict=False)
+    # assign: the parameters become the checkpoint's (mapped) tensors, not copies of them; only the pages the
+    # forward passes read become resident (the 250,002-row embedding is mostly never read)
+    missing, unexpected = model.load_state_dict(state, strict=False, assign=True)
     unexpected = [
         k for k in unexpected if not k.endswith("position_ids") and not k.startswith(("wordloss.", "sentloss."))
     ]

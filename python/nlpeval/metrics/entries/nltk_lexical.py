@@ -33,6 +33,13 @@ NIST_OPTIONS = (
         False,
         "mteval flavor: its --international-tokenization (Unicode punctuation and symbols)",
     ),
+    Option(
+        "nist_split_non_ascii",
+        "--nist-split-non-ascii",
+        "flag",
+        False,
+        "mteval flavor with --nist-international: its -e (every non-ASCII character a word)",
+    ),
 )
 RIBES_OPTIONS = (
     Option(
@@ -50,7 +57,8 @@ def build_gleu(name: str, options: Mapping[str, Any]) -> CorpusMetric:
 
 
 def build_nist(name: str, options: Mapping[str, Any]) -> CorpusMetric:
-    """NIST with ``nist_n`` (and ``nist_flavor``, ``nist_preserve_case``)."""
+    """NIST with ``nist_n`` (and ``nist_flavor``; mteval's ``nist_preserve_case``, ``nist_international``,
+    ``nist_split_non_ascii``)."""
     if options.get("nist_flavor") == "mteval":
         from nlpeval.metrics.nist_mteval import MtevalNIST
 
@@ -58,8 +66,13 @@ def build_nist(name: str, options: Mapping[str, Any]) -> CorpusMetric:
             n=options["nist_n"],
             preserve_case=options.get("nist_preserve_case", False),
             international=options.get("nist_international", False),
+            split_non_ascii=options.get("nist_split_non_ascii", False),
         )
-    for key, flag in (("nist_preserve_case", "--nist-preserve-case"), ("nist_international", "--nist-international")):
+    for key, flag in (
+        ("nist_preserve_case", "--nist-preserve-case"),
+        ("nist_international", "--nist-international"),
+        ("nist_split_non_ascii", "--nist-split-non-ascii"),
+    ):
         if options.get(key):
             raise ValueError(f"{flag} is an option of mteval-v13a: use it with --nist-flavor mteval")
     from nlpeval.metrics.nltk_lexical import NIST

@@ -293,6 +293,8 @@ def nist(
     seed: int | None = 12345,
     flavor: str = "nltk",
     preserve_case: bool = False,
+    international: bool = False,
+    split_non_ascii: bool = False,
 ) -> Score:
     """Corpus NIST of ``hypotheses`` against ``references``, as NLTK's ``corpus_nist`` (or mteval-v13a).
 
@@ -319,6 +321,12 @@ def nist(
         :func:`nlpeval.metrics.nist_mteval.mteval_nist`, which takes text only and no ``zero_division``).
     preserve_case : bool
         ``flavor="mteval"`` only: keep upper case (mteval's ``-c``).
+    international : bool
+        ``flavor="mteval"`` only: mteval's ``--international-tokenization`` (Unicode punctuation and
+        symbols split off; needs regex). NLTK's ``corpus_nist`` has no tokenizer of its own: it takes
+        tokens, and the ``nltk`` flavor splits text on whitespace only.
+    split_non_ascii : bool
+        ``flavor="mteval"`` with ``international`` only: mteval's ``-e`` (each non-ASCII character a word).
 
     Returns
     -------
@@ -333,6 +341,8 @@ def nist(
     >>> refs = [["It is a guide to action that ensures that the military will forever heed Party commands"]]
     >>> round(nlpeval.nist(hyps, refs).score, 6)
     2.447712
+    >>> round(nlpeval.nist(hyps, refs, flavor="mteval", international=True).score, 4)
+    2.6699
     """
     if flavor == "mteval":
         from nlpeval.metrics.nist_mteval import mteval_nist
@@ -344,6 +354,8 @@ def nist(
             references,
             n=n,
             preserve_case=preserve_case,
+            international=international,
+            split_non_ascii=split_non_ascii,
             segments=segments,
             n_bootstrap=n_bootstrap,
             seed=seed,
@@ -352,6 +364,15 @@ def nist(
         raise ValueError(f"unknown NIST flavor {flavor!r}; choose nltk or mteval")
     if preserve_case:
         raise ValueError("preserve_case is mteval-v13a's -c (flavor='mteval'); NLTK's NIST keeps case")
+    for option, value, what in (
+        ("international", international, "--international-tokenization"),
+        ("split_non_ascii", split_non_ascii, "-e"),
+    ):
+        if value:
+            raise ValueError(
+                f"{option} is mteval-v13a's {what} (flavor='mteval'); NLTK's corpus_nist takes tokens "
+                "(the nltk flavor splits text on whitespace)"
+            )
     metric = NIST(n=n, zero_division=zero_division)
     stats = metric.segment_stats(hypotheses, references)
     return metric.score_from_stats(stats, segments=segments, n_bootstrap=n_bootstrap, seed=seed)

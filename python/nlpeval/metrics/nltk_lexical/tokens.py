@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -36,7 +37,12 @@ def is_text(hypotheses: Sequence[Any]) -> bool:
     >>> is_text(["a b"]), is_text([["a", "b"]])
     (True, False)
     """
+    if _STR_ONLY.issuperset(map(type, hypotheses)):  # a C-level scan for the usual text input
+        return True
     return not any(isinstance(h, (list, tuple)) for h in hypotheses)
+
+
+_STR_ONLY = frozenset({str})
 
 
 def token_lists(
@@ -113,8 +119,8 @@ def native_sequences(
     check_lengths(len(hyps), refs)
     if is_text(hyps):
         text_hyps, text_refs = validate_text(hyps, refs)
-        flat = [r for seg in text_refs for r in seg]
-        return text_hyps, flat, [len(seg) for seg in text_refs], None, None, unicode_checked(text_hyps, text_refs)
+        flat = list(chain.from_iterable(text_refs))
+        return text_hyps, flat, list(map(len, text_refs)), None, None, unicode_checked(text_hyps, text_refs)
     hyp_tokens, ref_tokens = token_lists(hyps, refs)
     flat_refs = [r for seg in ref_tokens for r in seg]
     return (

@@ -1,16 +1,20 @@
-//! Python bindings of the TREC readers (`nlpeval._core.TrecQrels`, `TrecRun`, `trec_place`).
+//! Python bindings of the TREC readers (`nlpeval._core.TrecQrels`, `TrecRun`, `trec_place`): from
+//! files (`read`) or from Python mappings (`from_mapping`, [`mappings`]).
 //!
 //! A reading error is a `ValueError` reading `line: message` (the message alone for the whole
 //! file); `nlpeval.ir.native` then reads the file in Python, which raises the project's `file:line`
 //! error (or accepts the few forms only Python's `int`/`float` read).
 
-use numpy::{PyArray1, PyArray2};
+use numpy::{PyArray1, PyArray2, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+mod mappings;
+
+use super::measures::{evaluate, Kind, Spec};
 use super::parse::{parse_qrels, parse_run, ParseError, Parsed, Qrels, Run};
-use super::place::place;
-use crate::common::py::{to_array2, OrValueError};
+use super::place::{place, Placed};
+use crate::common::py::{to_array2, value_error, OrValueError};
 
 fn read(path: &str, max_line_bytes: Option<usize>) -> Result<Vec<u8>, ParseError> {
     let data = std::fs::read(path).map_err(|err| ParseError {
@@ -65,6 +69,12 @@ impl TrecQrels {
         Ok(TrecQrels { inner })
     }
 
+    /// `{query: {doc: level}}` read in one pass (`None`: a form left to Python's reader).
+    #[staticmethod]
+    fn from_mapping(qrels: &Bound<'_, PyAny>) -> Option<TrecQrels> {
+        mappings::read_mapping(qrels).map(|inner| TrecQrels { inner })
+    }
+
     /// Query ids in order of first appearance.
     fn queries(&self) -> Vec<String> {
         queries(&self.inner)
@@ -73,6 +83,19 @@ impl TrecQrels {
     /// The line of a query's first judgement (`None` if it has none).
     fn first_line(&self, query: &str) -> Option<usize> {
         first_line(&self.inner, query)
+    }
+
+    /// `{query: number of judgements at or above level}` (trec_eval's R per query for `-l level`).
+    fn relevant_counts(&self, level: i64) -> Vec<(String, usize)> {
+        let entries = &self.inner.entries;
+        let count =
+            |e: &super::parse::Entries<i64>| e.values.iter().filter(|&&l| l >= level).count();
+        self.inner
+            .queries
+            .iter()
+            .cloned()
+            .zip(entries.iter().map(count))
+            .collect()
     }
 
     /// `{query: {doc: relevance}}` in file order.
@@ -168,6 +191,28 @@ fn trec_place<'py>(
     float32: bool,
 ) -> PyResult<PlacedArrays<'py>> {
     let placed = py.detach(|| place(&qrels.inner, &run.inner, complete, judged_only, float32));
+    arrays(py, placed)
+}
+
+/// [`trec_place`] with the run a `{query: {doc: score}}` dict, placed while it is read (`None`: a
+/// form left to Python's reader; see [`mappings`]).
+#[pyfunction]
+#[pyo3(signature = (qrels, run, complete=false, judged_only=false, float32=true))]
+fn trec_place_mapping<'py>(
+    py: Python<'py>,
+    qrels: &TrecQrels,
+    run: &Bound<'py, PyAny>,
+    complete: bool,
+    judged_only: bool,
+    float32: bool,
+) -> PyResult<Option<PlacedArrays<'py>>> {
+    match mappings::place_mapping(&qrels.inner, run, complete, judged_only, float32) {
+        Some(placed) => arrays(py, placed).map(Some),
+        None => Ok(None),
+    }
+}
+
+fn arrays(py: Python<'_>, placed: Placed) -> PyResult<PlacedArrays<'_>> {
     let n = placed.queries.len();
     let ranks = to_array2(py, placed.ranks, n, placed.width)?;
     let rels = to_array2(py, placed.rels, n, placed.width)?;
@@ -183,10 +228,75 @@ fn trec_place<'py>(
     ))
 }
 
+/// A C-contiguous array's values and its `(rows, columns)`.
+fn contiguous<'a>(
+    array: &'a PyReadonlyArray2<'_, i64>,
+    name: &str,
+) -> PyResult<(&'a [i64], usize, usize)> {
+    let shape = array.shape();
+    let flat = array
+        .as_slice()
+        .map_err(|_| value_error(format!("{name} must be C-contiguous")))?;
+    Ok((flat, shape[0], shape[1]))
+}
+
+/// `(queries, measures)` values of trec_eval's measures from the placed arrays (`ranks`, `rels`,
+/// `levels` of `nlpeval.ir.ranking.Placed`); `measures` as `(Measure.kind, Measure.k)` pairs.
+#[pyfunction]
+#[pyo3(signature = (ranks, rels, levels, measures, relevance_level))]
+fn trec_measures<'py>(
+    py: Python<'py>,
+    ranks: PyReadonlyArray2<'py, i64>,
+    rels: PyReadonlyArray2<'py, i64>,
+    levels: PyReadonlyArray2<'py, i64>,
+    measures: Vec<(String, Option<i64>)>,
+    relevance_level: i64,
+) -> PyResult<Bound<'py, PyArray2<f64>>> {
+    let mut specs = Vec::with_capacity(measures.len());
+    for (kind, k) in &measures {
+        let parsed = Kind::parse(kind)
+            .ok_or_else(|| value_error(format!("unknown measure kind {kind:?}")))?;
+        let needs_k = matches!(parsed, Kind::P | Kind::Recall | Kind::Success);
+        if k.is_some_and(|k| k < 1)
+            || (needs_k && k.is_none())
+            || (parsed == Kind::Rprec && k.is_some())
+        {
+            return Err(value_error(format!("measure {kind}: bad cutoff {k:?}")));
+        }
+        specs.push(Spec {
+            kind: parsed,
+            k: *k,
+        });
+    }
+    let (ranks, n, width) = contiguous(&ranks, "ranks")?;
+    let (rels, rels_n, rels_width) = contiguous(&rels, "rels")?;
+    let (levels, levels_n, depth) = contiguous(&levels, "levels")?;
+    if (rels_n, rels_width, levels_n) != (n, width, n) {
+        return Err(value_error(
+            "ranks, rels and levels must have one row per query",
+        ));
+    }
+    let values = py.detach(|| {
+        evaluate(
+            ranks,
+            rels,
+            n,
+            width,
+            levels,
+            depth,
+            &specs,
+            relevance_level,
+        )
+    });
+    to_array2(py, values, n, specs.len())
+}
+
 /// Adds the retrieval classes and functions to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<TrecQrels>()?;
     m.add_class::<TrecRun>()?;
     m.add_function(wrap_pyfunction!(trec_place, m)?)?;
+    m.add_function(wrap_pyfunction!(trec_place_mapping, m)?)?;
+    m.add_function(wrap_pyfunction!(trec_measures, m)?)?;
     Ok(())
 }
