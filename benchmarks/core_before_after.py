@@ -3,12 +3,14 @@
 Usage: ``python benchmarks/core_before_after.py BEFORE_DIR AFTER_DIR [--rounds N] [--repeat R] [--only TEXT]``
 
 Each ``*_DIR`` is a directory holding an ``nlpeval`` package with its built ``_core.abi3.so`` (e.g. a
-copy of this tree's ``python/`` with another build's module in it), so the same Python code runs on
-both cores. A round starts one child process per side (the order alternates from round to round);
-each child times nlpeval's side of every case (best of ``R`` after one warm-up run, as ``run.py`` does;
-whole-process cases start their processes with the child's ``PYTHONPATH``, so they use that core too).
-The table gives, per case, the median over the rounds of each side's best and their ratio. The
-reference tools are not timed: only nlpeval changed.
+copy of another commit's ``python/`` with that commit's build in it). One child process per side builds
+every case once; then, case by case, the two children take turns (before, after, after, before, ... for
+``N`` rounds), each timing nlpeval's side of the case (best of ``R`` after one warm-up run, as ``run.py``
+does; whole-process cases start their processes with the child's ``PYTHONPATH``, so they use that side's
+code and core). The two sides of a case are timed minutes apart at most, so a shared machine's changing
+load hits both alike. The table gives, per case, the median over the rounds of each side's best and
+their ratio; each case's times go to stderr as it finishes. The reference tools are not timed: only
+nlpeval changed.
 """
 
 from __future__ import annotations
@@ -46,50 +48,79 @@ import gc, importlib.util, json, sys, time
 sys.path.insert(0, {here!r})
 from harness import DATA
 only, repeat = {only!r}, {repeat}
-out = {{}}
+cases = {{}}
 for name in {modules!r}:
     path = {here!r} + "/bench_" + name + ".py"
     spec = importlib.util.spec_from_file_location("bench_" + name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     for case in module.cases(DATA):
-        if only and only.lower() not in case.name.lower():
-            continue
+        if not only or any(part.lower() in case.name.lower() for part in only.split("|")):
+            cases[case.name] = case
+print(json.dumps(list(cases)), flush=True)
+for line in sys.stdin:
+    case = cases[json.loads(line)]
+    case.run_nlpeval()
+    best = float("inf")
+    for _ in range(repeat):
+        gc.collect()
+        start = time.perf_counter()
         case.run_nlpeval()
-        best = float("inf")
-        for _ in range(repeat):
-            gc.collect()
-            start = time.perf_counter()
-            case.run_nlpeval()
-            best = min(best, time.perf_counter() - start)
-        out[case.name] = best
-print(json.dumps(out))
+        best = min(best, time.perf_counter() - start)
+    print(json.dumps(best), flush=True)
 """
 
 
-def child(python_dir: str, only: str | None, repeat: int) -> dict[str, float]:
-    code = CHILD.format(here=str(HERE), only=only, repeat=repeat, modules=MODULES)
-    env = {**os.environ, "PYTHONPATH": python_dir}
-    done = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True, env=env)
-    return json.loads(done.stdout.strip().splitlines()[-1])
+class Child:
+    """One side's process: it builds every case once, then times the case the parent names."""
+
+    def __init__(self, python_dir: str, only: str | None, repeat: int) -> None:
+        code = CHILD.format(here=str(HERE), only=only, repeat=repeat, modules=MODULES)
+        env = {**os.environ, "PYTHONPATH": python_dir}
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env
+        )
+        self.names: list[str] = json.loads(self.readline())
+
+    def readline(self) -> str:
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        if not line:
+            raise RuntimeError(f"a benchmark child exited with {self.process.wait()}")
+        return line
+
+    def time(self, name: str) -> float:
+        assert self.process.stdin is not None
+        self.process.stdin.write(json.dumps(name) + "\n")
+        self.process.stdin.flush()
+        return float(json.loads(self.readline()))
+
+    def close(self) -> None:
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        self.process.wait()
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("before")
     parser.add_argument("after")
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--only")
+    parser.add_argument("--only", help="cases whose name contains TEXT (several: TEXT|TEXT)")
     args = parser.parse_args()
+    children = {side: Child(getattr(args, side), args.only, args.repeat) for side in ("before", "after")}
     times: dict[str, dict[str, list[float]]] = {}
-    for round_ in range(args.rounds):
-        order = ("before", "after") if round_ % 2 == 0 else ("after", "before")
-        for side in order:
-            got = child(getattr(args, side), args.only, args.repeat)
-            for name, seconds in got.items():
-                times.setdefault(name, {"before": [], "after": []})[side].append(seconds)
-            print(f"round {round_ + 1} {side} done", file=sys.stderr, flush=True)
+    try:
+        for name in children["before"].names:
+            sides = times.setdefault(name, {"before": [], "after": []})
+            for round_ in range(args.rounds):  # before, after, after, before, ...: a steady drift cancels
+                for side in ("before", "after") if round_ % 2 == 0 else ("after", "before"):
+                    sides[side].append(children[side].time(name))
+            print(f"{name}: {json.dumps(sides)}", file=sys.stderr, flush=True)
+    finally:
+        for child in children.values():
+            child.close()
     print("| case | before s | after s | after / before |")
     print("|---|---|---|---|")
     for name, sides in times.items():

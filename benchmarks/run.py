@@ -1,6 +1,6 @@
 """Run every benchmark case and print (or write) the ratio table.
 
-Usage: ``python benchmarks/run.py [--only TEXT] [--write BENCHMARKS.md]``
+Usage: ``python benchmarks/run.py [--only TEXT] [--modules NAME,...] [--write BENCHMARKS.md]``
 """
 
 from __future__ import annotations
@@ -19,9 +19,11 @@ sys.path.insert(0, str(HERE))
 from harness import DATA, Case  # noqa: E402
 
 
-def discover() -> list[Case]:
+def discover(modules: list[str] | None = None) -> list[Case]:
+    """The cases of every ``bench_*.py`` (or of ``bench_NAME.py`` for each of ``modules``)."""
     cases: list[Case] = []
-    for path in sorted(HERE.glob("bench_*.py")):
+    paths = sorted(HERE.glob("bench_*.py")) if modules is None else [HERE / f"bench_{m}.py" for m in modules]
+    for path in paths:
         spec = importlib.util.spec_from_file_location(path.stem, path)
         assert spec and spec.loader
         module = importlib.util.module_from_spec(spec)
@@ -46,6 +48,10 @@ def machine() -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--only", help="run cases whose name contains TEXT")
+    parser.add_argument(
+        "--modules",
+        help="run only these bench_NAME.py modules (comma-separated; 'main': those of BENCHMARKS.md's main table)",
+    )
     parser.add_argument("--write", metavar="FILE", help="also write the Markdown table to FILE")
     args = parser.parse_args()
     if not DATA.is_dir():
@@ -53,7 +59,14 @@ def main() -> int:
         return 2
     rows = []
     failed = []
-    for case in discover():
+    modules = None
+    if args.modules == "main":
+        from core_before_after import MODULES
+
+        modules = list(MODULES)
+    elif args.modules:
+        modules = args.modules.split(",")
+    for case in discover(modules):
         if args.only and args.only.lower() not in case.name.lower():
             continue
         ref_s, ours_s = case.measure()

@@ -9,6 +9,7 @@ variable reference counts) goes through both implementations, which must give th
 from __future__ import annotations
 
 import importlib
+import multiprocessing
 import random
 
 import numpy as np
@@ -214,3 +215,22 @@ def test_span_label_codes_equal_the_python_coding():
         chunks.layout([[np.str_("B-X")]], [["O"]])
     with pytest.raises(nlpeval.InputError, match="label 1"):
         chunks.layout([["B-X", ""]], [["O", "O"]])
+
+
+def _nist_and_gleu(queue: multiprocessing.Queue) -> None:  # type: ignore[type-arg]  # a test helper
+    hyps, refs = _nist_corpus(31, 120)
+    queue.put((nlpeval.nist(hyps, refs).score, nlpeval.gleu(hyps, refs).score))
+
+
+def test_a_forked_child_scores_nist_and_gleu_after_the_parent():
+    # the parent used the thread pool and filled GLEU's reference cache (three calls: first sight, prepare, hit)
+    hyps, refs = _nist_corpus(31, 120)
+    parent = [(nlpeval.nist(hyps, refs).score, nlpeval.gleu(hyps, refs).score) for _ in range(3)]
+    assert len(set(parent)) == 1
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+    process = context.Process(target=_nist_and_gleu, args=(queue,))
+    process.start()
+    child = queue.get(timeout=60)
+    process.join(60)
+    assert process.exitcode == 0 and child == parent[0]

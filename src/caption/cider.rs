@@ -252,18 +252,19 @@ pub fn image_sums(corpus: &Corpus<'_>, weights: &Weights<'_>) -> Result<Vec<f64>
     let weight = |g: u32, count: u32| {
         f64::from(count) * (weights.ref_len - weights.log_df[df[g as usize] as usize])
     };
-    let norms = |seq: usize| -> Vec<f64> {
-        (0..orders)
-            .map(|order| {
-                span(seq, order)
-                    .iter()
-                    .fold(0.0, |norm, &(g, c)| {
-                        let w = weight(g, c);
-                        norm + w * w
-                    })
-                    .sqrt()
-            })
-            .collect()
+    // a caption's norm per order: the square root of its weights' squares summed in its order
+    let norms = |seq: usize| -> [f64; 8] {
+        let mut out = [0.0f64; 8];
+        for (order, norm) in out.iter_mut().enumerate().take(orders) {
+            *norm = span(seq, order)
+                .iter()
+                .fold(0.0, |sum, &(g, c)| {
+                    let w = weight(g, c);
+                    sum + w * w
+                })
+                .sqrt();
+        }
+        out
     };
     let mut ref_weight = vec![0.0f64; grams.n_grams];
     let mut ref_stamp = vec![0u32; grams.n_grams];

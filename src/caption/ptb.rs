@@ -23,6 +23,7 @@ use regex_automata::nfa::thompson;
 use regex_automata::util::captures::Captures;
 use regex_automata::{Anchored, Input, MatchKind};
 use rustc_hash::FxHashMap;
+use std::borrow::Cow;
 
 /// What a rule makes of the text it matched (`ptb._act`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -231,6 +232,8 @@ pub struct Scratch {
 }
 
 const CONTEXT_CHARS: usize = 64;
+/// Captions per block of a batch cut for the thread pool (at least).
+const BLOCK_MIN: usize = 1000;
 const SPECIAL: [&str; 6] = ["cannot", "gonna", "gotta", "lemme", "gimme", "wanna"];
 const ABBREV3: [&str; 10] = [
     "figs.", "fig.", "ca.", "prop.", "nos.", "no.", "art.", "bldg.", "pp.", "op.",
@@ -285,16 +288,12 @@ fn cut_last(text: &str, n: usize) -> usize {
         .map_or(0, |(index, _)| index)
 }
 
-fn no_soft_hyphens(text: &str) -> String {
+fn no_soft_hyphens(text: &str) -> Cow<'_, str> {
     if !text.contains('\u{ad}') {
-        return text.to_string();
+        return Cow::Borrowed(text);
     }
     let out: String = text.chars().filter(|&c| c != '\u{ad}').collect();
-    if out.is_empty() {
-        "-".to_string()
-    } else {
-        out
-    }
+    Cow::Owned(if out.is_empty() { "-".to_string() } else { out })
 }
 
 /// `text` with every non-overlapping occurrence of one of `needles` (tried in order at each
@@ -353,18 +352,18 @@ fn parens(text: &str) -> String {
 }
 
 /// The token an action makes of the matched `text` and how many bytes it consumes.
-fn act(action: Action, text: &str) -> (Option<String>, usize) {
+fn act(action: Action, text: &str) -> (Option<Cow<'_, str>>, usize) {
     let size = text.len();
-    let token = match action {
-        Action::Plain => text.to_string(),
-        Action::Word => no_soft_hyphens(text),
+    let token: String = match action {
+        Action::Plain => return (Some(Cow::Borrowed(text)), size),
+        Action::Word => return (Some(no_soft_hyphens(text)), size),
         Action::Skip => return (None, size),
         Action::Newline => "\n".to_string(),
         Action::QuoteRight => latex_quotes(text, false),
         Action::QuoteLeft => latex_quotes(text, true),
         Action::Pushback(n) => {
             let cut = cut_last(text, n);
-            return (Some(text[..cut].to_string()), cut);
+            return (Some(Cow::Borrowed(&text[..cut])), cut);
         }
         Action::Nbsp => text.replace(' ', "\u{a0}"),
         Action::Mdash => "--".to_string(),
@@ -394,11 +393,11 @@ fn act(action: Action, text: &str) -> (Option<String>, usize) {
             let mut chars = text.char_indices();
             if text.chars().count() == 2 {
                 let (_, first) = chars.next().expect("two characters");
-                return (Some(first.to_string()), first.len_utf8());
+                return (Some(Cow::Owned(first.to_string())), first.len_utf8());
             }
-            return (Some(text.to_string()), cut_last(text, 1));
+            return (Some(Cow::Borrowed(text)), cut_last(text, 1));
         }
-        Action::Abbrev1End => return (Some(text.to_string()), cut_last(text, 1)),
+        Action::Abbrev1End => return (Some(Cow::Borrowed(text)), cut_last(text, 1)),
         Action::Phone => parens(&text.replace(' ', "\u{a0}")),
         Action::Lt => "<".to_string(),
         Action::Gt => ">".to_string(),
@@ -414,7 +413,7 @@ fn act(action: Action, text: &str) -> (Option<String>, usize) {
         }
         Action::Ellipsis => "...".to_string(),
     };
-    (Some(token), size)
+    (Some(Cow::Owned(token)), size)
 }
 
 impl Lexer {
@@ -528,20 +527,20 @@ impl Lexer {
 
     /// Lexes `text` from byte `pos` until a token ends at or after `stop` (`ptb._lex`);
     /// `None` if no rule matches somewhere.
-    fn lex(
+    fn lex<'t>(
         &self,
         scratch: &mut Scratch,
-        text: &str,
+        text: &'t str,
         mut pos: usize,
         stop: usize,
         disabled: &[bool],
-        tokens: &mut Vec<String>,
+        tokens: &mut Vec<Cow<'t, str>>,
     ) -> Option<usize> {
         let quick = self.url_rules.iter().all(|&i| disabled[i]);
         while pos < stop {
             if quick {
                 if let Some(end) = self.quick_word(text, pos) {
-                    tokens.push(text[pos..end].to_string());
+                    tokens.push(Cow::Borrowed(&text[pos..end]));
                     pos = end;
                     continue;
                 }
@@ -745,7 +744,11 @@ impl Lexer {
         caption: &str,
         following: Option<&str>,
     ) -> Option<String> {
-        let caption = caption.replace('\n', " ");
+        let caption: Cow<'_, str> = if caption.contains('\n') {
+            Cow::Owned(caption.replace('\n', " "))
+        } else {
+            Cow::Borrowed(caption)
+        };
         if let Some(line) = self.simple_caption(scratch, &caption) {
             return Some(line);
         }
@@ -759,11 +762,16 @@ impl Lexer {
         }
         let disabled = self.disabled(scratch, &text);
         let mut tokens = Vec::new();
+        // the lowercased tokens joined by spaces (ptb._finish's first line)
+        let mut joined = String::with_capacity(caption.len() + 8);
+        let mut first = true;
         if self.crossing(&caption) {
             self.lex(scratch, &text, 0, caption.len(), &disabled, &mut tokens)?;
-            return Some(self.finish(tokens.iter().map(String::as_str)));
+            for token in &tokens {
+                self.push_lowered(&mut joined, &mut first, token);
+            }
+            return Some(finish(&joined));
         }
-        let mut words: Vec<String> = Vec::new();
         let mut start = 0;
         for chunk in caption.split(' ') {
             let (from, to) = (start, start + chunk.len());
@@ -772,7 +780,7 @@ impl Lexer {
                 continue;
             }
             if chunk.chars().all(|c| self.tables.is_alpha(c)) && !is_special(chunk) {
-                words.push(chunk.to_string());
+                self.push_lowered(&mut joined, &mut first, chunk);
                 continue;
             }
             let from = if from == 0 {
@@ -783,15 +791,25 @@ impl Lexer {
             tokens.clear();
             self.lex(scratch, &text, from, to, &disabled, &mut tokens)?;
             for token in &tokens {
-                words.extend(
-                    token
-                        .split(' ')
-                        .filter(|w| !w.is_empty())
-                        .map(str::to_string),
-                );
+                for word in token.split(' ').filter(|w| !w.is_empty()) {
+                    self.push_lowered(&mut joined, &mut first, word);
+                }
             }
         }
-        Some(self.finish(words.iter().map(String::as_str)))
+        Some(finish(&joined))
+    }
+
+    /// Appends `token` lowercased to the line (after a space unless it is the first), except
+    /// the line breaks `"\n"`.
+    fn push_lowered(&self, joined: &mut String, first: &mut bool, token: &str) {
+        if token == "\n" {
+            return;
+        }
+        if !*first {
+            joined.push(' ');
+        }
+        *first = false;
+        self.tables.lower_into(token, joined);
     }
 
     /// The PTB tokens of `text` (`ptb.ptb_tokens`; `"\n"` marks a line break), `None` where the
@@ -812,7 +830,7 @@ impl Lexer {
         let disabled = self.disabled(scratch, &context);
         let mut tokens = Vec::new();
         self.lex(scratch, &context, 0, text.len(), &disabled, &mut tokens)?;
-        Some(tokens)
+        Some(tokens.into_iter().map(Cow::into_owned).collect())
     }
 
     /// `ptb._CROSSING`: where a token may run across a space.
@@ -832,38 +850,48 @@ impl Lexer {
         })
     }
 
-    /// pycocoevalcap's last step (`ptb._finish`).
-    fn finish<'t>(&self, tokens: impl Iterator<Item = &'t str>) -> String {
-        let mut joined = String::new();
-        let mut first = true;
-        for token in tokens.filter(|&t| t != "\n") {
-            if !first {
-                joined.push(' ');
+    /// `ptb.coco_tokenize` without its Python fallback: each caption's line or `None`. Large
+    /// batches are cut into one block per thread of the pool; a caption that no rule can read
+    /// past (`ptb._context_free`) then takes the line of its first occurrence, as the Python
+    /// tokenizer's cache gives it.
+    pub fn coco_lines(&self, captions: &[&str]) -> Vec<Option<String>> {
+        use rayon::prelude::*;
+        let threads = crate::common::parallel::current_num_threads();
+        let blocks = threads.min(captions.len() / BLOCK_MIN).max(1);
+        let mut lines = if blocks == 1 {
+            self.coco_block(captions, 0, captions.len())
+        } else {
+            let size = captions.len().div_ceil(blocks);
+            let parts: Vec<Vec<Option<String>>> = crate::common::parallel::install(|| {
+                (0..blocks)
+                    .into_par_iter()
+                    .map(|b| {
+                        self.coco_block(captions, b * size, ((b + 1) * size).min(captions.len()))
+                    })
+                    .collect()
+            });
+            parts.concat()
+        };
+        let mut first: FxHashMap<&str, usize> = FxHashMap::default();
+        for (index, &caption) in captions.iter().enumerate() {
+            if context_free(caption) {
+                let at = *first.entry(caption).or_insert(index);
+                if at != index {
+                    lines[index] = lines[at].clone();
+                }
             }
-            first = false;
-            self.tables.lower_into(token, &mut joined);
         }
-        let mut out = String::with_capacity(joined.len());
-        let mut first = true;
-        for word in py_rstrip(&joined).split(' ') {
-            if PUNCTUATION.contains(&word) {
-                continue;
-            }
-            if !first {
-                out.push(' ');
-            }
-            first = false;
-            out.push_str(word);
-        }
-        out
+        lines
     }
 
-    /// `ptb.coco_tokenize` without its Python fallback: each caption's line or `None`.
-    pub fn coco_lines(&self, captions: &[&str]) -> Vec<Option<String>> {
+    /// The lines of `captions[start..end]` (the next caption after the block is its last one's
+    /// context), repeated context-free captions tokenized once.
+    fn coco_block(&self, captions: &[&str], start: usize, end: usize) -> Vec<Option<String>> {
         let mut scratch = self.scratch();
         let mut cache: FxHashMap<&str, Option<String>> = FxHashMap::default();
-        let mut out = Vec::with_capacity(captions.len());
-        for (index, &caption) in captions.iter().enumerate() {
+        let mut out = Vec::with_capacity(end - start);
+        for index in start..end {
+            let caption = captions[index];
             if let Some(line) = cache.get(caption) {
                 out.push(line.clone());
                 continue;
@@ -877,6 +905,24 @@ impl Lexer {
         }
         out
     }
+}
+
+/// pycocoevalcap's last step (`ptb._finish`) on the lowercased tokens joined by spaces:
+/// right-stripped, its punctuation removed.
+fn finish(joined: &str) -> String {
+    let mut out = String::with_capacity(joined.len());
+    let mut first = true;
+    for word in py_rstrip(joined).split(' ') {
+        if PUNCTUATION.contains(&word) {
+            continue;
+        }
+        if !first {
+            out.push(' ');
+        }
+        first = false;
+        out.push_str(word);
+    }
+    out
 }
 
 /// `[A-Za-z]+(?: +[A-Za-z]+)* *(?:\. *)?` matches all of `b`.
@@ -1045,23 +1091,20 @@ mod tests {
 
     #[test]
     fn actions_as_the_python_tokenizer_makes_them() {
-        assert_eq!(act(Action::QuoteLeft, "&apos;"), (Some("`".to_string()), 6));
-        assert_eq!(
-            act(Action::QuoteRight, "\u{201c}"),
-            (Some("``".to_string()), 3)
-        );
-        assert_eq!(
-            act(Action::Pushback(2), "gonna"),
-            (Some("gon".to_string()), 3)
-        );
-        assert_eq!(act(Action::Acronym, "U.S."), (Some("U.S.".to_string()), 3));
-        assert_eq!(act(Action::Acronym, "I."), (Some("I".to_string()), 1));
-        assert_eq!(act(Action::Amp, "AT&AMP;T"), (Some("AT&T".to_string()), 8));
-        assert_eq!(act(Action::Word, "\u{ad}"), (Some("-".to_string()), 2));
-        assert_eq!(act(Action::Hyphens, "---"), (Some("--".to_string()), 3));
-        assert_eq!(
-            act(Action::Currency, "\u{20ac}"),
-            (Some("$".to_string()), 3)
-        );
+        let made = |action, text| {
+            let (token, consumed): (Option<Cow<'_, str>>, usize) = act(action, text);
+            (token.map(Cow::into_owned), consumed)
+        };
+        let some = |token: &str, consumed| (Some(token.to_string()), consumed);
+        assert_eq!(made(Action::QuoteLeft, "&apos;"), some("`", 6));
+        assert_eq!(made(Action::QuoteRight, "\u{201c}"), some("``", 3));
+        assert_eq!(made(Action::Pushback(2), "gonna"), some("gon", 3));
+        assert_eq!(made(Action::Acronym, "U.S."), some("U.S.", 3));
+        assert_eq!(made(Action::Acronym, "I."), some("I", 1));
+        assert_eq!(made(Action::Amp, "AT&AMP;T"), some("AT&T", 8));
+        assert_eq!(made(Action::Word, "\u{ad}"), some("-", 2));
+        assert_eq!(made(Action::Hyphens, "---"), some("--", 3));
+        assert_eq!(made(Action::Currency, "\u{20ac}"), some("$", 3));
+        assert_eq!(made(Action::Skip, "  "), (None, 2));
     }
 }
