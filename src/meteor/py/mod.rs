@@ -9,7 +9,7 @@ pub mod corpus;
 pub mod paraphrases;
 pub mod wordnet;
 
-use numpy::{PyArray1, PyArray2, PyReadonlyArray1};
+use numpy::{Element, PyArray1, PyArray2, PyReadonlyArray1};
 use pyo3::prelude::*;
 use rayon::prelude::*;
 
@@ -18,6 +18,14 @@ use crate::common::py::{split_flat, to_array2, value_error};
 use crate::meteor;
 use crate::text;
 use paraphrases::MeteorParaphrases;
+
+/// `split_flat` of a flat array and its lengths, both NumPy arrays.
+fn split_arrays<'a, T: Element>(
+    flat: &'a PyReadonlyArray1<'_, T>,
+    lens: &PyReadonlyArray1<'_, i64>,
+) -> PyResult<Vec<&'a [T]>> {
+    split_flat(flat.as_slice()?, lens.as_slice()?)
+}
 
 /// Splits texts (Python's `str.split` or, with `java`, Java's `StringTokenizer`) and
 /// interns the tokens (ASCII ones lowercased with `lower_ascii`): `(flat ids, tokens per text, types)`.
@@ -131,11 +139,11 @@ fn nltk_meteor_scores<'py>(
     synonym_lens: PyReadonlyArray1<'py, i64>,
     params: (f64, f64, f64),
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
-    let hyps = split_flat(hyp_tokens.as_slice()?, hyp_lens.as_slice()?)?;
-    let refs = split_flat(ref_tokens.as_slice()?, ref_lens.as_slice()?)?;
+    let hyps = split_arrays(&hyp_tokens, &hyp_lens)?;
+    let refs = split_arrays(&ref_tokens, &ref_lens)?;
     let per_segment = split_flat(&refs, ref_counts.as_slice()?)?;
     let stem_of = stem_of.as_slice()?;
-    let synonyms_of = split_flat(synonyms.as_slice()?, synonym_lens.as_slice()?)?;
+    let synonyms_of = split_arrays(&synonyms, &synonym_lens)?;
     let keys = synonyms_of.len() as u32;
     if hyps.len() != per_segment.len()
         || synonyms_of.len() >= meteor::nltk::TAKEN as usize
@@ -200,11 +208,11 @@ fn meteor_align_rows<'py>(
         .iter()
         .map(|&c| Module::from_code(c).ok_or_else(|| value_error("unknown module")))
         .collect::<PyResult<_>>()?;
-    let hyps = split_flat(hyp_tokens.as_slice()?, hyp_lens.as_slice()?)?;
-    let refs = split_flat(ref_tokens.as_slice()?, ref_lens.as_slice()?)?;
+    let hyps = split_arrays(&hyp_tokens, &hyp_lens)?;
+    let refs = split_arrays(&ref_tokens, &ref_lens)?;
     let word_hash = word_hash.as_slice()?;
     let stem_hash = stem_hash.as_slice()?;
-    let synsets = split_flat(synsets.as_slice()?, synset_lens.as_slice()?)?;
+    let synsets = split_arrays(&synsets, &synset_lens)?;
     let para_id = para_id.as_slice()?;
     let is_function = is_function.as_slice()?;
     let types = word_hash.len();

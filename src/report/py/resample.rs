@@ -1,12 +1,10 @@
 //! Python bindings of the report kernels (`report/kernels.rs`): bootstrap counts and
 //! sums, the seeded draws, and compare-mt's n-gram matches on word ids.
 
-use numpy::{
-    PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods,
-};
+use numpy::{PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 
-use crate::common::py::value_error;
+use crate::common::py::{to_array2, value_error};
 use crate::report::kernels::*;
 
 fn bad(what: &str) -> PyErr {
@@ -26,6 +24,21 @@ fn check_states(states: &PyReadonlyArray2<'_, u64>) -> PyResult<()> {
     Ok(())
 }
 
+/// The width of `rows`, checked to hold one row per segment of the `n` resampled (`what`:
+/// "resamples" or "masks").
+fn row_width(rows: &PyReadonlyArray2<'_, i64>, n: usize, what: &str) -> PyResult<usize> {
+    let m = rows.shape()[0];
+    if m != n {
+        return Err(bad(&format!("{m} rows for {what} of {n}")));
+    }
+    Ok(rows.shape()[1])
+}
+
+/// The segments of a `(flat ids, offsets)` pair, or the error naming `what` offsets are bad.
+fn segments_of<'a>(side: &'a Flat<'_>, what: &str) -> PyResult<Vec<&'a [i64]>> {
+    segments(side.0.as_slice()?, side.1.as_slice()?).ok_or_else(|| bad(&format!("bad {what}")))
+}
+
 /// `resample_counts` of a `(k, n)` int64 array: the `(k, n)` float64 counts.
 #[pyfunction]
 pub fn report_resample_counts<'py>(
@@ -38,7 +51,7 @@ pub fn report_resample_counts<'py>(
     let counts = py
         .detach(|| resample_counts(flat, n))
         .ok_or_else(|| bad(&format!("a resample index is outside 0..{n}")))?;
-    PyArray1::from_vec(py, counts).reshape([k, n])
+    to_array2(py, counts, k, n)
 }
 
 /// `resampled_sums` of `(k, n)` int64 indices and `(n, w)` int64 rows: `(k, w)` int64.
@@ -49,15 +62,12 @@ pub fn report_resampled_sums<'py>(
     rows: PyReadonlyArray2<'py, i64>,
 ) -> PyResult<Bound<'py, PyArray2<i64>>> {
     let (k, n) = (indices.shape()[0], indices.shape()[1]);
-    let (m, w) = (rows.shape()[0], rows.shape()[1]);
-    if m != n {
-        return Err(bad(&format!("{m} rows for resamples of {n}")));
-    }
+    let w = row_width(&rows, n, "resamples")?;
     let (flat, table) = (indices.as_slice()?, rows.as_slice()?);
     let sums = py
         .detach(|| resampled_sums(flat, n, table, w))
         .ok_or_else(|| bad(&format!("a resample index is outside 0..{n}")))?;
-    PyArray1::from_vec(py, sums).reshape([k, w])
+    to_array2(py, sums, k, w)
 }
 
 /// `masked_sums` of a `(k, n)` bool mask and `(n, w)` int64 rows: `(k, w)` int64.
@@ -68,16 +78,13 @@ pub fn report_masked_sums<'py>(
     rows: PyReadonlyArray2<'py, i64>,
 ) -> PyResult<Bound<'py, PyArray2<i64>>> {
     let (k, n) = (mask.shape()[0], mask.shape()[1]);
-    let (m, w) = (rows.shape()[0], rows.shape()[1]);
-    if m != n {
-        return Err(bad(&format!("{m} rows for masks of {n}")));
-    }
+    let w = row_width(&rows, n, "masks")?;
     if n > u32::MAX as usize {
         return Err(bad("too many segments"));
     }
     let (flat, table) = (mask.as_slice()?, rows.as_slice()?);
     let sums = py.detach(|| masked_sums(flat, n, table, w));
-    PyArray1::from_vec(py, sums).reshape([k, w])
+    to_array2(py, sums, k, w)
 }
 
 /// `seeded_indices` as a `(k, n)` int64 array: `numpy.random.default_rng(seed).choice(n,
@@ -95,7 +102,7 @@ pub fn report_seeded_indices<'py>(
     let drawn = py
         .detach(|| seeded_indices(&entropy, n, count))
         .ok_or_else(|| empty_range(n))?;
-    PyArray1::from_vec(py, drawn).reshape([k, n as usize])
+    to_array2(py, drawn, k, n as usize)
 }
 
 /// `seeded_states` of `k` resamples of `n`: a `(k, 3)` uint64 array.
@@ -109,7 +116,7 @@ pub fn report_seeded_states<'py>(
     let states = py
         .detach(|| seeded_states(&entropy, n, k))
         .ok_or_else(|| empty_range(n))?;
-    PyArray1::from_vec(py, states).reshape([k, 3])
+    to_array2(py, states, k, 3)
 }
 
 /// `seeded_sums` of `(k, 3)` states of resamples of `n` and `(n, w)` int64 rows: `(k, w)` int64.
@@ -121,16 +128,14 @@ pub fn report_seeded_sums<'py>(
     n: usize,
     rows: PyReadonlyArray2<'py, i64>,
 ) -> PyResult<Bound<'py, PyArray2<i64>>> {
-    let (k, m, w) = (states.shape()[0], rows.shape()[0], rows.shape()[1]);
+    let k = states.shape()[0];
     check_states(&states)?;
-    if m != n {
-        return Err(bad(&format!("{m} rows for resamples of {n}")));
-    }
+    let w = row_width(&rows, n, "resamples")?;
     let (snapshots, table) = (states.as_slice()?, rows.as_slice()?);
     let sums = py
         .detach(|| seeded_sums(&entropy, snapshots, n as u64, table, w))
         .ok_or_else(|| empty_range(n))?;
-    PyArray1::from_vec(py, sums).reshape([k, w])
+    to_array2(py, sums, k, w)
 }
 
 /// `seeded_rows` of `(k, 3)` states: the `(k, n)` int64 indices.
@@ -147,7 +152,7 @@ pub fn report_seeded_rows<'py>(
     let rows = py
         .detach(|| seeded_rows(&entropy, snapshots, n))
         .ok_or_else(|| empty_range(n))?;
-    PyArray1::from_vec(py, rows).reshape([k, n as usize])
+    to_array2(py, rows, k, n as usize)
 }
 
 /// `seeded_coins` as a `(k, n)` bool array: `numpy.random.default_rng(seed).integers(2,
@@ -161,7 +166,7 @@ pub fn report_seeded_coins<'py>(
 ) -> PyResult<Bound<'py, PyArray2<bool>>> {
     let count = k.checked_mul(n).ok_or_else(|| bad("too many draws"))?;
     let coins = py.detach(|| seeded_coins(&entropy, count));
-    PyArray1::from_vec(py, coins).reshape([k, n])
+    to_array2(py, coins, k, n)
 }
 
 type Flat<'py> = (PyReadonlyArray1<'py, i64>, PyReadonlyArray1<'py, i64>);
@@ -179,13 +184,12 @@ pub fn report_ngram_matches<'py>(
     min_order: usize,
     max_order: usize,
 ) -> PyResult<(Ids<'py>, Ids<'py>, Vec<(Ids<'py>, Ids<'py>, Ids<'py>)>)> {
-    let (ref_ids, ref_offsets) = (reference.0.as_slice()?, reference.1.as_slice()?);
-    let refs = segments(ref_ids, ref_offsets).ok_or_else(|| bad("bad reference offsets"))?;
+    let refs = segments_of(&reference, "reference offsets")?;
+    let ref_offsets = reference.1.as_slice()?;
     let base: Vec<usize> = ref_offsets.iter().map(|&o| o as usize).collect();
     let mut outs = Vec::with_capacity(systems.len());
-    for (ids, offsets) in &systems {
-        let segs = segments(ids.as_slice()?, offsets.as_slice()?)
-            .ok_or_else(|| bad("bad system offsets"))?;
+    for system in &systems {
+        let segs = segments_of(system, "system offsets")?;
         if segs.len() != refs.len() {
             return Err(bad(
                 "a system and the reference have different segment counts",
@@ -223,10 +227,8 @@ pub fn report_ngram_occurrences<'py>(
     n_segments: usize,
     wanted: Flat<'py>,
 ) -> PyResult<(Ids<'py>, Ids<'py>, Ids<'py>)> {
-    let words =
-        segments(side.0.as_slice()?, side.1.as_slice()?).ok_or_else(|| bad("bad offsets"))?;
-    let grams = segments(wanted.0.as_slice()?, wanted.1.as_slice()?)
-        .ok_or_else(|| bad("bad n-gram offsets"))?;
+    let words = segments_of(&side, "offsets")?;
+    let grams = segments_of(&wanted, "n-gram offsets")?;
     let words = &words[..n_segments.min(words.len())];
     let (segment, start, entry) = py.detach(|| occurrences(words, &grams));
     Ok((
@@ -274,10 +276,8 @@ pub fn report_matched_strings<'py>(
     system: Flat<'py>,
     n_segments: usize,
 ) -> PyResult<Vec<String>> {
-    let refs = segments(reference.0.as_slice()?, reference.1.as_slice()?)
-        .ok_or_else(|| bad("bad reference offsets"))?;
-    let words =
-        segments(system.0.as_slice()?, system.1.as_slice()?).ok_or_else(|| bad("bad offsets"))?;
+    let refs = segments_of(&reference, "reference offsets")?;
+    let words = segments_of(&system, "offsets")?;
     py.detach(|| matched_strings(&refs, &words, n_segments))
         .ok_or_else(|| bad("a system and the reference have different segment counts"))
 }

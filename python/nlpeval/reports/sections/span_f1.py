@@ -5,15 +5,36 @@ over sentences; none when span F1 is not reported."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 import numpy as np
 
 from nlpeval.core.stats import Stats
-from nlpeval.metrics.span_f1.metric import AVERAGES, FIXED, SpanF1, averaged, prf
 from nlpeval.reports.context import ReportContext
 from nlpeval.reports.model import SpanF1Section, SpanTypeRow
 from nlpeval.reports.settings import Resampling
+
+if TYPE_CHECKING:
+    from nlpeval.metrics.span_f1.metric import SpanF1
+
+#: the span F1 metric's module, imported only by reports that score span F1 (the other pages do not load it)
+_METRIC_MODULE = "nlpeval.metrics.span_f1.metric"
+
+
+def is_span_f1(metric: Any) -> TypeGuard[SpanF1]:
+    """Whether ``metric`` is a :class:`~nlpeval.SpanF1`, without importing span F1 when no metric of the report
+    could be one (its module is loaded before any instance exists).
+
+    Examples
+    --------
+    >>> import nlpeval
+    >>> is_span_f1(nlpeval.SpanF1()), is_span_f1(nlpeval.BLEU())
+    (True, False)
+    """
+    module = sys.modules.get(_METRIC_MODULE)
+    return module is not None and isinstance(metric, module.SpanF1)
 
 
 def resampled_totals(stats: Stats, resampling: Resampling) -> np.ndarray | None:
@@ -49,6 +70,8 @@ def system_rows(system: str, metric: SpanF1, stats: Stats, resampling: Resamplin
     >>> [(r.type, r.f1, r.support) for r in rows]
     [('LOC', 1.0, 1), ('PER', 0.0, 1), ('micro avg', 0.5, 2), ('macro avg', 0.5, 2), ('weighted avg', 0.5, 2)]
     """
+    from nlpeval.metrics.span_f1.metric import AVERAGES, FIXED, averaged, prf
+
     bound = metric.bound(stats)
     types = bound.types or ()
     k, f = len(types), len(FIXED)
@@ -95,5 +118,5 @@ def section(ctx: ReportContext) -> tuple[SpanF1Section, ...]:
     return tuple(
         metric_section(name, column.metric, column.stats, ctx.systems, ctx.resampling)
         for name, column in ctx.metrics.items()
-        if isinstance(column.metric, SpanF1)
+        if is_span_f1(column.metric)
     )
