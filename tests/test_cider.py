@@ -110,6 +110,17 @@ def test_tokenizer_lookahead_across_lines_and_end_of_input():
     assert coco_line("see fig.") == "see fig"
 
 
+def test_tokenizer_caseless_rules_match_dotted_and_dotless_i_as_the_jar():
+    # CoreNLP's caseless rules match U+0130 and U+0131 where they say i: "gİmme" splits, "İnc." keeps its period
+    words = ["gimme", "Inc.", "fig. 3", "it's", "cannot", "Bldg.", "wanna", "Intl.", "etc.", "Univ."]
+    captions = []
+    for word in words:
+        for dotted in ("\u0130", "\u0131"):
+            captions.append(f"a {word.replace('i', dotted).replace('I', dotted)} went")
+    captions += ["gİmme that", "gımme that", "İnc. went", "İt's", "wıll", "ıt is"]
+    assert coco_tokenize(captions) == jar_lines(captions)
+
+
 def test_tokenizer_examples():
     assert ptb_tokens("They're gonna pay $5.50 (or £3) for it.") == [
         "They", "'re", "gon", "na", "pay", "$", "5.50", "-LRB-", "or", "#", "3", "-RRB-", "for", "it", ".",

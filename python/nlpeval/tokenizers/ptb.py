@@ -182,7 +182,7 @@ def _lex(text: str, pos: int, stop: int, tokens: list[str], disabled: frozenset[
                 if (
                     (after == len(text) or text[after] in _SAFE_AFTER)
                     and word.isalpha()
-                    and (word.isascii() or max(word) < "\U00010000")
+                    and (word.isascii() or (max(word) < "\U00010000" and _DOTTED_I.isdisjoint(word)))
                     and word.lower() not in _SPECIAL
                     and (after == len(text) or text[after] != ":" or word.lower() not in ("http", "https"))
                 ):
@@ -248,6 +248,8 @@ def ptb_tokens(text: str, following: str | None = None) -> list[str]:
 _CONTEXT = 64
 _SIMPLE = re.compile(r"[A-Za-z]+(?: +[A-Za-z]+)* *(?:\. *)?")
 _SPECIAL = frozenset(["cannot", "gonna", "gotta", "lemme", "gimme", "wanna"])
+#: the letters a caseless rule's ``i`` also matches (``caseless``): words with them go to the rules
+_DOTTED_I = frozenset("\u0130\u0131")
 _ABBREV3 = re.compile(caseless(r"(?:figs|fig|ca|prop|nos|no|art|bldg|pp|op)\."))
 
 

@@ -18,12 +18,16 @@ from dataclasses import dataclass
 
 
 def caseless(pattern: str) -> str:
-    """``pattern`` with every ASCII letter outside a character class matching both cases.
+    """``pattern`` with every ASCII letter outside a character class matching both cases, as CoreNLP's caseless
+    JFlex rules match them: ``i`` also matches ``İ`` (U+0130) and ``ı`` (U+0131), the two characters whose case
+    mapping leads to ``i``/``I`` (the Java tokenizer splits ``gİmme`` and keeps ``İnc.``'s period).
 
     Examples
     --------
     >>> caseless(r"ab[c]\\.d")
     '[aA][bB][c]\\\\.[dD]'
+    >>> caseless("it")
+    '[iI\u0130\u0131][tT]'
     """
     out: list[str] = []
     i, n = 0, len(pattern)
@@ -47,6 +51,8 @@ def caseless(pattern: str) -> str:
             if i + 1 < n and pattern[i + 1] == "]":
                 out.append("]")
                 i += 1
+        elif ch in "iI":
+            out.append("[iI\u0130\u0131]")
         elif ch.isascii() and ch.isalpha():
             out.append(f"[{ch.lower()}{ch.upper()}]")
         else:
@@ -350,7 +356,7 @@ def _first_chars(letter_class: str, digit: str) -> dict[str, str]:
     letter = f"(?:{letter_class}|[{_LETTER_EXTRA}&])"
     ld = f"(?:{letter}|{digit})"
     apos = "['\u0092\u2019&]"
-    alpha = "[A-Za-z]"
+    alpha = "[A-Za-z\u0130\u0131]"  # the caseless rules' i also matches these (caseless)
     table = {
         "cpp": "[cC]",
         "csharp": "[cCfF]",
