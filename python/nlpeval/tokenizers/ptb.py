@@ -416,19 +416,20 @@ def coco_tokenize(captions: Iterable[str]) -> list[str]:
     except UnicodeEncodeError:  # a lone surrogate: Python strings only
         return coco_tokenize_python(items)
     cache: dict[str, str] = {}
-    last = len(items) - 1
-    out = []
-    for index, line in enumerate(native):
-        if line is None:
-            caption = items[index]
-            line = cache.get(caption)
-            if line is None:
-                following = items[index + 1].replace("\n", " ") if index < last else None
-                line = coco_line(caption, following)
-                if _context_free(caption):
-                    cache[caption] = line
-        out.append(line)
-    return out
+    return [_python_line(items, index, cache) if line is None else line for index, line in enumerate(native)]
+
+
+def _python_line(items: list[str], index: int, cache: dict[str, str]) -> str:
+    """Caption ``index`` of ``items`` by the Python rules (the next caption is its trailing context), reusing
+    ``cache`` for captions whose line does not depend on what follows."""
+    caption = items[index]
+    line = cache.get(caption)
+    if line is None:
+        following = items[index + 1].replace("\n", " ") if index < len(items) - 1 else None
+        line = coco_line(caption, following)
+        if _context_free(caption):
+            cache[caption] = line
+    return line
 
 
 def coco_tokenize_python(captions: Iterable[str]) -> list[str]:
@@ -441,17 +442,7 @@ def coco_tokenize_python(captions: Iterable[str]) -> list[str]:
     """
     items = list(captions)
     cache: dict[str, str] = {}
-    out = []
-    last = len(items) - 1
-    for index, caption in enumerate(items):
-        line = cache.get(caption)
-        if line is None:
-            following = items[index + 1].replace("\n", " ") if index < last else None
-            line = coco_line(caption, following)
-            if _context_free(caption):
-                cache[caption] = line
-        out.append(line)
-    return out
+    return [_python_line(items, index, cache) for index in range(len(items))]
 
 
 @functools.cache
