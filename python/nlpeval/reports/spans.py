@@ -19,9 +19,12 @@ import numpy as np
 from nlpeval.core.errors import InputError
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
     from nlpeval.core.stats import Stats
     from nlpeval.metrics.span_f1 import SpanF1
-    from nlpeval.reports.model import ExamplesSection, InputFile, Report
+    from nlpeval.reports.model import ExamplesSection, Report
+    from nlpeval.reports.task import TaskOptions
 
 #: sentences shown in the examples by default (half the lowest, half the highest span F1)
 MAX_EXAMPLES = 20
@@ -39,16 +42,9 @@ def span_report(
     metric: SpanF1 | None = None,
     name: str = "span_f1",
     tokens: Sequence[Sequence[str]] | None = None,
-    baseline: str | None = None,
-    seed: int | None = 12345,
-    n_bootstrap: int = 1000,
-    n_randomization: int = 1000,
-    alpha: float = 0.05,
-    confidence: float = 0.95,
     max_examples: int | None = None,
     title: str = "Sequence labelling comparison",
-    command: str | None = None,
-    inputs: Sequence[InputFile] | None = None,
+    **options: Unpack[TaskOptions],
 ) -> Report:
     """Compare sequence labellers on the same sentences by span F1 and return the report model.
 
@@ -64,17 +60,14 @@ def span_report(
         The metric's name in the report (``span_f1``); its label is the registry's display label.
     tokens : sequence of sequence of str, optional
         Each sentence's words (a CoNLL file's first column), shown with the examples.
-    baseline : str, optional
-        The system the others are tested against (default the first).
-    seed, n_bootstrap, n_randomization, alpha, confidence
-        Resampling over sentences, as :func:`nlpeval.report`.
     max_examples : int, optional
         Sentences shown, half with the lowest and half with the highest span F1 averaged over the systems
         (default 20; sentences without any chunk on either side are not ranked).
-    title, command : str
+    title : str
         Shown in the report.
-    inputs : sequence of InputFile, optional
-        Input files for the provenance (default: digests of the labels in memory).
+    **options
+        ``baseline``, ``seed``, ``n_bootstrap``, ``n_randomization``, ``alpha``, ``confidence`` (resampling over
+        sentences), ``command`` and ``inputs``: :class:`~nlpeval.reports.task.TaskOptions`.
 
     Returns
     -------
@@ -95,10 +88,10 @@ def span_report(
     from nlpeval.metrics.span_f1 import SpanF1
     from nlpeval.reports.provenance import memory_inputs
     from nlpeval.reports.sections.span_f1 import metric_section
-    from nlpeval.reports.settings import Resampling
-    from nlpeval.reports.task import TaskMetric, named_systems, task_report
+    from nlpeval.reports.task import TaskMetric, named_systems, task_report, task_resampling
 
-    names, baseline = named_systems(systems, baseline)
+    resampling = task_resampling("span_report", options)
+    names, baseline = named_systems(systems, options.get("baseline"))
     metric = SpanF1() if metric is None else dataclasses.replace(metric, lines=False)
     gold = [_labels(item) for item in references]
     if tokens is not None and len(tokens) != len(gold):
@@ -116,9 +109,9 @@ def span_report(
                 f"system {system!r}: {exc.message}", segment=exc.segment, side=exc.side, reference=exc.reference
             ) from None
     bound, shared = metric.shared_columns(stats)
-    resampling = Resampling(n_bootstrap, n_randomization, seed, alpha, confidence)
     label = registry.text_entry("span_f1").label
     reported = TaskMetric(name, label, bound, bound.signature(shared[baseline].totals()), shared)
+    inputs = options.get("inputs")
     if inputs is None:
         sides = [("reference", "reference", [" ".join(s) for s in gold])]
         inputs = memory_inputs(sides + [("system", n, [" ".join(s) for s in labelled[n]]) for n in names])
@@ -133,7 +126,7 @@ def span_report(
         resampling=resampling,
         inputs=inputs,
         options={"sentences": len(gold), "mode": bound.mode, "average": bound.average},
-        command=command,
+        command=options.get("command"),
         examples=_examples(gold, labelled, names, bound, shared, tokens, limit, name),
     )
     return dataclasses.replace(model, span_f1=(metric_section(name, bound, shared, names, resampling),))
