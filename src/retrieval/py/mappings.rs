@@ -8,9 +8,17 @@
 //! mapping type, a NaN, a key of another type, a lone surrogate) makes the reader answer `None`, and
 //! `nlpeval.ir` reads that input in Python, which accepts it or raises its own message naming the
 //! query and document: so errors and accepted inputs stay exactly those of the Python reader.
+//!
+//! The dicts are walked with `PyDict_Next` and borrowed references (no reference counting per
+//! entry); exact `str` keys and exact `float` / `int` values are read without PyO3's checks, any
+//! other type through them. Nothing in a walk runs Python code or allocates a Python object, so
+//! the walked dicts cannot change while a query's borrowed ids are in use.
 
+use std::ptr::addr_of_mut;
+
+use pyo3::ffi;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyFloat, PyInt, PyString};
+use pyo3::types::{PyFloat, PyInt};
 
 use rustc_hash::FxHashSet;
 
@@ -20,6 +28,12 @@ use super::super::place::{assemble, ideal_levels, judged_levels, place_hits, Pla
 /// A value of the inner mappings, or `None` to leave the input to Python.
 pub trait Value: Sized {
     fn read(value: &Bound<'_, PyAny>) -> Option<Self>;
+
+    /// [`Value::read`] of a borrowed reference, with a fast path for the exact built-in type.
+    ///
+    /// # Safety
+    /// `value` is a valid object and the GIL is held.
+    unsafe fn read_ptr(py: Python<'_>, value: *mut ffi::PyObject) -> Option<Self>;
 }
 
 impl Value for i64 {
@@ -30,6 +44,15 @@ impl Value for i64 {
         } else {
             None
         }
+    }
+
+    unsafe fn read_ptr(_py: Python<'_>, value: *mut ffi::PyObject) -> Option<Self> {
+        if ffi::Py_TYPE(value) != addr_of_mut!(ffi::PyLong_Type) {
+            return None;
+        }
+        let mut overflow = 0;
+        let level = ffi::PyLong_AsLongLongAndOverflow(value, &mut overflow);
+        (overflow == 0).then_some(level)
     }
 }
 
@@ -45,52 +68,121 @@ impl Value for f64 {
         };
         (!score.is_nan()).then_some(score)
     }
+
+    unsafe fn read_ptr(py: Python<'_>, value: *mut ffi::PyObject) -> Option<Self> {
+        if ffi::Py_TYPE(value) == addr_of_mut!(ffi::PyFloat_Type) {
+            // an exact float: no conversion, cannot fail
+            let score = ffi::PyFloat_AsDouble(value);
+            return (!score.is_nan()).then_some(score);
+        }
+        Self::read(&Bound::from_borrowed_ptr(py, value))
+    }
 }
 
-/// The UTF-8 of a `str` key (`None` for another type or a lone surrogate).
-fn key<'a>(key: &'a Bound<'_, PyAny>) -> Option<std::borrow::Cow<'a, str>> {
-    key.cast::<PyString>().ok()?.to_str().ok().map(Into::into)
+/// The UTF-8 bytes of a borrowed `str` key (subclasses too), valid while the key lives (`None`
+/// for another type or a lone surrogate).
+///
+/// # Safety
+/// `key` is a valid object, the GIL is held, and the returned bytes are not used after the key
+/// may have been freed (its dict changed or dropped).
+unsafe fn key_bytes<'a>(py: Python<'_>, key: *mut ffi::PyObject) -> Option<&'a [u8]> {
+    if ffi::Py_TYPE(key) != addr_of_mut!(ffi::PyUnicode_Type) && ffi::PyUnicode_Check(key) == 0 {
+        return None;
+    }
+    let mut size: ffi::Py_ssize_t = 0;
+    let data = ffi::PyUnicode_AsUTF8AndSize(key, &mut size);
+    if data.is_null() {
+        // a lone surrogate: the error is dropped, Python's reader reports the input its way
+        drop(PyErr::take(py));
+        return None;
+    }
+    Some(std::slice::from_raw_parts(data.cast::<u8>(), size as usize))
+}
+
+/// The entries of an exact `dict`, as borrowed `(key, value)` pointers (`None`: another type).
+struct Walk {
+    dict: *mut ffi::PyObject,
+    pos: ffi::Py_ssize_t,
+}
+
+impl Walk {
+    /// # Safety
+    /// `dict` is a valid object and the GIL is held for the walk's whole life.
+    unsafe fn of(dict: *mut ffi::PyObject) -> Option<Walk> {
+        (ffi::Py_TYPE(dict) == addr_of_mut!(ffi::PyDict_Type)).then_some(Walk { dict, pos: 0 })
+    }
+
+    fn len(&self) -> usize {
+        // SAFETY: `dict` is an exact dict (checked in `of`), the GIL held
+        unsafe { ffi::PyDict_Size(self.dict) as usize }
+    }
+}
+
+impl Iterator for Walk {
+    type Item = (*mut ffi::PyObject, *mut ffi::PyObject);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let mut key = std::ptr::null_mut();
+        let mut value = std::ptr::null_mut();
+        // SAFETY: `dict` is a dict (checked in `of`), the GIL held; the references are borrowed
+        let more = unsafe { ffi::PyDict_Next(self.dict, &mut self.pos, &mut key, &mut value) };
+        (more != 0).then_some((key, value))
+    }
+}
+
+/// A `str` key as an owned `String` (`None` as [`key_bytes`]).
+///
+/// # Safety
+/// As [`key_bytes`].
+unsafe fn owned_key(py: Python<'_>, key: *mut ffi::PyObject) -> Option<String> {
+    let bytes = key_bytes(py, key)?;
+    // SAFETY: PyUnicode_AsUTF8AndSize returns valid UTF-8
+    Some(std::str::from_utf8_unchecked(bytes).to_string())
 }
 
 /// `{query: {doc: value}}` in the mappings' order, or `None` (left to Python: see the module docs).
 pub fn read_mapping<T: Value>(outer: &Bound<'_, PyAny>) -> Option<Parsed<T>> {
-    let outer = outer.cast_exact::<PyDict>().ok()?;
-    let mut text = String::new();
-    let mut queries = Vec::with_capacity(outer.len());
-    let mut entries = Vec::with_capacity(outer.len());
-    for (query, inner) in outer.iter() {
-        let query = key(&query)?.into_owned();
-        let inner = inner.cast_exact::<PyDict>().ok()?;
-        let mut docs = Vec::with_capacity(inner.len());
-        let mut values = Vec::with_capacity(inner.len());
-        for (doc, value) in inner.iter() {
-            values.push(T::read(&value)?);
-            let doc = key(&doc)?;
-            let len = u32::try_from(doc.len()).ok()?;
-            docs.push(Span {
-                start: text.len(),
-                len,
+    let py = outer.py();
+    // SAFETY: `outer` is alive for the call and the GIL is held; the walk runs no Python code
+    unsafe {
+        let walk = Walk::of(outer.as_ptr())?;
+        let mut text = String::new();
+        let mut queries = Vec::with_capacity(walk.len());
+        let mut entries = Vec::with_capacity(walk.len());
+        for (query, inner) in walk {
+            let query = owned_key(py, query)?;
+            let inner = Walk::of(inner)?;
+            let mut docs = Vec::with_capacity(inner.len());
+            let mut values = Vec::with_capacity(inner.len());
+            for (doc, value) in inner {
+                values.push(T::read_ptr(py, value)?);
+                let doc = key_bytes(py, doc)?;
+                let len = u32::try_from(doc.len()).ok()?;
+                docs.push(Span {
+                    start: text.len(),
+                    len,
+                });
+                text.push_str(std::str::from_utf8_unchecked(doc));
+            }
+            queries.push(query);
+            entries.push(Entries {
+                docs,
+                values,
+                first_line: 0,
             });
-            text.push_str(&doc);
         }
-        queries.push(query);
-        entries.push(Entries {
-            docs,
-            values,
-            first_line: 0,
-        });
+        Some(Parsed {
+            text,
+            queries,
+            entries,
+            tag: None,
+        })
     }
-    Some(Parsed {
-        text,
-        queries,
-        entries,
-        tag: None,
-    })
 }
 
 /// A run mapping `{query: {doc: score}}` placed against read judgements in one pass over it (under
 /// the GIL, as a conversion): each query's documents are looked up in its judgements while walked,
-/// its ids kept in one reused buffer for the ties, and the query placed at once, so nothing of the
+/// their ids borrowed from the dict for the ties, and the query placed at once, so nothing of the
 /// size of the run is allocated. `None` when the run's form is left to Python (the module docs);
 /// every query is walked, also those without judgements, so a NaN anywhere is found as Python finds it.
 pub fn place_mapping(
@@ -100,47 +192,42 @@ pub fn place_mapping(
     judged_only: bool,
     float32: bool,
 ) -> Option<Placed> {
-    let run = run.cast_exact::<PyDict>().ok()?;
+    let py = run.py();
+    // SAFETY: `run` is alive for the call and the GIL is held; the walk runs no Python code, so a
+    // query's borrowed ids stay valid while that query is placed
+    let walk = unsafe { Walk::of(run.as_ptr())? };
     let judged_index = qrels.index();
-    let mut rows: Vec<(String, Row)> = Vec::with_capacity(run.len());
+    let mut rows: Vec<(String, Row)> = Vec::with_capacity(walk.len());
     let mut ranked: FxHashSet<String> = FxHashSet::default();
     let mut skipped = Vec::new();
-    // one query's ranking: scores, ids (spans into `text`), judged documents (position, level)
+    // one query's ranking: scores, ids, judged documents (position, level)
     let mut values: Vec<f64> = Vec::new();
-    let mut text = String::new();
-    let mut spans: Vec<(usize, usize)> = Vec::new();
     let mut found: Vec<(u32, i64)> = Vec::new();
-    for (query, inner) in run.iter() {
-        let query = key(&query)?.into_owned();
-        let inner = inner.cast_exact::<PyDict>().ok()?;
+    let mut ids: Vec<&[u8]> = Vec::new();
+    for (query, inner) in walk {
+        let query = unsafe { owned_key(py, query)? };
+        let inner = unsafe { Walk::of(inner)? };
         let slot = judged_index.get(query.as_str()).copied();
         let levels = slot.map(|s| judged_levels(qrels, &qrels.entries[s], judged_only));
         values.clear();
-        text.clear();
-        spans.clear();
         found.clear();
-        for (doc, value) in inner.iter() {
-            values.push(f64::read(&value)?);
-            let doc = key(&doc)?;
+        ids.clear();
+        values.reserve(inner.len());
+        for (doc, value) in inner {
+            values.push(unsafe { f64::read_ptr(py, value)? });
+            let doc = unsafe { key_bytes(py, doc)? };
             if let Some(levels) = &levels {
-                if let Some(&level) = levels.get(doc.as_ref()) {
-                    found.push((spans.len() as u32, level));
+                if let Some(&level) = levels.get(doc) {
+                    found.push((ids.len() as u32, level));
                 }
-                spans.push((text.len(), text.len() + doc.len()));
-                text.push_str(&doc);
+                ids.push(doc);
             }
         }
         let Some(slot) = slot else {
             skipped.push(query);
             continue;
         };
-        let (hits, num_ret) = place_hits(
-            &found,
-            &values,
-            |i| &text.as_bytes()[spans[i].0..spans[i].1],
-            judged_only,
-            float32,
-        );
+        let (hits, num_ret) = place_hits(&found, &values, |i| ids[i], judged_only, float32);
         let ideal = ideal_levels(&qrels.entries[slot]);
         ranked.insert(query.clone());
         rows.push((
@@ -151,6 +238,8 @@ pub fn place_mapping(
                 ideal,
             },
         ));
+        // the borrowed ids are not kept past the query
+        ids.clear();
     }
     let unranked: Vec<String> = qrels
         .queries
