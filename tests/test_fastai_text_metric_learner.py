@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 
 import fastai  # noqa: F401 - the test needs it installed
-import numpy as np
 import pytest
 import sacrebleu
 import torch
@@ -20,6 +19,7 @@ from fastai.losses import CrossEntropyLossFlat
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import nlpeval
+from fastai_toy import PAD, Tagger, pairs
 from nlpeval.integrations.fastai import TextMetric
 from realdata import data_dir, read_lines
 
@@ -27,7 +27,7 @@ torch.set_num_threads(1)
 pytestmark = pytest.mark.filterwarnings("ignore:.*longer than .* tokens")
 
 COMET_MODEL = Path(__file__).resolve().parent / "fixtures" / "neural" / "comet-tiny"
-PAD, EOS = 0, 1
+EOS = 1
 #: COMET scores each validation batch on its own (other padding than one whole call): float32 rounding
 COMET_BOUND = 1e-6
 
@@ -47,20 +47,6 @@ def vocabulary() -> list[str]:
 VOCAB = vocabulary()
 
 
-class Tagger(torch.nn.Module):
-    """Embedding -> GRU -> vocabulary logits at every position."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.embed = torch.nn.Embedding(len(VOCAB), 16)
-        self.rnn = torch.nn.GRU(16, 16, batch_first=True)
-        self.out = torch.nn.Linear(16, len(VOCAB))
-
-    def forward(self, x):
-        hidden, _ = self.rnn(self.embed(x))
-        return self.out(hidden)
-
-
 def decode(rows) -> list[str]:
     """Ids to text: words up to the first end id, pads dropped (as a tokenizer's ``batch_decode``)."""
     texts = []
@@ -75,30 +61,19 @@ def decode(rows) -> list[str]:
     return texts
 
 
-def pairs(seed: int, n: int, length: int = 10) -> list[tuple]:
-    """(source, target): the target a noisy copy of the source ending in EOS, padded with PAD (or -100)."""
-    rng = np.random.default_rng(seed)
-    out = []
-    for i in range(n):
-        size = int(rng.integers(2, length - 1))
-        words = rng.integers(2, len(VOCAB), size)
-        source = np.full(length, PAD)
-        source[:size] = words
-        target = np.full(length, PAD if i % 3 else -100)
-        target[:size] = np.where(rng.random(size) < 0.7, words, rng.integers(2, len(VOCAB), size))
-        target[size] = EOS
-        out.append((torch.tensor(source), torch.tensor(target)))
-    return out
+def toy_pairs(seed: int, n: int) -> list[tuple]:
+    """(source, target) ids of the toy task: a noisy copy of the source ending in EOS (:func:`fastai_toy.pairs`)."""
+    return pairs(seed, n, words=range(2, len(VOCAB)), eos=EOS, keep=0.7, length=10)
 
 
 def test_text_metric_in_a_learner_equals_nlpeval_on_the_same_predictions(tmp_path) -> None:
     torch.manual_seed(0)
-    train, valid = pairs(1, 24), pairs(2, 17)
+    train, valid = toy_pairs(1, 24), toy_pairs(2, 17)
     sources = decode([source.tolist() for source, _ in valid])  # the validation set's sources, in its order
     dls = DataLoaders(DataLoader(train, bs=8, shuffle=True), DataLoader(valid, bs=5), path=tmp_path, device="cpu")
     chrf = TextMetric("chrf", decode)
     comet = TextMetric("comet", decode, options={"comet_model": COMET_MODEL}, sources=sources, name="COMET")
-    learn = Learner(dls, Tagger(), loss_func=CrossEntropyLossFlat(ignore_index=-100), metrics=[chrf, comet],
+    learn = Learner(dls, Tagger(len(VOCAB)), loss_func=CrossEntropyLossFlat(ignore_index=-100), metrics=[chrf, comet],
                     lr=0.05, path=tmp_path)  # fmt: skip
     with learn.no_logging():
         learn.fit(2)

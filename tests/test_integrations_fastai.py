@@ -6,7 +6,6 @@ The metric's per-epoch value must equal nlpeval.bleu on the same predicted ids a
 from __future__ import annotations
 
 import fastai  # noqa: F401 - the test needs it installed
-import numpy as np
 import pytest
 import sacrebleu
 import torch
@@ -16,41 +15,17 @@ from fastai.learner import Learner
 from fastai.losses import CrossEntropyLossFlat
 
 import nlpeval
+from fastai_toy import PAD, Tagger, pairs
 from nlpeval.integrations.fastai import CorpusBLEU
 
-PAD, EOS = 0, 2
+EOS = 2
 VOCAB = ["<pad>", "<bos>", "<eos>", *[f"w{i}" for i in range(3, 14)]]
 TOL = 1e-9  # on sacreBLEU's 0-100 scale
 
 
-class Tagger(torch.nn.Module):
-    """Embedding -> GRU -> vocabulary logits at every position: a toy sequence-to-sequence model."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.embed = torch.nn.Embedding(len(VOCAB), 16)
-        self.rnn = torch.nn.GRU(16, 16, batch_first=True)
-        self.out = torch.nn.Linear(16, len(VOCAB))
-
-    def forward(self, x):
-        hidden, _ = self.rnn(self.embed(x))
-        return self.out(hidden)
-
-
-def _pairs(seed: int, n: int, length: int = 9) -> list[tuple]:
-    """(source, target) id tensors: the target is a noisy copy ending in EOS, padded with PAD (and -100 sometimes)."""
-    rng = np.random.default_rng(seed)
-    pairs = []
-    for i in range(n):
-        size = int(rng.integers(2, length - 1))
-        words = rng.integers(3, len(VOCAB), size)
-        source = np.full(length, PAD)
-        source[:size] = words
-        target = np.full(length, PAD if i % 3 else -100)
-        target[:size] = np.where(rng.random(size) < 0.8, words, rng.integers(3, len(VOCAB), size))
-        target[size] = EOS
-        pairs.append((torch.tensor(source), torch.tensor(target)))
-    return pairs
+def _pairs(seed: int, n: int) -> list[tuple]:
+    """(source, target) ids of the toy task: a noisy copy of the source ending in EOS (:func:`fastai_toy.pairs`)."""
+    return pairs(seed, n, words=range(3, len(VOCAB)), eos=EOS, keep=0.8, length=9)
 
 
 def _text(ids) -> str:
@@ -69,7 +44,7 @@ def test_corpus_bleu_in_a_learner_equals_nlpeval_and_sacrebleu(tmp_path):
     dls = DataLoaders(DataLoader(train, bs=8, shuffle=True), DataLoader(valid, bs=5), path=tmp_path, device="cpu")
     metric = CorpusBLEU(pad_id=PAD, eos_id=EOS)
     loss = CrossEntropyLossFlat(ignore_index=-100)
-    learn = Learner(dls, Tagger(), loss_func=loss, metrics=[metric], lr=0.05, path=tmp_path)
+    learn = Learner(dls, Tagger(len(VOCAB)), loss_func=loss, metrics=[metric], lr=0.05, path=tmp_path)
     with learn.no_logging():
         learn.fit(2)
     epochs = [row[-1] for row in learn.recorder.values]

@@ -9,6 +9,7 @@ import collections
 import hashlib
 import json
 import multiprocessing
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -192,3 +193,86 @@ def test_report_task_ir_reads_the_files_natively(tmp_path: Path, monkeypatch) ->
     for path, count in ((qrels_path, sum(map(len, qrels.values()))), (run_path, len(lines))):
         assert files[path.name]["lines"] == count
         assert files[path.name]["sha256"] == hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _long_rankings(seed: int, queries: int) -> tuple[dict, dict]:
+    """Rankings of 300-900 documents with 4-60 relevant ones (the native placement's bucketed count of each
+    ranking against the relevant scores): spread, tied, equal in float32 only, infinite, signed zeros,
+    subnormal, beyond float32's range, and scores far apart. From 64 queries on, the core places the walked
+    queries on a second thread."""
+    rng = np.random.default_rng(seed)
+    qrels: dict[str, dict[str, int]] = {}
+    run: dict[str, dict[str, float]] = {}
+    specials = [0.0, -0.0, 5e-324, -5e-324, 1e-310, 3.5e38, -3.5e38, 1e300, float("inf"), -float("inf"), 0.1]
+    for q in range(queries):
+        n = int(rng.integers(300, 900))
+        docs = [f"d{d}" if d % 7 else f"dö{d}" for d in rng.choice(5000, n, replace=False)]
+        kind = q % 6
+        if kind == 0:
+            scores = rng.normal(15, 4, n)
+        elif kind == 1:
+            scores = np.round(rng.random(n), 2)
+        elif kind == 2:
+            scores = np.full(n, 0.1) + rng.integers(0, 3, n) * 1e-12  # equal in float32 only
+        elif kind == 3:
+            scores = rng.choice(specials, n)
+        elif kind == 4:
+            scores = rng.normal(0, 1, n) * 10.0 ** rng.integers(-300, 300, n)
+        else:
+            scores = rng.normal(15, 4, n)
+            scores[rng.choice(n, 20, replace=False)] = rng.choice(specials, 20)
+        run[f"q{q}"] = dict(zip(docs, scores.tolist(), strict=True))
+        relevant = int(rng.integers(4, 60))
+        qrels[f"q{q}"] = {docs[i]: int(rng.integers(-1, 4)) for i in rng.choice(n, relevant + 30, replace=False)}
+    return qrels, run
+
+
+@pytest.mark.parametrize(("queries", "judged_only"), [(24, False), (24, True), (80, False)])
+def test_long_rankings_equal_trec_eval_from_dicts_and_files(queries, judged_only, tmp_path, monkeypatch) -> None:
+    qrels, run = _long_rankings(6, queries)
+    answers = _calls(monkeypatch)
+    result = nlpeval.retrieval(qrels, run, MEASURES, judged_only=judged_only)
+    assert len(answers) == 1 and answers[0] is not None  # read and placed natively
+    evaluator = pytrec_eval.RelevanceEvaluator(qrels, TREC, judged_docs_only_flag=judged_only)
+    _assert_close(result.per_query(), evaluator.evaluate(run), 1e-12)
+    qrels_path, run_path = tmp_path / "qrels", tmp_path / "run"
+    qrels_path.write_text("".join(f"{q} 0 {d} {v}\n" for q, j in qrels.items() for d, v in j.items()), "utf-8")
+    run_path.write_text("".join(f"{q} Q0 {d} 1 {s!r} t\n" for q, r in run.items() for d, s in r.items()), "utf-8")
+    from_files = nlpeval.retrieval(str(qrels_path), str(run_path), MEASURES, judged_only=judged_only)
+    assert from_files.per_query() == result.per_query()
+    _python_only(monkeypatch)
+    python = nlpeval.retrieval(qrels, run, MEASURES, judged_only=judged_only)
+    _assert_close(result.per_query(), python.per_query(), 1e-15)
+
+
+def test_numpy_scores_of_both_infinities_raise_no_warning(monkeypatch) -> None:
+    # the Python reader's type check sums the scores: inf + -inf and 1e308 + 1e308 in NumPy scalars warned
+    qrels = {"q": {"a": 1, "b": 1, "c": 2}, "r": {"a": 1}}
+    run = {
+        "q": {"a": np.float64("inf"), "b": np.float64("-inf"), "c": np.float64(0.5)},
+        "r": {"a": np.float64(1e308), "b": np.float64(1e308), "c": np.float64(-1.0)},
+    }
+    plain = {q: {d: float(s) for d, s in r.items()} for q, r in run.items()}
+    _python_only(monkeypatch)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = nlpeval.retrieval(qrels, run, MEASURES).per_query()
+        ordered = nlpeval.retrieval(qrels, {q: collections.OrderedDict(r) for q, r in run.items()}, "map")
+    evaluator = pytrec_eval.RelevanceEvaluator(qrels, TREC)
+    _assert_close(result, evaluator.evaluate(plain), 1e-12)
+    assert ordered["map"].score == nlpeval.retrieval(qrels, plain, "map")["map"].score
+
+
+@pytest.mark.parametrize("bad", [float("nan"), "0.5", None])
+def test_a_bad_score_late_in_a_long_run_is_the_python_readers_error(bad, monkeypatch) -> None:
+    # the walk stops at the bad entry while earlier queries are being placed on the second thread
+    qrels, run = _long_rankings(7, 80)
+    last = list(run)[-3]
+    doc = list(run[last])[len(run[last]) // 2]
+    run[last][doc] = bad
+    with pytest.raises(InputError) as ours:
+        nlpeval.retrieval(qrels, run, "map")
+    _python_only(monkeypatch)
+    with pytest.raises(InputError) as python:
+        nlpeval.retrieval(qrels, run, "map")
+    assert str(ours.value) == str(python.value) and doc in str(ours.value)

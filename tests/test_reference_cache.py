@@ -1,4 +1,4 @@
-"""The reference cache of the BLEU and chrF kernels: prepared on second sight, exact, never stale, keyed by
+"""The reference cache of the BLEU, chrF and GLEU kernels: prepared on second sight, exact, never stale, keyed by
 options, bounded, thread-safe."""
 
 from __future__ import annotations
@@ -237,3 +237,29 @@ def test_non_list_and_invalid_arguments_still_work_or_fail_clearly() -> None:
         _native.chrf_stats(["a \ud800"], [["a"]], 6, 0, False, 4.0, False)
     with pytest.raises(TypeError):
         _native.bleu_stats(["a"], [[3]], "13a", 4)
+
+
+def test_the_gleu_cache_is_counted_cleared_and_bounded_with_the_others() -> None:
+    from nltk.translate.gleu_score import corpus_gleu
+
+    rng = random.Random(11)
+    refs = [adversarial(rng, 2) for _ in range(100)]
+    systems = [adversarial(rng, 100) for _ in range(3)]
+    expected = [
+        corpus_gleu([[r.split() for r in group] for group in refs], [h.split() for h in hyps]) for hyps in systems
+    ]
+    # seen, then prepared, then reused: the same values as NLTK's each time
+    got = [nlpeval.gleu(hyps, refs).score for hyps in systems]
+    assert got == pytest.approx(expected, abs=1e-12)
+    info = cache_info()["gleu"]
+    assert (info["entries"], info["misses"], info["hits"]) == (1, 2, 1)
+    assert info["bytes"] > 0
+    # the limits evict GLEU's entry as the others'
+    cache_limits(max_entries=0)
+    assert cache_info()["gleu"]["entries"] == 0
+    cache_limits(max_entries=8)
+    nlpeval.gleu(systems[0], refs)
+    nlpeval.gleu(systems[0], refs)
+    assert cache_info()["gleu"]["entries"] == 1
+    clear_cache()
+    assert cache_info()["gleu"] == {"entries": 0, "bytes": 0, "hits": 0, "misses": 0}

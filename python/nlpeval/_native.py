@@ -13,7 +13,6 @@ start-up path of ``nlpeval score``.
 
 from __future__ import annotations
 
-import signal
 import threading
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
@@ -47,6 +46,8 @@ _array_api_ready = False
 def _ready_array_api() -> None:
     """Import NumPy and have the core look up its C API once, with SIGINT held back (see the module docs)."""
     global _array_api_ready
+    import signal  # here: importing it builds enums, a cost the NumPy-free start-up path does not pay
+
     import numpy  # noqa: F401 - an interrupt here is an ordinary KeyboardInterrupt
 
     hold = hasattr(signal, "pthread_sigmask") and threading.current_thread() is threading.main_thread()

@@ -6,6 +6,7 @@
 //! counted at most as often as it occurs in the reference that has most of it)
 //! and `total_n` the number of hypothesis n-grams. Formulas live in Python.
 
+use crate::common::slots::SlotTable;
 use crate::text::{self, Tokenizer};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
@@ -55,19 +56,12 @@ fn packed_order(key: &u64) -> usize {
     (64 - key.leading_zeros() as usize).div_ceil(16)
 }
 
-/// A reusable open-addressing table of packed n-gram keys (see [`packed_key`])
-/// for the clipped counts of one segment at a time: hypothesis count, best
-/// reference count so far, count in the current reference. Only the slots a
-/// segment used are cleared for the next one, so a thread scores many short
-/// segments without allocating.
+/// A reusable table of packed n-gram keys (see [`packed_key`]) for the clipped
+/// counts of one segment at a time: hypothesis count, best reference count so
+/// far, count in the current reference (the table: [`SlotTable`]).
 #[derive(Default)]
 pub struct PackedTable {
-    slots: Vec<Slot>,
-    used: Vec<usize>,
-    /// The current segment probes `slots[..=mask]` (sized for it, so that a
-    /// long segment does not spread every later short one over a large table).
-    mask: usize,
-    shift: u32,
+    table: SlotTable<Slot>,
     /// Bitsets over lane ids: in some reference / in the hypothesis.
     in_ref: Vec<u64>,
     in_hyp: Vec<u64>,
@@ -88,69 +82,32 @@ fn bit_get(bits: &[u64], id: u32) -> bool {
     id != UNKNOWN && bits[(id >> 6) as usize] & (1 << (id & 63)) != 0
 }
 
-/// One n-gram of a [`PackedTable`] (`key` 0: empty).
+/// The counts of one n-gram of a [`PackedTable`].
 #[derive(Clone, Copy, Default)]
 struct Slot {
-    key: u64,
     hyp: i64,
     best: i64,
     current: i64,
 }
 
 impl PackedTable {
-    fn reset(&mut self, expected: usize) {
-        let capacity = (expected * 2).next_power_of_two().max(16);
-        if self.slots.len() < capacity {
-            self.slots = vec![Slot::default(); capacity];
-        } else {
-            for &slot in &self.used {
-                self.slots[slot] = Slot::default();
-            }
-        }
-        self.mask = capacity - 1;
-        self.shift = 64 - capacity.trailing_zeros();
-        self.used.clear();
-    }
-
-    #[inline]
-    fn probe(&self, key: u64) -> usize {
-        let mask = self.mask;
-        let mut slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize;
-        loop {
-            let found = self.slots[slot].key;
-            if found == key || found == 0 {
-                return slot;
-            }
-            slot = (slot + 1) & mask;
-        }
-    }
-
     #[inline]
     fn add_hyp(&mut self, key: u64) {
-        let slot = self.probe(key);
-        let entry = &mut self.slots[slot];
-        if entry.key == 0 {
-            entry.key = key;
-            self.used.push(slot);
-        }
-        entry.hyp += 1;
+        self.table.entry(key).hyp += 1;
     }
 
     #[inline]
     fn add_ref(&mut self, key: u64) {
-        let slot = self.probe(key);
-        let entry = &mut self.slots[slot];
-        if entry.key != 0 {
+        if let Some(entry) = self.table.get_mut(key) {
             entry.current += 1;
         }
     }
 
     fn end_ref(&mut self) {
-        for &slot in &self.used {
-            let entry = &mut self.slots[slot];
+        self.table.for_each_used(|_, entry| {
             entry.best = entry.best.max(entry.current);
             entry.current = 0;
-        }
+        });
     }
 
     /// Packed keys of every n-gram (orders 1..=max_order) of `ids` whose ids
@@ -199,7 +156,7 @@ impl PackedTable {
         for &id in hyp_ids {
             bit_set(&mut self.in_hyp, id);
         }
-        self.reset(hyp_ids.len() * max_order);
+        self.table.reset(hyp_ids.len() * max_order);
         let (in_ref, in_hyp) = (
             std::mem::take(&mut self.in_ref),
             std::mem::take(&mut self.in_hyp),
@@ -226,11 +183,10 @@ impl PackedTable {
         for (order, slot) in total.iter_mut().enumerate() {
             *slot = hyp_ids.len().saturating_sub(order) as i64;
         }
-        for &slot in &self.used {
-            let entry = &self.slots[slot];
-            let order = packed_order(&entry.key) - 1;
+        self.table.for_each_used(|key, entry| {
+            let order = packed_order(&key) - 1;
             correct[order] += entry.hyp.min(entry.best);
-        }
+        });
     }
 }
 

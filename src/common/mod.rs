@@ -6,3 +6,4 @@ pub mod parallel;
 pub mod process_local;
 pub mod py;
 pub mod refcache;
+pub mod slots;

@@ -16,7 +16,7 @@ use pyo3::exceptions::{PyMemoryError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
 use super::alloc::TooLarge;
-use super::refcache::RefsView;
+use super::refcache::{Managed, RefsView};
 
 /// A `ValueError` with `message`: how a binding refuses an argument or reports a
 /// kernel's error.
@@ -101,14 +101,20 @@ pub fn column_sums(flat: &[i64], width: usize) -> Vec<i64> {
     totals
 }
 
+/// Every kernel's reference cache by name (the keys of `refcache_info`).
+fn caches() -> [(&'static str, &'static dyn Managed); 3] {
+    [
+        ("bleu", crate::bleu::refs::cache()),
+        ("chrf", crate::chrf::refs::cache()),
+        ("gleu", crate::gen::gleu::cache()),
+    ]
+}
+
 /// Counters of the reference caches: `{kernel: {"entries", "bytes", "hits", "misses"}}`.
 #[pyfunction]
 pub fn refcache_info(py: Python<'_>) -> PyResult<Bound<'_, pyo3::types::PyDict>> {
     let out = pyo3::types::PyDict::new(py);
-    for (name, info) in [
-        ("bleu", crate::bleu::refs::cache().info()),
-        ("chrf", crate::chrf::refs::cache().info()),
-    ] {
+    for (name, info) in caches().map(|(name, cache)| (name, cache.info())) {
         let d = pyo3::types::PyDict::new(py);
         d.set_item("entries", info.entries)?;
         d.set_item("bytes", info.bytes)?;
@@ -122,8 +128,9 @@ pub fn refcache_info(py: Python<'_>) -> PyResult<Bound<'_, pyo3::types::PyDict>>
 /// Empties the reference caches and zeroes their counters.
 #[pyfunction]
 pub fn refcache_clear() {
-    crate::bleu::refs::cache().clear();
-    crate::chrf::refs::cache().clear();
+    for (_, cache) in caches() {
+        cache.clear();
+    }
 }
 
 /// Sets the bounds of each reference cache (`None`: keep), evicting what no
@@ -133,8 +140,9 @@ pub fn refcache_clear() {
 pub fn refcache_limits(max_entries: Option<usize>, max_bytes: Option<usize>) -> (usize, usize) {
     let old = super::refcache::limits();
     super::refcache::set_limits(max_entries.unwrap_or(old.0), max_bytes.unwrap_or(old.1));
-    crate::bleu::refs::cache().trim();
-    crate::chrf::refs::cache().trim();
+    for (_, cache) in caches() {
+        cache.trim();
+    }
     old
 }
 
@@ -158,6 +166,43 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every `static` reference cache of the crate (a source scan), so that a new
+    /// kernel's cache cannot be left out of the counters, `clear` and the limits.
+    #[test]
+    fn caches_lists_every_reference_cache_of_the_crate() {
+        let mut files = vec![std::path::PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/src"
+        ))];
+        let mut statics = 0;
+        while let Some(path) = files.pop() {
+            if path.is_dir() {
+                files.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                statics += text
+                    .lines()
+                    .filter(|line| line.starts_with("static ") && line.contains(": RefCache<"))
+                    .count();
+            }
+        }
+        let listed = caches();
+        assert_eq!(
+            statics,
+            listed.len(),
+            "a static RefCache missing from caches()"
+        );
+        let mut names: Vec<_> = listed.iter().map(|(name, _)| *name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), listed.len(), "two caches under one name");
+        for (left, (_, a)) in listed.iter().enumerate() {
+            for (_, b) in &listed[left + 1..] {
+                assert!(!std::ptr::addr_eq(*a, *b), "one cache listed twice");
+            }
+        }
+    }
 
     #[test]
     fn column_sums_add_rows() {

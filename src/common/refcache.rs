@@ -336,6 +336,28 @@ impl<V> RefCache<V> {
     }
 }
 
+/// What the crate-wide functions (`refcache_info`, `refcache_clear`,
+/// `refcache_limits`) do to every cache, whatever it holds.
+pub trait Managed {
+    fn info(&self) -> Info;
+    fn clear(&self);
+    fn trim(&self);
+}
+
+impl<V> Managed for RefCache<V> {
+    fn info(&self) -> Info {
+        RefCache::info(self)
+    }
+
+    fn clear(&self) {
+        RefCache::clear(self)
+    }
+
+    fn trim(&self) {
+        RefCache::trim(self)
+    }
+}
+
 /// Fingerprints of once-seen reference sets kept per entry of the bound
 /// (a loop over more distinct sets than that prepares none of them).
 const SEEN_PER_ENTRY: usize = 4;

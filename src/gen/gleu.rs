@@ -7,13 +7,15 @@
 //! once per batch ([`GleuRefs`], kept in a [`RefCache`] when the same references
 //! come again, as BLEU's are); each hypothesis is split, looked up and its n-grams
 //! counted once per segment, in a small open-addressing table of packed keys (16
-//! bits of id per word, orders up to 4, as BLEU's `PackedTable`); each reference then
-//! streams past it: an n-gram stops growing at the first word the hypothesis lacks.
+//! bits of id per word, orders up to 4; `common::slots::SlotTable`, as BLEU's
+//! `PackedTable`); each reference then streams past it: an n-gram stops growing at
+//! the first word the hypothesis lacks.
 //! Larger orders or a vocabulary of 65,534 reference tokens or more are not handled
 //! here ([`rows`] returns `None`).
 
 use crate::common::parallel::fill_rows;
 use crate::common::refcache::{self, RefCache, RefsView, Vocab};
+use crate::common::slots::SlotTable;
 use rustc_hash::FxHashMap;
 
 use super::ngrams::split_words;
@@ -82,10 +84,9 @@ fn everygrams(len: usize, min_len: usize, max_len: usize) -> i64 {
         .sum()
 }
 
-/// One n-gram of a [`Scratch`] table (`key` 0: empty).
+/// The counts of one n-gram of a [`Scratch`] table.
 #[derive(Clone, Copy, Default)]
 struct Slot {
-    key: u64,
     hyp: i64,
     current: i64,
 }
@@ -97,41 +98,16 @@ const BITSET_WORDS: usize = 1 << 10;
 /// their counts, and a bitset of its word ids.
 #[derive(Default)]
 struct Scratch {
-    slots: Vec<Slot>,
-    used: Vec<usize>,
-    mask: usize,
-    shift: u32,
+    table: SlotTable<Slot>,
     in_hyp: Vec<u64>,
     hyp_ids: Vec<u32>,
 }
 
 impl Scratch {
     fn reset(&mut self, expected: usize) {
-        let capacity = (expected * 2).next_power_of_two().max(16);
-        if self.slots.len() < capacity {
-            self.slots = vec![Slot::default(); capacity];
-        } else {
-            for &slot in &self.used {
-                self.slots[slot] = Slot::default();
-            }
-        }
-        self.mask = capacity - 1;
-        self.shift = 64 - capacity.trailing_zeros();
-        self.used.clear();
+        self.table.reset(expected);
         if self.in_hyp.is_empty() {
             self.in_hyp = vec![0; BITSET_WORDS];
-        }
-    }
-
-    #[inline]
-    fn probe(&self, key: u64) -> usize {
-        let mut slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize;
-        loop {
-            let found = self.slots[slot].key;
-            if found == key || found == 0 {
-                return slot;
-            }
-            slot = (slot + 1) & self.mask;
         }
     }
 
@@ -158,13 +134,7 @@ impl Scratch {
                 }
                 key |= (u64::from(id) + 1) << (16 * lane);
                 if lane + 1 >= min_len {
-                    let slot = self.probe(key);
-                    let entry = &mut self.slots[slot];
-                    if entry.key == 0 {
-                        entry.key = key;
-                        self.used.push(slot);
-                    }
-                    entry.hyp += 1;
+                    self.table.entry(key).hyp += 1;
                 }
             }
         }
@@ -184,19 +154,17 @@ impl Scratch {
                 }
                 key |= (u64::from(id) + 1) << (16 * lane);
                 if lane + 1 >= min_len {
-                    let slot = self.probe(key);
-                    if self.slots[slot].key != 0 {
-                        self.slots[slot].current += 1;
+                    if let Some(entry) = self.table.get_mut(key) {
+                        entry.current += 1;
                     }
                 }
             }
         }
         let mut tp = 0;
-        for &slot in &self.used {
-            let entry = &mut self.slots[slot];
+        self.table.for_each_used(|_, entry| {
             tp += entry.hyp.min(entry.current);
             entry.current = 0;
-        }
+        });
         tp
     }
 

@@ -91,24 +91,14 @@ fn hypothesis_grams<'a>(hyps: &[Vec<&'a str>], n: usize) -> HypGrams<'a> {
         let len = seq.len();
         let out = &mut ids[from..from + grams_len(len, n)];
         out[..len].copy_from_slice(seq);
-        let mut below = 0;
-        for k in 1..n {
-            let count = len.saturating_sub(k);
-            if count == 0 {
-                break;
+        higher_orders(out, len, n, |p, last| {
+            let next = prefix.len() as u32;
+            let id = *table.entry(key(p, last)).or_insert(next);
+            if id == next {
+                prefix.push(p);
             }
-            let here = below + len - (k - 1);
-            for i in 0..count {
-                let p = out[below + i];
-                let next = prefix.len() as u32;
-                let id = *table.entry(key(p, seq[i + k])).or_insert(next);
-                if id == next {
-                    prefix.push(p);
-                }
-                out[here + i] = id;
-            }
-            below = here;
-        }
+            id
+        });
     }
     HypGrams {
         words,
@@ -126,6 +116,20 @@ fn reference_grams(grams: &HypGrams<'_>, reference: &[&str], n: usize, out: &mut
     for (slot, w) in out.iter_mut().zip(reference) {
         *slot = grams.words.get(w).unwrap_or(ABSENT);
     }
+    higher_orders(out, len, n, |p, last| {
+        if p == ABSENT || last == ABSENT {
+            ABSENT
+        } else {
+            grams.table.get(&key(p, last)).copied().unwrap_or(ABSENT)
+        }
+    });
+}
+
+/// The ids of orders 2..=`n` of a sequence whose `len` word ids are `out[..len]`,
+/// written after them order by order: an n-gram's id is `id_of(its prefix's id,
+/// its last word's id)`, the prefix read from the order below.
+#[inline]
+fn higher_orders(out: &mut [u32], len: usize, n: usize, mut id_of: impl FnMut(u32, u32) -> u32) {
     let mut below = 0;
     for k in 1..n {
         let count = len.saturating_sub(k);
@@ -134,12 +138,7 @@ fn reference_grams(grams: &HypGrams<'_>, reference: &[&str], n: usize, out: &mut
         }
         let here = below + len - (k - 1);
         for i in 0..count {
-            let (p, last) = (out[below + i], out[i + k]);
-            out[here + i] = if p == ABSENT || last == ABSENT {
-                ABSENT
-            } else {
-                grams.table.get(&key(p, last)).copied().unwrap_or(ABSENT)
-            };
+            out[here + i] = id_of(out[below + i], out[i + k]);
         }
         below = here;
     }

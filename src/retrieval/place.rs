@@ -57,21 +57,77 @@ pub fn ideal_levels(judged: &Entries<i64>) -> Vec<i64> {
     ideal
 }
 
+/// A query's judged documents that can be placed, by id: a bit filter on a cheap hash of the id
+/// (its length, first and last 8 bytes) answers most of a ranking's unjudged ids without hashing
+/// them fully; the others are looked up in a hash map.
+pub struct JudgedIds<'a> {
+    filter: Vec<u64>,
+    shift: u32,
+    levels: FxHashMap<&'a [u8], i64>,
+}
+
+impl<'a> JudgedIds<'a> {
+    fn new(ids: impl ExactSizeIterator<Item = (&'a [u8], i64)>) -> Self {
+        let bits = (16 * ids.len()).next_power_of_two().clamp(1 << 10, 1 << 20);
+        let mut judged = JudgedIds {
+            filter: vec![0u64; bits / 64],
+            shift: 64 - bits.trailing_zeros(),
+            levels: FxHashMap::default(),
+        };
+        judged.levels.reserve(ids.len());
+        for (id, level) in ids {
+            let bit = judged.bit(id);
+            judged.filter[bit >> 6] |= 1 << (bit & 63);
+            judged.levels.insert(id, level);
+        }
+        judged
+    }
+
+    #[inline]
+    fn bit(&self, id: &[u8]) -> usize {
+        let n = id.len();
+        let word = if n >= 8 {
+            let head = u64::from_le_bytes(id[..8].try_into().expect("8 bytes"));
+            let tail = u64::from_le_bytes(id[n - 8..].try_into().expect("8 bytes"));
+            head.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ tail
+        } else if n >= 4 {
+            let head = u32::from_le_bytes(id[..4].try_into().expect("4 bytes"));
+            let tail = u32::from_le_bytes(id[n - 4..].try_into().expect("4 bytes"));
+            (head as u64) << 32 | tail as u64
+        } else if n > 0 {
+            (id[0] as u64) << 16 | (id[n / 2] as u64) << 8 | id[n - 1] as u64
+        } else {
+            0
+        };
+        ((word ^ n as u64).wrapping_mul(0xFF51_AFD7_ED55_8CCD) >> self.shift) as usize
+    }
+
+    /// The level of a judged id (`None`: not judged, or below the placed levels).
+    #[inline(always)]
+    pub fn get(&self, id: &[u8]) -> Option<i64> {
+        let bit = self.bit(id);
+        if self.filter[bit >> 6] & (1 << (bit & 63)) == 0 {
+            return None;
+        }
+        self.levels.get(id).copied()
+    }
+}
+
 /// A query's judged documents that can be placed (`level >= 0` with `judged_only`, else `>= 1`), by id.
 pub fn judged_levels<'a>(
     qrels: &'a Qrels,
     judged: &Entries<i64>,
     judged_only: bool,
-) -> FxHashMap<&'a str, i64> {
+) -> JudgedIds<'a> {
     let lowest = if judged_only { 0 } else { 1 };
-    let mut levels: FxHashMap<&str, i64> = FxHashMap::default();
-    levels.reserve(judged.docs.len());
-    for (span, &level) in judged.docs.iter().zip(&judged.values) {
-        if level >= lowest {
-            levels.insert(qrels.doc(*span), level);
-        }
-    }
-    levels
+    let placed: Vec<(&[u8], i64)> = judged
+        .docs
+        .iter()
+        .zip(&judged.values)
+        .filter(|&(_, &level)| level >= lowest)
+        .map(|(span, &level)| (qrels.doc(*span).as_bytes(), level))
+        .collect();
+    JudgedIds::new(placed.into_iter())
 }
 
 /// One query: its relevant retrieved documents `(rank, level)` by rank, `num_ret`, its ideal levels.
@@ -94,7 +150,7 @@ fn place_query(
     // the judged documents of the ranking: (position in the run, level)
     let mut found: Vec<(u32, i64)> = Vec::new();
     for (i, span) in ranked.docs.iter().enumerate() {
-        if let Some(&level) = levels.get(run.doc(*span)) {
+        if let Some(level) = levels.get(run.doc(*span).as_bytes()) {
             found.push((i as u32, level));
         }
     }
@@ -109,6 +165,78 @@ fn place_query(
         hits,
         num_ret,
         ideal,
+    }
+}
+
+/// Counts a ranking's scores against the relevant documents' distinct scores `keys` (descending)
+/// without a search per score: `[lo, hi]` of the keys cut into equal buckets, each bucket without a
+/// key lying wholly between two neighbouring keys. A score's bucket is a monotone function of it
+/// (a subtraction, a product and a truncation, each rounding monotonically), so every score of a
+/// bucket without a key is above the keys of lower buckets and below those of higher ones; only the
+/// scores of the few buckets holding a key are searched.
+struct Buckets {
+    lo: f64,
+    scale: f64,
+    last: f64,
+    /// per bucket: the number of keys in the buckets above it, with [`Buckets::KEYS`] set when it
+    /// holds keys itself
+    slots: Vec<u32>,
+}
+
+impl Buckets {
+    const KEYS: usize = 1 << 31;
+
+    /// `None` when searching each score is as cheap (short rankings, few keys) or the keys'
+    /// range is not finite.
+    fn new(keys: &[f64], scores: usize) -> Option<Buckets> {
+        let m = keys.len();
+        if m < 4 || scores < 8 * m {
+            return None;
+        }
+        let (hi, lo) = (keys[0], keys[m - 1]);
+        let count = (16 * m).max(scores).min(1 << 15);
+        let scale = (count as f64 - 1.0) / (hi - lo);
+        if !(lo.is_finite() && hi.is_finite() && scale.is_finite() && scale > 0.0) {
+            return None;
+        }
+        let mut buckets = Buckets {
+            lo,
+            scale,
+            last: count as f64,
+            slots: vec![0u32; count + 2],
+        };
+        for &k in keys {
+            let b = buckets.index(k);
+            buckets.slots[b] += 1;
+        }
+        let mut above = 0; // keys in the buckets above
+        for slot in buckets.slots.iter_mut().rev() {
+            let here = *slot;
+            *slot = if here > 0 {
+                above | Self::KEYS as u32
+            } else {
+                above
+            };
+            above += here;
+        }
+        Some(buckets)
+    }
+
+    /// The bucket of `x`: 0 below `lo`, `count + 1` at and above the top.
+    #[inline]
+    fn index(&self, x: f64) -> usize {
+        let t = ((x - self.lo) * self.scale).max(-1.0).min(self.last) + 1.0;
+        debug_assert!((0.0..=self.last + 1.0).contains(&t));
+        // SAFETY: `t` is in [0, count + 1] (clamped; `x` is never NaN, `lo` and `scale` are finite
+        // and `scale > 0`, so the product is a number or an infinity before the clamp)
+        unsafe { t.to_int_unchecked::<u32>() as usize }
+    }
+
+    /// The number of keys in the buckets above `x`'s, with [`Buckets::KEYS`] set when its bucket
+    /// holds keys (then the scores above `x` among them are still to be counted).
+    #[inline]
+    fn above(&self, x: f64) -> usize {
+        self.slots[self.index(x)] as usize
     }
 }
 
@@ -137,21 +265,51 @@ pub fn place_hits<'d>(
     let mut between = vec![0i64; m + 1];
     let mut equal = vec![0i64; m];
     let mut tied: Vec<(u32, u32)> = Vec::new(); // (key slot, position in the run) of the equal ones
-    let mut count = |i: usize| {
-        let x = key(values[i], float32);
-        let slot = keys.partition_point(|&s| s > x);
-        if slot < m && keys[slot] == x {
-            equal[slot] += 1;
-            tied.push((slot as u32, i as u32));
-        } else {
-            between[slot] += 1;
-        }
-    };
+                                                // a score searched among the keys: counted between two of them, or tied with one
+    let exact =
+        |i: usize, x: f64, between: &mut [i64], equal: &mut [i64], tied: &mut Vec<(u32, u32)>| {
+            let slot = keys.partition_point(|&s| s > x);
+            if slot < m && keys[slot] == x {
+                equal[slot] += 1;
+                tied.push((slot as u32, i as u32));
+            } else {
+                between[slot] += 1;
+            }
+        };
     let num_ret = if judged_only {
-        found.iter().for_each(|&(i, _)| count(i as usize));
+        for &(i, _) in found {
+            let x = key(values[i as usize], float32);
+            exact(i as usize, x, &mut between, &mut equal, &mut tied);
+        }
         found.len() as i64
     } else {
-        (0..values.len()).for_each(count);
+        match Buckets::new(&keys, values.len()) {
+            Some(buckets) => {
+                for (i, &value) in values.iter().enumerate() {
+                    let x = key(value, float32);
+                    let mut slot = buckets.above(x);
+                    if slot & Buckets::KEYS != 0 {
+                        // the bucket holds keys: the keys below those above it are scanned (the
+                        // first one not above x is in this bucket or the highest one below it)
+                        slot &= !Buckets::KEYS;
+                        while slot < m && keys[slot] > x {
+                            slot += 1;
+                        }
+                        if slot < m && keys[slot] == x {
+                            equal[slot] += 1;
+                            tied.push((slot as u32, i as u32));
+                            continue;
+                        }
+                    }
+                    between[slot] += 1;
+                }
+            }
+            None => {
+                for (i, &value) in values.iter().enumerate() {
+                    exact(i, key(value, float32), &mut between, &mut equal, &mut tied);
+                }
+            }
+        }
         values.len() as i64
     };
     // higher[j]: pool documents scored above keys[j]
@@ -370,5 +528,100 @@ mod tests {
             let got: Vec<i64> = p.ranks.iter().copied().filter(|&x| x != PAD_RANK).collect();
             assert_eq!(got, expected);
         }
+    }
+}
+
+#[cfg(test)]
+mod bucket_tests {
+    use super::*;
+
+    /// `place_hits` against a full sort of the ranking (score descending, id descending).
+    fn by_sorting(
+        values: &[f64],
+        ids: &[String],
+        levels: &[i64],
+        float32: bool,
+    ) -> Vec<(i64, i64)> {
+        let mut order: Vec<usize> = (0..values.len()).collect();
+        order.sort_by(|&a, &b| {
+            key(values[b], float32)
+                .partial_cmp(&key(values[a], float32))
+                .unwrap()
+                .then_with(|| ids[b].cmp(&ids[a]))
+        });
+        order
+            .iter()
+            .enumerate()
+            .filter(|(_, &i)| levels[i] >= 1)
+            .map(|(rank, &i)| (rank as i64, levels[i]))
+            .collect()
+    }
+
+    #[test]
+    fn buckets_agree_with_a_full_sort_on_adversarial_scores() {
+        let mut rng = fastrand::Rng::with_seed(11);
+        let specials = [
+            0.0,
+            -0.0,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::MAX,
+            -f64::MAX,
+            f64::MIN_POSITIVE,
+            5e-324,
+            -5e-324,
+            1e300,
+            1e-300,
+            0.1,
+            0.1 + 1e-12,
+            3.4e38,
+            3.5e38,
+        ];
+        let mut engaged = 0;
+        for case in 0..400 {
+            let n = rng.usize(1..1500);
+            let values: Vec<f64> = (0..n)
+                .map(|_| match case % 5 {
+                    0 => 15.0 + 4.0 * (rng.f64() - 0.5),
+                    1 => (rng.u32(0..50) as f64) / 8.0,
+                    2 => specials[rng.usize(..specials.len())],
+                    3 => {
+                        if rng.u8(..) < 20 {
+                            specials[rng.usize(..specials.len())]
+                        } else {
+                            rng.f64() * 1e-3
+                        }
+                    }
+                    _ => f64::from_bits(rng.u64(..)).clamp(-1e308, 1e308),
+                })
+                .map(|v: f64| if v.is_nan() { 1.0 } else { v })
+                .collect();
+            let ids: Vec<String> = (0..n).map(|i| format!("{:x}-{i}", rng.u8(..))).collect();
+            let levels: Vec<i64> = (0..n)
+                .map(|_| if rng.u8(..) < 40 { rng.i64(-1..4) } else { 0 })
+                .collect();
+            let found: Vec<(u32, i64)> = (0..n)
+                .filter(|&i| levels[i] >= 1)
+                .map(|i| (i as u32, levels[i]))
+                .collect();
+            for float32 in [true, false] {
+                let mut keys: Vec<f64> = found
+                    .iter()
+                    .map(|&(i, _)| key(values[i as usize], float32))
+                    .collect();
+                keys.sort_unstable_by(|a, b| b.partial_cmp(a).unwrap());
+                keys.dedup();
+                engaged += usize::from(Buckets::new(&keys, n).is_some());
+                let (hits, num_ret) =
+                    place_hits(&found, &values, |i| ids[i].as_bytes(), false, float32);
+                assert_eq!(num_ret, n as i64);
+                assert_eq!(
+                    hits,
+                    by_sorting(&values, &ids, &levels, float32),
+                    "case {case}"
+                );
+            }
+        }
+        assert!(engaged > 200, "{engaged}");
     }
 }

@@ -9,15 +9,17 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import signal
 import sys
 from collections.abc import Collection, Iterator, Sequence
 from importlib import import_module
 from types import FrameType
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from nlpeval.cli.errors import UsageError
 from nlpeval.core.progress import progress_enabled
+
+if TYPE_CHECKING:
+    from nlpeval.metrics.registry import MetricEntry
 
 #: sub-command -> module with ``add_parser(subparsers)`` and ``run(args) -> int``.
 #: Command modules import their heavy dependencies inside ``run`` so start-up stays fast, and
@@ -62,8 +64,13 @@ class OneLineErrors(argparse.ArgumentParser):
     nlpeval score: error: argument --format/-f: invalid choice: 'yaml' (choose from ...); see nlpeval score --help
     """
 
+    #: a parser of :func:`parse_arguments`' first try: a usage error raises :class:`TrialParseError` (nothing printed)
+    trial = False
+
     def parse_args(self, args: Any = None, namespace: Any = None) -> Any:
         parsed, extra = self.parse_known_args(args, namespace)
+        if extra and self.trial:
+            raise TrialParseError(f"unrecognized arguments: {' '.join(extra)}")
         if extra:  # named by the command's parser, not the top level's
             command = getattr(parsed, "command", None)
             prog = f"{self.prog} {command}" if command else self.prog
@@ -71,6 +78,8 @@ class OneLineErrors(argparse.ArgumentParser):
         return parsed
 
     def error(self, message: str) -> NoReturn:
+        if self.trial:
+            raise TrialParseError(message)
         import difflib
         import re
 
@@ -82,8 +91,17 @@ class OneLineErrors(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}; see {self.prog} --help\n")
 
 
-def build_parser(commands: Collection[str] | None = None) -> argparse.ArgumentParser:
+class TrialParseError(Exception):
+    """A trial parser (:attr:`OneLineErrors.trial`) could not parse the command line: the full parser will."""
+
+
+def build_parser(
+    commands: Collection[str] | None = None, among: Collection[MetricEntry] | None = None
+) -> argparse.ArgumentParser:
     """The argument parser with every sub-command, or only those in ``commands``.
+
+    ``among``: ``score``'s parser gets the flags of these entries' families only, and the parsers are trial
+    parsers (a usage error raises :class:`TrialParseError`); see :func:`parse_arguments`.
 
     Examples
     --------
@@ -100,8 +118,11 @@ def build_parser(commands: Collection[str] | None = None) -> argparse.ArgumentPa
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, module in COMMANDS.items():
         if commands is None or name in commands:
-            import_module(module).add_parser(subparsers)
+            add_parser = import_module(module).add_parser
+            add_parser(subparsers) if among is None or name != "score" else add_parser(subparsers, among)
+    parser.trial = among is not None
     for command in subparsers.choices.values():  # every command: no progress bar with --quiet
+        command.trial = parser.trial
         # (``nlpeval ir -q QRELS`` keeps trec_eval's habit of -q for the qrels: only --quiet there)
         flags = ["--quiet"] if "-q" in command._option_string_actions else ["-q", "--quiet"]
         command.add_argument(*flags, action="store_true", help="no progress bar (none is drawn when piped)")
@@ -147,14 +168,62 @@ def _needed_commands(argv: Sequence[str]) -> list[str] | None:
     return None
 
 
+def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
+    """The parsed command line ``argv`` (without the program name).
+
+    Every metric family's flags of ``nlpeval score`` come from its registry entry module; building them all
+    reads every entry module, a tenth of a whole ``nlpeval score -m bleu,chrf`` process. So ``score`` is
+    parsed first by a trial parser with the flags of the metrics ``-m`` names only (default bleu), each found
+    in the entry module named like it (:func:`nlpeval.metrics.registry.find`). It is used only when every
+    option of ``argv`` is one of its flags exactly (no abbreviation, no ``--help``), it parses ``argv``
+    without an error and its ``-m`` names those metrics; otherwise the parser with every flag parses ``argv``:
+    ``--help``, every error message and the flags of metrics not selected (accepted and checked, e.g.
+    ``--rouge-alpha -0.5`` with ``-m bleu``) are as they are with every flag, since a flag the trial parser has
+    is the same declaration there.
+
+    Examples
+    --------
+    >>> parse_arguments(["score", "-m", "chrf", "--chrf-word-order", "2", "sys.txt"]).chrf_word_order
+    2
+    >>> parse_arguments(["score", "-m", "bleu", "--bertscore-num-layers", "2", "sys.txt"]).bertscore_num_layers
+    2
+    """
+    commands = _needed_commands(argv)
+    if commands == ["score"]:
+        from nlpeval.cli.score import named_metrics, trial_entries
+
+        names = named_metrics(argv)
+        among = trial_entries(names)
+        if among is not None:
+            trial = build_parser(commands, among)
+            if _knows_every_option(trial, argv):
+                with contextlib.suppress(TrialParseError):
+                    args = trial.parse_args(argv)
+                    if named_metrics(["-m", args.metrics]) == names:
+                        return args
+    return build_parser(commands).parse_args(argv)
+
+
+def _knows_every_option(parser: argparse.ArgumentParser, argv: Sequence[str]) -> bool:
+    """Whether every argument of ``argv`` after the command that starts with ``-`` (``-`` alone is stdin) is a
+    flag of the command's parser exactly (``--flag=value`` too), not ``--help`` and not ``--``."""
+    (command,) = (action for action in parser._actions if isinstance(action, argparse._SubParsersAction))
+    known = command.choices[argv[0]]._option_string_actions
+    for token in argv[1:]:
+        if token.startswith("-") and token != "-":
+            flag = token.partition("=")[0] if token.startswith("--") else token
+            if flag not in known or flag in ("-h", "--help", "--"):
+                return False
+    return True
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
     # numpy's OpenBLAS starts a thread per core when imported; no command uses BLAS threads (the kernels
     # have their own), so a fresh process skips that start-up cost unless the user set the variable
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     argv = sys.argv[1:] if argv is None else list(argv)
-    parser = build_parser(_needed_commands(argv))
-    args = parser.parse_args(argv)
+    args = parse_arguments(argv)
     from nlpeval.cli import written
 
     outer = written.QUIET, written.COMMAND  # a command may run another (demo --report runs report)
@@ -187,6 +256,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         written.QUIET, written.COMMAND = outer
 
 
+#: the C module under :mod:`signal`, with the same handlers and functions: :mod:`signal` builds its enums when
+#: imported, about 2 % of the instructions of a whole ``nlpeval score -m bleu,chrf`` process
+_signal = import_module("_signal")
+
 #: exit code after Ctrl-C (128 + SIGINT), as shells report it
 INTERRUPTED = 130
 
@@ -198,7 +271,7 @@ _sigint_received = False
 def _on_sigint(signum: int, frame: FrameType | None) -> None:
     global _sigint_received
     _sigint_received = True
-    signal.default_int_handler(signum, frame)  # raises KeyboardInterrupt
+    _signal.default_int_handler(signum, frame)  # raises KeyboardInterrupt
 
 
 def _caused_by_interrupt(exc: BaseException) -> bool:
@@ -244,8 +317,8 @@ def run() -> NoReturn:
     (the interpreter then reports it as usual), it exits the usual way.
     """
     argv = sys.argv[1:]
-    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not ignored (a background job)
-        signal.signal(signal.SIGINT, _on_sigint)
+    if _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:  # not ignored (a background job)
+        _signal.signal(_signal.SIGINT, _on_sigint)
     try:
         code = main(argv)
     except KeyboardInterrupt:  # before the command started (parsing, imports)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from nlpeval.metrics.registry import MetricEntry, Option, option_groups
@@ -111,9 +111,10 @@ def add_option(group: Any, option: Option) -> None:
     group.add_argument(*flags, **keywords)
 
 
-def add_metric_options(parser: argparse.ArgumentParser) -> None:
-    """Every metric option of the registry, one group of flags per family."""
-    for title, options in option_groups():
+def add_metric_options(parser: argparse.ArgumentParser, among: Collection[MetricEntry] | None = None) -> None:
+    """Every metric option of the registry, one group of flags per family (only the families of the
+    entries ``among``, when given: see :func:`nlpeval.cli.main.parse_arguments`)."""
+    for title, options in option_groups(among):
         group = parser.add_argument_group(title)
         for option in options:
             add_option(group, option)

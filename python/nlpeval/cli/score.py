@@ -12,10 +12,15 @@ from nlpeval.cli.formats import FORMATS
 from nlpeval.cli.io import DEFAULT_CHUNK
 
 if TYPE_CHECKING:
+    from collections.abc import Collection, Sequence
+
     from nlpeval.cli.datafiles import SystemInput
+    from nlpeval.metrics.registry import MetricEntry
 
 
-def add_parser(subparsers: Any) -> None:
+def add_parser(subparsers: Any, among: Collection[MetricEntry] | None = None) -> None:
+    """Add ``score``'s parser: with every metric's flags, or (``among``) only those of the families of these
+    entries, the parser :func:`nlpeval.cli.main.parse_arguments` tries first."""
     parser = subparsers.add_parser(
         "score",
         help="score systems against references",
@@ -81,14 +86,47 @@ def add_parser(subparsers: Any) -> None:
     add_data_options(parser)
     from nlpeval.cli.metric_options import add_metric_options
 
-    add_metric_options(parser)  # every metric's options, declared in nlpeval.metrics.entries
+    add_metric_options(parser, among)  # the metrics' options, declared in nlpeval.metrics.entries
     from nlpeval.cli.sources import add_arguments
 
-    add_arguments(parser)  # --src, --cache (neural metrics)
+    add_arguments(parser, listed=among is None)  # --src, --cache (neural metrics)
     from nlpeval.cli.engine import add_engine_options
 
     add_engine_options(parser)
     parser.set_defaults(run=run)
+
+
+def named_metrics(argv: Sequence[str]) -> list[str]:
+    """The metric names ``-m``/``--metrics`` gives in ``argv`` (the last one given; ``bleu`` without one), read
+    without parsing: :func:`nlpeval.cli.main.parse_arguments` builds the flags of these metrics first.
+
+    Examples
+    --------
+    >>> named_metrics(["score", "-m", "bleu, chrf", "-r", "ref.txt", "sys.txt"]), named_metrics(["score", "s"])
+    (['bleu', 'chrf'], ['bleu'])
+    >>> named_metrics(["score", "--metrics=ter", "-m", "chrf++", "s"])
+    ['chrf++']
+    """
+    from nlpeval.cli.formats import metric_list
+
+    text = "bleu"
+    for at, token in enumerate(argv):
+        if token in ("-m", "--metrics") and at + 1 < len(argv):
+            text = argv[at + 1]
+        elif token.startswith("--metrics="):
+            text = token.partition("=")[2]
+    return list(metric_list(text))
+
+
+def trial_entries(names: Sequence[str]) -> list[MetricEntry] | None:
+    """The registry entries of ``names`` when each is a text metric found without reading every entry module
+    (:func:`nlpeval.metrics.registry.find`), else None."""
+    from nlpeval.metrics.registry import find
+
+    entries = [find(name) for name in names]
+    if not entries or any(entry is None or entry.inputs != "text" for entry in entries):
+        return None
+    return [entry for entry in entries if entry is not None]
 
 
 def _progress(total_hint: str) -> Any:

@@ -35,13 +35,11 @@ def source_metrics() -> str:
     return ", ".join(entry.name for entry in registry.entries() if entry.needs_sources)
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--src`` and ``--cache`` of ``nlpeval score``."""
-    parser.add_argument(
-        "--src",
-        metavar="SRC",
-        help=f"source file, one segment per line (metrics that read the sources: {source_metrics()})",
-    )
+def add_arguments(parser: argparse.ArgumentParser, listed: bool = True) -> None:
+    """``--src`` and ``--cache`` of ``nlpeval score`` (``listed``: the help of ``--src`` names the metrics that
+    read the sources, which loads every registry entry; the parser that ``--help`` never shows leaves it out)."""
+    listing = f" (metrics that read the sources: {source_metrics()})" if listed else ""
+    parser.add_argument("--src", metavar="SRC", help=f"source file, one segment per line{listing}")
     parser.add_argument(
         "--error-spans",
         action="store_true",

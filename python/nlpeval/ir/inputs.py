@@ -96,6 +96,15 @@ def checked_run(run: Any, *, side: str = "run") -> CheckedRun:
     if not isinstance(run, Mapping):
         raise InputError(f"{side}: expected a mapping of query id to ranked documents; got {type(run).__name__}")
     out = CheckedRun()
+    # the scores' sum (a type check, `_all_numbers`) overflows or meets inf - inf in NumPy scalars without
+    # anything being wrong with them: no warning for it (one context for the whole run: cheaper than per query)
+    with np.errstate(over="ignore", invalid="ignore"):
+        _check_queries(run, out, side)
+    return out
+
+
+def _check_queries(run: Mapping[Any, Any], out: CheckedRun, side: str) -> None:
+    """:func:`checked_run`'s loop: each query's ``(ranked, scores)`` into ``out``."""
     for query, ranked in run.items():
         if not isinstance(query, str):
             raise InputError(f"{side}: query ids are str; got {type(query).__name__} {query!r}")
@@ -114,7 +123,6 @@ def checked_run(run: Any, *, side: str = "run") -> CheckedRun:
             out[query] = (scores, np.arange(len(docs), 0, -1, dtype=np.float64))
         else:
             raise InputError(f"{side}: {_where(query)}: expected {{doc: score}} or a ranked list of docs")
-    return out
 
 
 def _check_scores(ranked: Mapping[str, Any], query: str, side: str) -> np.ndarray:

@@ -1,11 +1,12 @@
-"""The cache of prepared references shared by the BLEU and chrF kernels.
+"""The cache of prepared references shared by the BLEU, chrF and GLEU kernels.
 
 Scoring several systems against the same references (a WMT evaluation, a checkpoint sweep, a
 fixed validation set) used to tokenise and decode the references once per system. The native
 kernels now prepare them once (BLEU: the tokens of every reference as ids of one vocabulary;
-chrF/chrF++: the code points and word ids) and keep them in a small LRU cache, so a later call
-with *the same reference text* skips that work. Nothing is needed to use it: ``nlpeval.bleu``,
-``nlpeval.chrf``, the metric objects and the CLI all go through it.
+chrF/chrF++: the code points and word ids; GLEU: the words as ids) and keep them in a small LRU
+cache, so a later call with *the same reference text* skips that work. Nothing is needed to use
+it: ``nlpeval.bleu``, ``nlpeval.chrf``, ``nlpeval.gleu``, the metric objects and the CLI all go
+through it.
 
 - Prepared on second sight: the first call with a reference set takes the direct kernel (for a
   one-off call it is faster than preparing: ``sentence BLEU, 3,004 pairs`` in ``BENCHMARKS.md``)
@@ -34,12 +35,12 @@ from nlpeval import _native
 
 
 def cache_info() -> dict[str, dict[str, int]]:
-    """Entries, bytes held, hits and misses of each kernel's cache (``bleu``, ``chrf``).
+    """Entries, bytes held, hits and misses of each kernel's cache (``bleu``, ``chrf``, ``gleu``).
 
     Returns
     -------
     dict
-        ``{"bleu": {"entries", "bytes", "hits", "misses"}, "chrf": {...}}``; a call that finds no
+        ``{"bleu": {"entries", "bytes", "hits", "misses"}, "chrf": {...}, "gleu": {...}}``; a call that finds no
         entry is a miss, whether it saw the references for the first time or prepared them.
 
     Examples

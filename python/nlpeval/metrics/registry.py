@@ -30,8 +30,6 @@ Examples
 2
 """
 
-from __future__ import annotations
-
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping
@@ -263,7 +261,7 @@ class MetricEntry(NamedTuple):
         """Option name -> default value."""
         return {option.name: option.default for option in self.options}
 
-    def build(self, name: str | None = None, options: Mapping[str, Any] | None = None) -> CorpusMetric:
+    def build(self, name: str | None = None, options: Mapping[str, Any] | None = None) -> "CorpusMetric":
         """The metric ``name`` (default: this entry's name) with ``options`` over the defaults.
 
         Keys of ``options`` that are no option of this entry are ignored (one mapping of
@@ -380,6 +378,45 @@ def _check_entry(
         options[option.name] = option
 
 
+def _declared(name: str) -> MetricEntry | None:
+    """The entry of the exact name ``name`` from the one entry module named like it, or None.
+
+    Before every entry module is loaded, a name is looked for first in the entry modules whose file
+    name starts it (``chrf++`` in ``entries/chrf.py``), the longest first: ``nlpeval score -m bleu,chrf``
+    then imports two entry modules, not every one. Names are unique across modules (:func:`_load` refuses
+    a second declaration), so an exact name found there is the entry :func:`get` would find in the whole
+    registry; anything else (a pattern, a name declared in another module, an unknown name) is looked up in
+    the whole registry. The entries found are those of the full load: the modules are imported once.
+    """
+    if _loaded:
+        return None
+    key = name.lower()
+    modules = [module for module in _entry_modules() if key.startswith(module.rpartition(".")[2])]
+    for module in sorted(modules, key=len, reverse=True):
+        for entry in getattr(import_module(module), "ENTRIES", ()):
+            if isinstance(entry, MetricEntry) and entry.pattern is None and entry.name == name:
+                return entry
+    return None
+
+
+def find(name: str) -> MetricEntry | None:
+    """The entry of the exact metric name ``name`` if it is found without reading every entry module, else None.
+
+    Before the registry is loaded, only the entry modules whose file name starts ``name`` are read
+    (``chrf++``: ``entries/chrf.py``); None for a pattern's name, a name declared elsewhere, an unknown name.
+    ``nlpeval score`` uses it to build the flags of the metrics it is asked for only; :func:`get` is the
+    look-up that always answers.
+
+    Examples
+    --------
+    >>> find("chrf++").label, find("rouge2"), find("no-such-metric")
+    ('chrF++', None, None)
+    """
+    if _loaded:
+        return _loaded[0].exact.get(name)
+    return _declared(name)
+
+
 def reload() -> None:
     """Forget the loaded entries, so that the next call reads the entry modules again (tests, plugins)."""
     _loaded.clear()
@@ -424,6 +461,9 @@ def get(name: str) -> MetricEntry:
     ...
     nlpeval.metrics.registry.UnknownMetricError: unknown metric 'blue'; did you mean 'bleu'? Known: bleu, ...
     """
+    declared = _declared(name)
+    if declared is not None:
+        return declared
     registry = _load()
     entry = registry.exact.get(name)
     if entry is not None:
@@ -464,7 +504,7 @@ def text_entry(name: str) -> MetricEntry:
     return entry
 
 
-def build(name: str, options: Mapping[str, Any] | None = None) -> CorpusMetric:
+def build(name: str, options: Mapping[str, Any] | None = None) -> "CorpusMetric":
     """The configured metric ``name`` with ``options`` (option name -> value) over the defaults.
 
     Examples
@@ -499,21 +539,25 @@ def check_options(keys: Iterable[str]) -> None:
             raise ValueError(f"unknown metric option {key!r}")
 
 
-def option_groups() -> list[tuple[str, tuple[Option, ...]]]:
+def option_groups(among: Iterable[MetricEntry] | None = None) -> list[tuple[str, tuple[Option, ...]]]:
     """(group title, options) per family, each option in the first family that declares it.
 
-    The command line adds one group of flags per item; the cards read the same declarations.
+    The command line adds one group of flags per item; the cards read the same declarations. ``among``
+    (default every entry) limits the groups to the families of those entries: ``nlpeval score -m bleu,chrf``
+    parses its command line with the flags of BLEU and chrF only when no other flag is given.
 
     Examples
     --------
     >>> title, options = option_groups()[0]
     >>> title, options[0].flag
     ('BLEU options', '--tokenize')
+    >>> [title for title, _ in option_groups([get("bleu")])]
+    ['BLEU options']
     """
     seen: set[str] = set()
     groups: list[tuple[str, tuple[Option, ...]]] = []
     families: set[str] = set()
-    for entry in entries():
+    for entry in entries() if among is None else among:
         if entry.family in families:
             continue
         families.add(entry.family)
@@ -535,6 +579,7 @@ __all__ = [
     "build",
     "check_options",
     "entries",
+    "find",
     "get",
     "names",
     "option_defaults",

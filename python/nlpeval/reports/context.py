@@ -20,11 +20,12 @@ from nlpeval.core.errors import InputError
 from nlpeval.core.metric import CorpusMetric
 from nlpeval.core.stats import Stats
 from nlpeval.reports.model import InputFile, Leaderboard
+from nlpeval.reports.record import FrozenRecord
 from nlpeval.reports.settings import Comparison, Resampling
 
 
-@dataclass(frozen=True)
-class MetricColumn:
+@dataclass(frozen=True, repr=False, eq=False)
+class MetricColumn(FrozenRecord):
     """One reported metric: the configured metric, its label and display scale, its direction and every
     system's segment statistics."""
 
@@ -37,8 +38,8 @@ class MetricColumn:
     spans: Mapping[str, Any] | None = None
 
 
-@dataclass(frozen=True)
-class ReportOptions:
+@dataclass(frozen=True, repr=False, eq=False)
+class ReportOptions(FrozenRecord):
     """What the report shows, besides the resampling settings (see :func:`nlpeval.reports.build.report`)."""
 
     preset: str | None = None
@@ -55,8 +56,8 @@ class ReportOptions:
     human: Any = None
 
 
-@dataclass(frozen=True)
-class Resampled:
+@dataclass(frozen=True, repr=False, eq=False)
+class Resampled(FrozenRecord):
     """The sections built on the second thread (mostly native resampling, GIL released): the leaderboard
     and the bucket tables that come first (word accuracy by frequency; compare-mt's BLEU by length)."""
 
@@ -64,8 +65,8 @@ class Resampled:
     tables: tuple[Any, ...]
 
 
-@dataclass(frozen=True)
-class ReportContext:
+@dataclass(frozen=True, repr=False, eq=False)
+class ReportContext(FrozenRecord):
     """Everything a report section reads, built once by :func:`build_context`.
 
     The values derived on demand (``segment_scores``...) are cached on first use; the resampled

@@ -18,10 +18,13 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 
 from nlpeval.core.errors import InputError
-from nlpeval.reports.model import Example, ExamplesSection, InputFile, Report
+from nlpeval.reports.model import Example, ExamplesSection, Report
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
     from nlpeval.lm.choice import Target
+    from nlpeval.reports.task import TaskOptions
 
 
 class SystemInputError(InputError):
@@ -66,16 +69,9 @@ def qa_report(
     no_answer_probs: Mapping[str, Sequence[float]] | None = None,
     no_answer_threshold: float = 1.0,
     questions: Sequence[str] | None = None,
-    baseline: str | None = None,
-    seed: int | None = 12345,
-    n_bootstrap: int = 1000,
-    n_randomization: int = 1000,
-    alpha: float = 0.05,
-    confidence: float = 0.95,
     max_examples: int = 40,
     title: str = "QA system comparison",
-    command: str | None = None,
-    inputs: Sequence[InputFile] | None = None,
+    **options: Unpack[TaskOptions],
 ) -> Report:
     """Compare QA systems on the same questions (SQuAD's exact match and F1): the report model.
 
@@ -95,6 +91,9 @@ def qa_report(
         Question texts (or ids) shown with the examples.
     max_examples : int
         The worst and best questions shown, half each (by F1 averaged over the systems).
+    **options
+        ``baseline``, ``seed``, ``n_bootstrap``, ``n_randomization``, ``alpha``, ``confidence`` (resampling over
+        questions), ``command`` and ``inputs``: :class:`~nlpeval.reports.task.TaskOptions`.
 
     Examples
     --------
@@ -106,10 +105,10 @@ def qa_report(
     from nlpeval.metrics.squad import SQuAD
     from nlpeval.reports.analyses.buckets import Buckets
     from nlpeval.reports.provenance import memory_inputs
-    from nlpeval.reports.settings import Resampling
-    from nlpeval.reports.task import BucketSpec, TaskMetric, named_systems, task_report
+    from nlpeval.reports.task import BucketSpec, TaskMetric, named_systems, task_report, task_resampling
 
-    names, baseline = named_systems(systems, baseline)
+    resampling = task_resampling("qa_report", options)
+    names, baseline = named_systems(systems, options.get("baseline"))
     golds = [list(a) for a in answers]
     probs = no_answer_probs or {}
     unknown = sorted(set(probs) - set(names))
@@ -160,6 +159,7 @@ def qa_report(
             BucketSpec(split, 1 - has, "f1", _best_note(metrics["f1"], stats, [n for n in names if n in probs]))
         )
     examples = _qa_examples(golds, systems, names, stats, questions, max_examples, probs)
+    inputs = options.get("inputs")
     if inputs is None:
         sides = [("reference", "answers", [" | ".join(a) for a in golds])]
         inputs = memory_inputs(sides + [("system", n, [str(x) for x in systems[n]]) for n in names])
@@ -170,10 +170,10 @@ def qa_report(
         baseline=baseline,
         metrics=reported,
         buckets=buckets,
-        resampling=Resampling(n_bootstrap, n_randomization, seed, alpha, confidence),
+        resampling=resampling,
         inputs=inputs,
         options={"version": version, "questions": len(golds), "no_answer_threshold": str(no_answer_threshold)},
-        command=command,
+        command=options.get("command"),
         examples=examples,
     )
 
@@ -312,16 +312,9 @@ def mc_report(
     *,
     choices: Sequence[Sequence[str]] | None = None,
     unconditional: Mapping[str, Sequence[Sequence[float]]] | None = None,
-    baseline: str | None = None,
-    seed: int | None = 12345,
-    n_bootstrap: int = 1000,
-    n_randomization: int = 1000,
-    alpha: float = 0.05,
-    confidence: float = 0.95,
     max_examples: int = 40,
     title: str = "Multiple-choice comparison",
-    command: str | None = None,
-    inputs: Sequence[InputFile] | None = None,
+    **options: Unpack[TaskOptions],
 ) -> Report:
     """Compare models on multiple-choice questions from their per-choice log-likelihoods: the report model.
 
@@ -339,6 +332,9 @@ def mc_report(
         The choice texts (``acc_norm``, ``acc_bytes``, and the examples).
     unconditional : mapping of str to sequence of sequence of float, optional
         System name -> each choice's log-likelihood after an empty context (every system or none).
+    **options
+        ``baseline``, ``seed``, ``n_bootstrap``, ``n_randomization``, ``alpha``, ``confidence`` (resampling over
+        questions), ``command`` and ``inputs``: :class:`~nlpeval.reports.task.TaskOptions`.
 
     Examples
     --------
@@ -350,10 +346,10 @@ def mc_report(
     from nlpeval.lm.choice import MultipleChoice
     from nlpeval.reports.analyses.buckets import Buckets
     from nlpeval.reports.provenance import memory_inputs
-    from nlpeval.reports.settings import Resampling
-    from nlpeval.reports.task import BucketSpec, TaskMetric, named_systems, task_report
+    from nlpeval.reports.task import BucketSpec, TaskMetric, named_systems, task_report, task_resampling
 
-    names, baseline = named_systems(systems, baseline)
+    resampling = task_resampling("mc_report", options)
+    names, baseline = named_systems(systems, options.get("baseline"))
     stats, targets = _mc_metrics(gold, systems, names, choices, unconditional)
     reported = []
     for target, higher, scale in targets:
@@ -371,12 +367,13 @@ def mc_report(
         [(float(k), float(k)) for k in distinct],
     )
     examples = _mc_examples(gold, systems, names, stats, choices, max_examples)
+    inputs = options.get("inputs")
     if inputs is None:
         sides = [("reference", "gold", [str(g) for g in gold])]
         inputs = memory_inputs(sides + [("system", n, [repr(list(r)) for r in systems[n]]) for n in names])
-    options: dict[str, Any] = {"questions": len(gold), "choices": "given" if choices is not None else "none"}
+    shown: dict[str, Any] = {"questions": len(gold), "choices": "given" if choices is not None else "none"}
     if unconditional:
-        options["unconditional"] = "given"
+        shown["unconditional"] = "given"
     return task_report(
         task="mc",
         title=title,
@@ -384,9 +381,9 @@ def mc_report(
         baseline=baseline,
         metrics=reported,
         buckets=[BucketSpec(per_count, assignment, "acc")],
-        resampling=Resampling(n_bootstrap, n_randomization, seed, alpha, confidence),
+        resampling=resampling,
         inputs=inputs,
-        options=options,
-        command=command,
+        options=shown,
+        command=options.get("command"),
         examples=examples,
     )

@@ -17,9 +17,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from nlpeval.reports.record import FrozenRecord
 
-@dataclass(frozen=True)
-class Resampling:
+
+@dataclass(frozen=True, repr=False, eq=False)
+class Resampling(FrozenRecord):
     """Bootstrap and randomization settings of a report.
 
     Parameters
@@ -60,8 +62,8 @@ class Resampling:
         }
 
 
-@dataclass(frozen=True)
-class Comparison:
+@dataclass(frozen=True, repr=False, eq=False)
+class Comparison(FrozenRecord):
     """Systems compared against a baseline under one :class:`Resampling`.
 
     Parameters

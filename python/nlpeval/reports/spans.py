@@ -19,9 +19,12 @@ import numpy as np
 from nlpeval.core.errors import InputError
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
     from nlpeval.core.stats import Stats
     from nlpeval.metrics.span_f1 import SpanF1
-    from nlpeval.reports.model import ExamplesSection, InputFile, Report
+    from nlpeval.reports.model import ExamplesSection, Report
+    from nlpeval.reports.task import TaskOptions
 
 #: sentences shown in the examples by default (half the lowest, half the highest span F1)
 MAX_EXAMPLES = 20
@@ -39,16 +42,9 @@ def span_report(
     metric: SpanF1 | None = None,
     name: str = "span_f1",
     tokens: Sequence[Sequence[str]] | None = None,
-    baseline: str | None = None,
-    seed: int | None = 12345,
-    n_bootstrap: int = 1000,
-    n_randomization: int = 1000,
-    alpha: float = 0.05,
-    confidence: float = 0.95,
     max_examples: int | None = None,
     title: str = "Sequence labelling comparison",
-    command: str | None = None,
-    inputs: Sequence[InputFile] | None = None,
+    **options: Unpack[TaskOptions],
 ) -> Report:
     """Compare sequence labellers on the same sentences by span F1 and return the report model.
 
@@ -64,17 +60,14 @@ def span_report(
         The metric's name in the report (``span_f1``); its label is the registry's display label.
     tokens : sequence of sequence of str, optional
         Each sentence's words (a CoNLL file's first column), shown with the examples.
-    baseline : str, optional
-        The system the others are tested against (default the first).
-    seed, n_bootstrap, n_randomization, alpha, confidence
-        Resampling over sentences, as :func:`nlpeval.report`.
     max_examples : int, optional
         Sentences shown, half with the lowest and half with the highest span F1 averaged over the systems
         (default 20; sentences without any chunk on either side are not ranked).
-    title, command : str
+    title : str
         Shown in the report.
-    inputs : sequence of InputFile, optional
-        Input files for the provenance (default: digests of the labels in memory).
+    **options
+        ``baseline``, ``seed``, ``n_bootstrap``, ``n_randomization``, ``alpha``, ``confidence`` (resampling over
+        sentences), ``command`` and ``inputs``: :class:`~nlpeval.reports.task.TaskOptions`.
 
     Returns
     -------
@@ -95,10 +88,10 @@ def span_report(
     from nlpeval.metrics.span_f1 import SpanF1
     from nlpeval.reports.provenance import memory_inputs
     from nlpeval.reports.sections.span_f1 import metric_section
-    from nlpeval.reports.settings import Resampling
-    from nlpeval.reports.task import TaskMetric, named_systems, task_report
+    from nlpeval.reports.task import TaskMetric, named_systems, task_report, task_resampling
 
-    names, baseline = named_systems(systems, baseline)
+    resampling = task_resampling("span_report", options)
+    names, baseline = named_systems(systems, options.get("baseline"))
     metric = SpanF1() if metric is None else dataclasses.replace(metric, lines=False)
     gold = [_labels(item) for item in references]
     if tokens is not None and len(tokens) != len(gold):
@@ -116,9 +109,9 @@ def span_report(
                 f"system {system!r}: {exc.message}", segment=exc.segment, side=exc.side, reference=exc.reference
             ) from None
     bound, shared = metric.shared_columns(stats)
-    resampling = Resampling(n_bootstrap, n_randomization, seed, alpha, confidence)
     label = registry.text_entry("span_f1").label
     reported = TaskMetric(name, label, bound, bound.signature(shared[baseline].totals()), shared)
+    inputs = options.get("inputs")
     if inputs is None:
         sides = [("reference", "reference", [" ".join(s) for s in gold])]
         inputs = memory_inputs(sides + [("system", n, [" ".join(s) for s in labelled[n]]) for n in names])
@@ -133,7 +126,7 @@ def span_report(
         resampling=resampling,
         inputs=inputs,
         options={"sentences": len(gold), "mode": bound.mode, "average": bound.average},
-        command=command,
+        command=options.get("command"),
         examples=_examples(gold, labelled, names, bound, shared, tokens, limit, name),
     )
     return dataclasses.replace(model, span_f1=(metric_section(name, bound, shared, names, resampling),))
@@ -145,31 +138,59 @@ def labelling_report(
     metrics: Sequence[str],
     metric_options: Any,
     *,
-    buckets: str = "fixed",
+    sources: Sequence[str] | None = None,
+    generation: Mapping[str, Any] | None = None,
     **options: Any,
 ) -> Report | None:
-    """:func:`nlpeval.report` of span F1 alone (``metrics == ["span_f1"]``, fixed buckets): the labelling report
-    of label lines (one reference line per sentence); ``None`` for any other report."""
+    """:func:`nlpeval.report` of span F1: the labelling report of label lines (one reference line per sentence,
+    ``sources`` the sentences' words, shown with the examples); ``None`` when no metric is span F1.
+
+    Span F1 scores label sequences, which no other text metric and no section of the generation report reads:
+    span F1 with another metric, or with a setting of the generation report only (``generation``: labels, human
+    scores, preset, frequency corpus, quantile buckets; each ``None``, ``False`` or ``"fixed"`` when not asked
+    for), is a ``ValueError`` that names it.
+
+    Examples
+    --------
+    >>> labelling_report({"A": ["B-PER O"]}, [["B-PER O"]], ["span_f1", "bleu"], None)
+    Traceback (most recent call last):
+    ValueError: span F1 gives the sequence labelling report, which scores no other metric (bleu): report span_f1 alone
+    """
     from nlpeval.metrics import registry
     from nlpeval.metrics.span_f1 import SpanF1
     from nlpeval.reports.metrics import build_metrics
 
-    if len(metrics) != 1 or buckets != "fixed":
+    spans = [m for m in metrics if _family(registry, m) == "span_f1"]
+    if not spans:
         return None
-    try:
-        if registry.text_entry(metrics[0]).family != "span_f1":
-            return None
-    except ValueError:  # no text metric: the generation report says so
-        return None
-    metric = build_metrics(tuple(metrics), metric_options)[metrics[0]][0]
+    others = [m for m in metrics if m not in spans]
+    if others:
+        raise ValueError(
+            f"span F1 gives the sequence labelling report, which scores no other metric ({', '.join(others)}): "
+            f"report {spans[0]} alone"
+        )
+    asked = [name for name, value in (generation or {}).items() if value not in (None, False, "fixed")]
+    if asked:
+        raise ValueError(f"span F1 gives the sequence labelling report, which takes no {', '.join(asked)}")
+    metric = build_metrics((spans[0],), metric_options)[spans[0]][0]
     if not isinstance(metric, SpanF1):  # pragma: no cover - the span_f1 family builds SpanF1
-        return None
+        raise TypeError(f"{spans[0]} built {type(metric).__name__}, not SpanF1")
     for index, group in enumerate(refs):
         if len(group) != 1:
             raise InputError(
                 f"span F1 takes one reference per sentence; got {len(group)}", segment=index, side="references"
             )
-    return span_report([group[0] for group in refs], hypotheses_by_system, metric=metric, name=metrics[0], **options)
+    tokens = None if sources is None else [str(source).split() for source in sources]
+    gold = [group[0] for group in refs]
+    return span_report(gold, hypotheses_by_system, metric=metric, name=spans[0], tokens=tokens, **options)
+
+
+def _family(registry: Any, name: str) -> str | None:
+    """The registry family of ``name`` (``None`` for no text metric: the generation report says so)."""
+    try:
+        return str(registry.text_entry(name).family)
+    except ValueError:
+        return None
 
 
 def sentence_f1(metric: SpanF1, stats: Stats) -> np.ndarray:

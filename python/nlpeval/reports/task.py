@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import numpy as np
 
@@ -44,6 +44,50 @@ class BucketSpec:
     assignment: np.ndarray
     metric: str
     note: str | None = None
+
+
+class TaskOptions(TypedDict, total=False):
+    """The keyword arguments every task report takes beside its own (:func:`~nlpeval.reports.spans.span_report`,
+    :func:`~nlpeval.reports.qa.qa_report`, :func:`~nlpeval.reports.qa.mc_report`,
+    :func:`~nlpeval.ir.report.ir_report`), as :func:`nlpeval.report`'s:
+    ``baseline`` (the system the others are tested against, default the first), the resampling over segments
+    ``seed`` (default 12345), ``n_bootstrap`` and ``n_randomization`` (1000 each), ``alpha`` (0.05) and
+    ``confidence`` (0.95), and the provenance's ``command`` and ``inputs`` (default: digests of the data in
+    memory)."""
+
+    baseline: str | None
+    seed: int | None
+    n_bootstrap: int
+    n_randomization: int
+    alpha: float
+    confidence: float
+    command: str | None
+    inputs: Sequence[InputFile] | None
+
+
+#: the :class:`TaskOptions` that are :class:`~nlpeval.reports.settings.Resampling`'s fields
+_RESAMPLING = ("n_bootstrap", "n_randomization", "seed", "alpha", "confidence")
+
+
+def task_resampling(function: str, options: Mapping[str, Any]) -> Resampling:
+    """The resampling settings among ``options`` (:class:`TaskOptions`; the others default as
+    :class:`~nlpeval.reports.settings.Resampling`'s); a keyword that is no task option is a ``TypeError`` naming
+    ``function``, as Python's own.
+
+    Examples
+    --------
+    >>> task_resampling("qa_report", {"seed": 3, "baseline": "A"})
+    Resampling(n_bootstrap=1000, n_randomization=1000, seed=3, alpha=0.05, confidence=0.95)
+    >>> task_resampling("qa_report", {"n_boostrap": 3})
+    Traceback (most recent call last):
+    TypeError: qa_report() got an unexpected keyword argument 'n_boostrap'
+    """
+    from nlpeval.reports.settings import Resampling
+
+    unknown = sorted(set(options) - TaskOptions.__optional_keys__)
+    if unknown:
+        raise TypeError(f"{function}() got an unexpected keyword argument {unknown[0]!r}")
+    return Resampling(**{key: options[key] for key in _RESAMPLING if key in options})
 
 
 def named_systems(systems: Mapping[str, Any], baseline: str | None, what: str = "system") -> tuple[list[str], str]:

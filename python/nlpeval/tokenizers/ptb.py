@@ -135,7 +135,7 @@ def _disabled(text: str) -> frozenset[Rule]:
     key = (frozenset(text).intersection(_trigger_chars()), *(bool(p.search(text)) for p in _trigger_patterns()))
     found = _DISABLED.get(key)
     if found is None:
-        found = _DISABLED[key] = frozenset(rule for rule in _needing() if not rule.needs.search(text))  # type: ignore[union-attr]
+        found = _DISABLED[key] = frozenset(rule for rule, needs in _needing() if not needs.search(text))
     return found
 
 
@@ -143,15 +143,16 @@ _DISABLED: dict[tuple[object, ...], frozenset[Rule]] = {}
 
 
 @functools.cache
-def _needing() -> tuple[Rule, ...]:
-    return tuple(rule for rule in rules() if rule.needs is not None)
+def _needing() -> tuple[tuple[Rule, re.Pattern[str]], ...]:
+    """The rules that need something in the text, each with that pattern."""
+    return tuple((rule, rule.needs) for rule in rules() if rule.needs is not None)
 
 
 @functools.cache
 def _trigger_chars() -> frozenset[str]:
     chars: set[str] = set()
-    for rule in _needing():
-        body = rule.needs.pattern  # type: ignore[union-attr]
+    for _rule, needs in _needing():
+        body = needs.pattern
         if body.startswith("[") and body.endswith("]"):
             chars.update(re.sub(r"\\(.)", r"\1", body[1:-1]))
     return frozenset(chars)
@@ -160,9 +161,7 @@ def _trigger_chars() -> frozenset[str]:
 @functools.cache
 def _trigger_patterns() -> tuple[re.Pattern[str], ...]:
     return tuple(
-        rule.needs  # type: ignore[misc]
-        for rule in _needing()
-        if not (rule.needs.pattern.startswith("[") and rule.needs.pattern.endswith("]"))  # type: ignore[union-attr]
+        needs for _rule, needs in _needing() if not (needs.pattern.startswith("[") and needs.pattern.endswith("]"))
     )
 
 
@@ -315,6 +314,12 @@ _CROSSING = re.compile(r"\d [\d(]|\) ?\d|\. \.|<|\+ ?\d")
 _SPACE_RUN = re.compile("[ \t\u00a0\u2000-\u200a\u3000]*")
 
 
+def _space_run_end(text: str, pos: int) -> int:
+    """Where the run of lexer spaces starting at ``pos`` ends (``pos`` when none starts there)."""
+    run = _SPACE_RUN.match(text, pos)
+    return pos if run is None else run.end()
+
+
 def _java_lower(token: str) -> str:
     """``token.toLowerCase(Locale.ENGLISH)``: Python's ``lower`` but for Java's word-bounded final sigma."""
     lowered = token.lower()
@@ -385,7 +390,7 @@ def coco_line(caption: str, following: str | None = None) -> str:
 
     def lexed(chunk: re.Match[str]) -> str:
         # the lexer's spaces rule took the other spaces after the ASCII one with it
-        start = chunk.start() if chunk.start() == 0 else _SPACE_RUN.match(text, chunk.start()).end()  # type: ignore[union-attr]
+        start = chunk.start() if chunk.start() == 0 else _space_run_end(text, chunk.start())
         tokens: list[str] = []
         _lex(text, start, chunk.end(), tokens, disabled)
         return " ".join(tokens)

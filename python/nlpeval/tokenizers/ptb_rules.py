@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import re
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 
 
@@ -61,13 +62,12 @@ def caseless(pattern: str) -> str:
     return "".join(out)
 
 
-def _ranges(predicate: object) -> str:
-    """A character-class body for the BMP characters satisfying ``predicate``."""
-    test = predicate
+def _ranges(test: Callable[[str], bool]) -> str:
+    """A character-class body for the BMP characters satisfying ``test``."""
     parts: list[str] = []
     start = None
     for code in range(0x10000 + 1):
-        inside = code < 0x10000 and not 0xD800 <= code < 0xE000 and test(chr(code))  # type: ignore[operator]
+        inside = code < 0x10000 and not 0xD800 <= code < 0xE000 and test(chr(code))
         if inside and start is None:
             start = code
         elif not inside and start is not None:

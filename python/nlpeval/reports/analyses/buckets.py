@@ -13,6 +13,7 @@ from nlpeval.core.stats import Stats
 from nlpeval.reports.analyses.multitest import benjamini_hochberg
 from nlpeval.reports.analyses.resampling import Resamples, batched_totals, smoothed_p
 from nlpeval.reports.model import BucketCell, BucketRow, BucketTable, Estimate
+from nlpeval.reports.record import FrozenRecord
 from nlpeval.reports.settings import Comparison
 from nlpeval.significance.bootstrap import percentile_interval
 
@@ -66,8 +67,8 @@ def _assemble(
     return tuple(rows)
 
 
-@dataclass(frozen=True)
-class Buckets:
+@dataclass(frozen=True, repr=False, eq=False)
+class Buckets(FrozenRecord):
     """The head of a bucket table: its id and title, what it buckets by, and the buckets' labels and
     ``(lower, upper)`` bounds (``None`` for an open end)."""
 

@@ -34,6 +34,7 @@ import numpy as np
 
 from nlpeval.core.errors import InputError
 from nlpeval.reports.model import HumanAgreement, HumanAgreementRow
+from nlpeval.reports.record import FrozenRecord
 
 #: statistic -> (level, method, group_by) of :func:`~nlpeval.correlation.compare.compare_metrics` (as ``nlpeval meta``)
 STATISTICS = {
@@ -43,8 +44,8 @@ STATISTICS = {
 }
 
 
-@dataclass(frozen=True)
-class HumanScores:
+@dataclass(frozen=True, repr=False, eq=False)
+class HumanScores(FrozenRecord):
     """Human scores of some systems: ``segments`` (systems x segments, NaN not judged) or ``system`` (one each)."""
 
     source: str

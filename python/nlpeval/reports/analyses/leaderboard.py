@@ -20,6 +20,7 @@ from nlpeval.reports.analyses.resampling import (
     smoothed_p,
 )
 from nlpeval.reports.model import Cluster, Estimate, Leaderboard, LeaderboardCell, PairwiseTest, PValueMatrix
+from nlpeval.reports.record import FrozenRecord
 from nlpeval.significance.bootstrap import percentile_interval
 
 
@@ -192,8 +193,8 @@ def leaderboard(
     )
 
 
-@dataclass(frozen=True)
-class _Draws:
+@dataclass(frozen=True, repr=False, eq=False)
+class _Draws(FrozenRecord):
     """The leaderboard's shared draws and settings: bootstrap resamples (``None``: too few segments or
     resamples), randomization swaps (``None``: no trials), the resample counts of the two Holm families."""
 
@@ -208,8 +209,8 @@ class _Draws:
     all_pairs: bool
 
 
-@dataclass(frozen=True)
-class _MetricPart:
+@dataclass(frozen=True, repr=False, eq=False)
+class _MetricPart(FrozenRecord):
     """One metric's share of the leaderboard."""
 
     cells: list[LeaderboardCell]

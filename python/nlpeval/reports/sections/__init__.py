@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from nlpeval.reports.context import ReportContext
+from nlpeval.reports.record import FrozenRecord
 from nlpeval.reports.sections import (
     buckets,
     error_spans,
@@ -26,8 +27,8 @@ from nlpeval.reports.sections import (
 )
 
 
-@dataclass(frozen=True)
-class Section:
+@dataclass(frozen=True, repr=False, eq=False)
+class Section(FrozenRecord):
     """One section: the :class:`~nlpeval.reports.model.Report` field it fills, the function of the context
     that builds it, the progress step it reports (``None``: none) and whether it only collects what the
     second thread computes (built after the others, so that thread keeps running meanwhile)."""
