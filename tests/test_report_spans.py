@@ -105,6 +105,7 @@ def test_span_f1_with_what_only_the_generation_report_reads_is_an_error_naming_i
         report(lines, gold, metrics=["chrf", "span_f1"], n_bootstrap=0, n_randomization=0)
     human = {"system": ["A", "B"] * 2, "item": [0, 0, 1, 1], "score": [1.0, 2.0, 3.0, 4.0]}
     for asked, option in [
+        ("labels", {"labels": np.array(["x"] * len(gold))}),  # arrays too (no truth value)
         ("labels", {"labels": ["x"] * len(gold)}),
         ("human scores", {"human": human}),
         ("preset", {"preset": "compare-mt"}),

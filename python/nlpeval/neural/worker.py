@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import inspect
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from nlpeval.core.errors import InputError
@@ -111,6 +111,21 @@ def stats_and_spans(
     (1, None)
     """
     return _called(metric, hypotheses, references, sources, spans=True)
+
+
+def prefetch(metric: Any, calls: Iterable[tuple[Sequence[Any], Sequence[Any]]]) -> int:
+    """Let this process's instance of ``metric`` embed ahead, in one pool, the texts of the coming calls
+    (``(hypotheses, references)`` each, in calling order) when it does so (:meth:`nlpeval.BERTScore.prefetch`);
+    return how many texts it embedded (0 for any other metric).
+
+    Examples
+    --------
+    >>> import nlpeval
+    >>> prefetch(nlpeval.BLEU(), [(["a b c d"], [["a b c d"]])])
+    0
+    """
+    ahead = getattr(resident(metric), "prefetch", None) if is_neural(metric) else None
+    return int(ahead(calls)) if ahead is not None else 0
 
 
 def tags_errors(metric: Any) -> bool:

@@ -148,8 +148,8 @@ def report(
     refs = check_inputs(hypotheses_by_system, references, sources, labels)
     from nlpeval.reports.spans import labelling_report
 
-    generation = {"labels": labels, "human scores": human, "preset": preset, "frequency corpus": freq_corpus,
-                  f"{buckets} buckets": buckets}  # fmt: skip
+    generation = {"labels": labels is not None, "human scores": human is not None, "preset": preset is not None,
+                  "frequency corpus": freq_corpus is not None, f"{buckets} buckets": buckets != "fixed"}  # fmt: skip
     labelling = labelling_report(
         hypotheses_by_system, refs, metrics, metric_options, sources=sources, generation=generation,
         baseline=baseline, seed=seed, n_bootstrap=n_bootstrap, n_randomization=n_randomization, alpha=alpha,

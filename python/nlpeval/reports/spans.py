@@ -139,16 +139,16 @@ def labelling_report(
     metric_options: Any,
     *,
     sources: Sequence[str] | None = None,
-    generation: Mapping[str, Any] | None = None,
+    generation: Mapping[str, bool] | None = None,
     **options: Any,
 ) -> Report | None:
     """:func:`nlpeval.report` of span F1: the labelling report of label lines (one reference line per sentence,
     ``sources`` the sentences' words, shown with the examples); ``None`` when no metric is span F1.
 
     Span F1 scores label sequences, which no other text metric and no section of the generation report reads:
-    span F1 with another metric, or with a setting of the generation report only (``generation``: labels, human
-    scores, preset, frequency corpus, quantile buckets; each ``None``, ``False`` or ``"fixed"`` when not asked
-    for), is a ``ValueError`` that names it.
+    span F1 with another metric, or with a setting of the generation report only (``generation``: whether labels,
+    human scores, a preset, a frequency corpus, other than fixed buckets were asked for, by name), is a
+    ``ValueError`` that names it.
 
     Examples
     --------
@@ -169,7 +169,7 @@ def labelling_report(
             f"span F1 gives the sequence labelling report, which scores no other metric ({', '.join(others)}): "
             f"report {spans[0]} alone"
         )
-    asked = [name for name, value in (generation or {}).items() if value not in (None, False, "fixed")]
+    asked = [name for name, given in (generation or {}).items() if given]
     if asked:
         raise ValueError(f"span F1 gives the sequence labelling report, which takes no {', '.join(asked)}")
     metric = build_metrics((spans[0],), metric_options)[spans[0]][0]
