@@ -239,3 +239,18 @@ def test_score_spellings_read_natively_equal_python_float(tmp_path) -> None:
     read = _native.TrecRun.read(str(path)).to_dict()["q"]
     for i, field in enumerate(fields):
         assert struct.pack("<d", read[f"d{i}"]) == struct.pack("<d", float(field)), field
+
+
+def test_a_long_line_after_a_bad_line_is_the_python_readers_error(tmp_path, capsys) -> None:
+    # the native reader checks line lengths while parsing (it stops at the bad first line); its error only sends
+    # the file to the Python reader, whose bounded reading reports the long line as before
+    qrels = tmp_path / "qrels"
+    qrels.write_text("q01 0 d1 1\n")
+    run = tmp_path / "run"
+    run.write_text("q01 Q0 d1 1 1.0\nq01 Q0 " + "d" * 300 + " 2 0.5 t\n")
+    argv = ["ir", "-q", str(qrels), str(run)]
+    assert main([*argv, "--max-line-bytes", "100"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{run}:2: line longer than 100 bytes" in err, err
+    assert main(argv) == 2
+    assert f"{run}:1: expected 6 fields" in capsys.readouterr().err
