@@ -174,9 +174,10 @@ class WholeScoring:
 
     def look_ahead(self, systems: list[str], refs: list[str]) -> None:
         """Read every system file and the references ahead, so that a metric that embeds texts ahead
-        (:meth:`nlpeval.BERTScore.prefetch`) pools the texts of several systems. Skipped with ``--cache`` (cached
-        systems need no embedding), when no metric does so, when a file is stdin, or when the files cannot be
-        read or their segment counts differ (the scoring then reports it at its file and line)."""
+        (:meth:`nlpeval.BERTScore.prefetch`, :meth:`nlpeval.COMET.prefetch`) pools the texts of several systems.
+        Skipped with ``--cache`` (cached systems need no embedding), when no metric does so, when a file is stdin,
+        or when the files cannot be read or their segment counts differ (the scoring then reports it at its file
+        and line)."""
         from nlpeval.cli.io import read_all
 
         wanted = any(hasattr(metric, "prefetch") for metric in self.metrics.values())
@@ -197,7 +198,8 @@ class WholeScoring:
         if self.coming is None or not hasattr(metric, "prefetch"):
             return
         entry = self.entries[name]
-        metric.prefetch((hyps, self._references(entry, refs)) for hyps, refs in self.coming[self.scored :])
+        sources = self.sources if entry.needs_sources else None
+        metric.prefetch((hyps, self._references(entry, refs), sources) for hyps, refs in self.coming[self.scored :])
 
     def score(
         self,

@@ -113,19 +113,32 @@ def stats_and_spans(
     return _called(metric, hypotheses, references, sources, spans=True)
 
 
-def prefetch(metric: Any, calls: Iterable[tuple[Sequence[Any], Sequence[Any]]]) -> int:
+def prefetch(metric: Any, calls: Iterable[tuple[Sequence[Any], Sequence[Any] | None, Sequence[Any] | None]]) -> int:
     """Let this process's instance of ``metric`` embed ahead, in one pool, the texts of the coming calls
-    (``(hypotheses, references)`` each, in calling order) when it does so (:meth:`nlpeval.BERTScore.prefetch`);
-    return how many texts it embedded (0 for any other metric).
+    (``(hypotheses, references, sources)`` each, in calling order, as :func:`segment_stats` takes them) when it does
+    so (:meth:`nlpeval.BERTScore.prefetch`, :meth:`nlpeval.COMET.prefetch`); return how many texts it embedded (0
+    for any other metric).
 
     Examples
     --------
     >>> import nlpeval
-    >>> prefetch(nlpeval.BLEU(), [(["a b c d"], [["a b c d"]])])
+    >>> prefetch(nlpeval.BLEU(), [(["a b c d"], [["a b c d"]], None)])
     0
     """
-    ahead = getattr(resident(metric), "prefetch", None) if is_neural(metric) else None
-    return int(ahead(calls)) if ahead is not None else 0
+    live = resident(metric) if is_neural(metric) else None
+    ahead = getattr(live, "prefetch", None)
+    if ahead is None:
+        return 0
+    if not reads_sources(live):
+        return int(ahead(calls))
+    return int(ahead((hyps, _single(refs), sources) for hyps, refs, sources in calls))
+
+
+def _single(references: Sequence[Any] | None) -> Any:
+    """One reference per segment where each segment's list holds one (as :func:`segment_stats` gives them)."""
+    if references is not None and all(not isinstance(r, str) and len(r) == 1 for r in references):
+        return [r[0] for r in references]
+    return references
 
 
 def tags_errors(metric: Any) -> bool:
@@ -157,9 +170,7 @@ def _called(
     parameter = inspect.signature(live.segment_stats).parameters["sources"]
     if sources is None and parameter.default is inspect.Parameter.empty:
         raise InputError(f"{live.name} needs the sources (--src, sources=, or the source column: src=)", side="sources")
-    refs: Any = references
-    if references is not None and all(not isinstance(r, str) and len(r) == 1 for r in references):
-        refs = [r[0] for r in references]
+    refs = _single(references)
     if spans and tags_errors(live):
         return live.segment_stats_and_spans(hypotheses, refs, sources=sources)
     return live.segment_stats(hypotheses, refs, sources=sources), None

@@ -317,7 +317,7 @@ def _metric_columns(
     for name, (metric, label, scale) in build_metrics(names, metric_options).items():
         stats, spans = {}, {}
         for k, s in enumerate(systems):
-            prefetch(metric, ((list(hypotheses[t]), refs) for t in systems[k:]))  # BERTScore: pooled batches
+            prefetch(metric, ((list(hypotheses[t]), refs, sources) for t in systems[k:]))  # neural: pooled batches
             try:
                 stats[s], found = stats_and_spans(metric, list(hypotheses[s]), refs, sources)
             except InputError as exc:

@@ -166,9 +166,9 @@ class BERTScore(CorpusMetric):
         """The embeddings computed ahead by :meth:`prefetch`."""
         return LookAhead(self.prefetch_tokens)
 
-    def prefetch(self, calls: Iterable[tuple[Sequence[Any], Sequence[Any]]]) -> int:
+    def prefetch(self, calls: Iterable[tuple[Any, ...]]) -> int:
         """Embed ahead, in one pool, the texts of the coming calls (``(hypotheses, references)`` of each, in
-        calling order); return how many texts were embedded.
+        calling order; a third item, the sources, is ignored); return how many texts were embedded.
 
         The distinct hypotheses and references of the first call and of as many following calls as fit in
         :attr:`prefetch_tokens` tokens are sorted by length together and embedded once each (see
@@ -318,12 +318,12 @@ class BERTScore(CorpusMetric):
         return Signature(tuple((k, nrefs if v == "{nrefs}" else v) for k, v in template.items))
 
 
-def _distinct_texts(calls: Iterable[tuple[Sequence[Any], Sequence[Any]]]) -> Iterator[list[str]]:
+def _distinct_texts(calls: Iterable[tuple[Any, ...]]) -> Iterator[list[str]]:
     """The distinct hypotheses and references of each call, as its ``segment_stats`` reads them (an invalid call:
     none)."""
-    for hypotheses, references in calls:
+    for call in calls:
         try:
-            hyps, refs = validate_text(hypotheses, references)
+            hyps, refs = validate_text(call[0], call[1])
         except InputError:
             yield []
             continue
