@@ -258,7 +258,7 @@ def whole_process(repeat: int = 2) -> list[tuple[str, float, float]]:
     return out
 
 
-if __name__ == "__main__":  # python benchmarks/bench_ir.py: these cases alone, one table (+ CPU, whole process)
+if __name__ == "__main__":  # python benchmarks/bench_ir.py [--files] [--before] [--only TEXT] [--whole-process]
     import datetime
     import sys
 
@@ -273,6 +273,9 @@ if __name__ == "__main__":  # python benchmarks/bench_ir.py: these cases alone, 
     chosen = file_cases() if only_files else cases(DATA)
     if "--before" in sys.argv:
         chosen = before_cases() + chosen
+    if "--only" in sys.argv:  # --only TEXT: the cases whose name contains TEXT
+        wanted = sys.argv[sys.argv.index("--only") + 1]
+        chosen = [case for case in chosen if wanted in case.name]
     for case in chosen:
         ref_s, ours_s = case.measure()
         ref_cpu = _cpu(case.run_reference) * case.reference_scale

@@ -12,22 +12,16 @@ best of 2). The machine is shared: read the ratios, with the load averages print
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import subprocess
-import sys
-from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
+from harness import child_timing
 
-CHILD = r"""
-import json, sys, time
-sys.path.insert(0, {here!r})
+SETUP = r"""
 from harness import DATA
 import bench_captioning
-case, tool, repeats = {case!r}, {tool!r}, {repeats}
+case = {case!r}
 hyps, refs = bench_captioning.headline_captions(DATA) if case == "headlines" else bench_captioning.wmt_captions()
-if tool == "pycocoevalcap":
+if {tool!r} == "pycocoevalcap":
     from pycocoevalcap.cider.cider import Cider
     from pycocoevalcap.tokenizer.ptbtokenizer import PTBTokenizer
     gts = {{i: [{{"caption": r}} for r in seg] for i, seg in enumerate(refs)}}
@@ -39,12 +33,6 @@ else:
     import nlpeval
     call = lambda: nlpeval.cider(hyps, refs).score
     call()
-best = float("inf")
-for _ in range(repeats):
-    start = time.perf_counter()
-    value = call()
-    best = min(best, time.perf_counter() - start)
-print(json.dumps({{"seconds": best, "value": float(value)}}))
 """
 
 CASES = {
@@ -54,12 +42,8 @@ CASES = {
 
 
 def run(case: str, tool: str, path: str | None) -> dict[str, float]:
-    env = dict(os.environ)
-    if path is not None:
-        env["PYTHONPATH"] = path
-    code = CHILD.format(here=str(HERE), case=case, tool=tool, repeats=2 if tool == "pycocoevalcap" else 3)
-    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    setup = SETUP.format(case=case, tool=tool)
+    return child_timing(setup, path, repeats=2 if tool == "pycocoevalcap" else 3)
 
 
 def main() -> None:

@@ -8,7 +8,10 @@ the speed-up ratios (machines are noisy: ratios, not absolute times, compare).
 from __future__ import annotations
 
 import gc
+import json
 import os
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -54,6 +57,32 @@ class Case:
                 else:
                     best_ours = min(best_ours, elapsed)
         return best_ref * self.reference_scale, best_ours
+
+
+#: what a side-by-side child runs after its set-up: ``call`` (warm) timed best of ``repeats``, then one JSON line
+_CHILD_TIMER = """
+best = float("inf")
+for _ in range(repeats):
+    start = time.perf_counter()
+    value = call()
+    best = min(best, time.perf_counter() - start)
+print(json.dumps({"seconds": best, "value": float(value)}))
+"""
+
+
+def child_timing(setup: str, python_path: str | None, repeats: int) -> dict[str, float]:
+    """Time a call in a child process of its own: ``setup`` (Python source run with this folder on ``sys.path``
+    and ``json``, ``sys``, ``time`` and ``repeats`` defined) defines ``call``, a warm zero-argument function
+    returning a number; the child runs it best of ``repeats`` with ``PYTHONPATH=python_path`` (``None``: as this
+    process) and the result is ``{"seconds": best, "value": float(call())}``."""
+    env = dict(os.environ)
+    if python_path is not None:
+        env["PYTHONPATH"] = python_path
+    here = str(Path(__file__).resolve().parent)
+    code = f"import json, sys, time\nsys.path.insert(0, {here!r})\nrepeats = {repeats}\n{setup}\n{_CHILD_TIMER}"
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    result: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
 
 
 def read_lines(path: Path) -> list[str]:

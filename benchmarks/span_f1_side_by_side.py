@@ -10,50 +10,34 @@ its own child process on the same generated sentences (``bench_span_f1.conll_lik
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import subprocess
-import sys
-from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
+from harness import child_timing
 
-CHILD = r"""
-import json, sys, time, warnings
-sys.path.insert(0, {here!r})
+SETUP = r"""
+import warnings
 from bench_span_f1 import conll_like
 warnings.simplefilter("ignore")
 hyps, refs = conll_like(100_000)
-case, tool, repeats = {case!r}, {tool!r}, {repeats}
-if tool == "seqeval":
+case = {case!r}
+if {tool!r} == "seqeval":
     from seqeval.metrics import f1_score
     from seqeval.metrics.v1 import precision_recall_fscore_support
     from seqeval.scheme import IOB2
     if case == "lenient":
         call = lambda: f1_score(refs, hyps)
     else:
-        call = lambda: precision_recall_fscore_support(refs, hyps, average="micro", scheme=IOB2)
+        call = lambda: precision_recall_fscore_support(refs, hyps, average="micro", scheme=IOB2)[2]
 else:
     import nlpeval
     options = dict(mode="strict", scheme="IOB2") if case == "strict" else dict()
     call = lambda: nlpeval.span_f1(hyps, refs, **options).score
     call()
-best = float("inf")
-for _ in range(repeats):
-    start = time.perf_counter()
-    value = call()
-    best = min(best, time.perf_counter() - start)
-print(json.dumps({{"seconds": best, "value": float(value if not isinstance(value, tuple) else value[2])}}))
 """
 
 
 def run(case: str, tool: str, path: str | None) -> dict[str, float]:
-    env = dict(os.environ)
-    if path is not None:
-        env["PYTHONPATH"] = path
-    code = CHILD.format(here=str(HERE), case=case, tool=tool, repeats=2 if tool == "seqeval" else 3)
-    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return child_timing(SETUP.format(case=case, tool=tool), path, repeats=2 if tool == "seqeval" else 3)
 
 
 def main() -> None:

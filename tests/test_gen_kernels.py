@@ -119,6 +119,11 @@ def test_nist_kernel_checks_its_arguments():
     with pytest.raises(ValueError, match="lengths"):
         _native.nist_rows(["a"], ["a"], [1], 2, [2], [1])
     assert _native.nist_rows([], [], [], 4).shape == (0, 23)
+    # RIBES reads its input the same way (one helper)
+    with pytest.raises(ValueError, match="reference count"):
+        _native.ribes_values(["a"], ["a"], [2], 0.25, 0.1)
+    with pytest.raises(ValueError, match="reference lengths"):
+        _native.ribes_values(["a"], ["a"], [1], 0.25, 0.1, [1], [2])
 
 
 @pytest.mark.parametrize(("alpha", "beta"), [(0.25, 0.10), (0.0, 1.0), (1.5, 0.0)])

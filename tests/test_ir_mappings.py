@@ -195,15 +195,16 @@ def test_report_task_ir_reads_the_files_natively(tmp_path: Path, monkeypatch) ->
         assert files[path.name]["sha256"] == hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def _long_rankings(seed: int) -> tuple[dict, dict]:
+def _long_rankings(seed: int, queries: int) -> tuple[dict, dict]:
     """Rankings of 300-900 documents with 4-60 relevant ones (the native placement's bucketed count of each
     ranking against the relevant scores): spread, tied, equal in float32 only, infinite, signed zeros,
-    subnormal, beyond float32's range, and scores far apart."""
+    subnormal, beyond float32's range, and scores far apart. From 64 queries on, the core places the walked
+    queries on a second thread."""
     rng = np.random.default_rng(seed)
     qrels: dict[str, dict[str, int]] = {}
     run: dict[str, dict[str, float]] = {}
     specials = [0.0, -0.0, 5e-324, -5e-324, 1e-310, 3.5e38, -3.5e38, 1e300, float("inf"), -float("inf"), 0.1]
-    for q in range(24):
+    for q in range(queries):
         n = int(rng.integers(300, 900))
         docs = [f"d{d}" if d % 7 else f"dö{d}" for d in rng.choice(5000, n, replace=False)]
         kind = q % 6
@@ -226,9 +227,9 @@ def _long_rankings(seed: int) -> tuple[dict, dict]:
     return qrels, run
 
 
-@pytest.mark.parametrize("judged_only", [False, True])
-def test_long_rankings_equal_trec_eval_from_dicts_and_files(judged_only, tmp_path, monkeypatch) -> None:
-    qrels, run = _long_rankings(6)
+@pytest.mark.parametrize(("queries", "judged_only"), [(24, False), (24, True), (80, False)])
+def test_long_rankings_equal_trec_eval_from_dicts_and_files(queries, judged_only, tmp_path, monkeypatch) -> None:
+    qrels, run = _long_rankings(6, queries)
     answers = _calls(monkeypatch)
     result = nlpeval.retrieval(qrels, run, MEASURES, judged_only=judged_only)
     assert len(answers) == 1 and answers[0] is not None  # read and placed natively
@@ -260,3 +261,39 @@ def test_numpy_scores_of_both_infinities_raise_no_warning(monkeypatch) -> None:
     evaluator = pytrec_eval.RelevanceEvaluator(qrels, TREC)
     _assert_close(result, evaluator.evaluate(plain), 1e-12)
     assert ordered["map"].score == nlpeval.retrieval(qrels, plain, "map")["map"].score
+
+
+@pytest.mark.parametrize("bad", [float("nan"), "0.5", None])
+def test_a_bad_score_late_in_a_long_run_is_the_python_readers_error(bad, monkeypatch) -> None:
+    # the walk stops at the bad entry while earlier queries are being placed on the second thread
+    qrels, run = _long_rankings(7, 80)
+    last = list(run)[-3]
+    doc = list(run[last])[len(run[last]) // 2]
+    run[last][doc] = bad
+    with pytest.raises(InputError) as ours:
+        nlpeval.retrieval(qrels, run, "map")
+    _python_only(monkeypatch)
+    with pytest.raises(InputError) as python:
+        nlpeval.retrieval(qrels, run, "map")
+    assert str(ours.value) == str(python.value) and doc in str(ours.value)
+
+
+def _child_long(queue: multiprocessing.Queue) -> None:
+    qrels, run = _long_rankings(9, 80)
+    queue.put(nlpeval.retrieval(qrels, run, "map,ndcg,P@10").per_query())
+
+
+def test_a_forked_child_places_on_the_second_thread_after_the_parent() -> None:
+    # 80 long rankings: the parent walks under the GIL while its placing thread places (joined at each call's end,
+    # so a fork finds no thread of it); the forked child does the same with its own placing thread
+    qrels, run = _long_rankings(9, 80)
+    parent = nlpeval.retrieval(qrels, run, "map,ndcg,P@10").per_query()
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+    child = context.Process(target=_child_long, args=(queue,))
+    child.start()
+    got = queue.get(timeout=60)
+    child.join(timeout=60)
+    assert child.exitcode == 0 and got == parent
+    evaluator = pytrec_eval.RelevanceEvaluator(qrels, {"map", "ndcg", "P.10"})
+    _assert_close(parent, evaluator.evaluate(run), 1e-12)

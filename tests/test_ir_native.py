@@ -218,3 +218,39 @@ def test_cli_reads_natively_with_file_line_errors(tmp_path, capsys) -> None:
     assert main(["ir", "-q", str(qrels_path), str(long), "--max-line-bytes", "100"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and f"{long}:1: line longer than 100 bytes" in err, err
+
+
+def test_score_spellings_read_natively_equal_python_float(tmp_path) -> None:
+    """Every score spelling the native reader accepts is bit for bit Python's ``float()`` of it: exponents,
+    long mantissas and halfway cases, subnormals and underflow, overflow, signed zeros, infinity spellings."""
+    import struct
+
+    rng = np.random.default_rng(8)
+    fields = ["1e3", "-2.5E-2", "+1.5", ".5", "5.", "-0", "+0.0", "-0.0e10", "0e-999", "1e-400", "1e400", "-1e400"]
+    fields += ["inf", "+inf", "-inf", "INF", "Infinity", "-iNfInItY", "+Infinity"]
+    fields += ["4.9e-324", "2.4703282292062327e-324", "2.4703282292062328e-324", "2.2250738585072011e-308"]
+    fields += ["1.7976931348623157e308", "1.7976931348623158e308", "1.7976931348623159e308", "9007199254740993"]
+    fields += ["0." + "9" * 60, "1" * 40 + ".5e-30", "0.1000000000000000055511151231257827021181583404541015625"]
+    fields += ["7.2057594037927933e16", "123456789012345678901234567890e-10", "00000.00001", "1e+0", "1E-0"]
+    fields += [repr(float(v)) for v in rng.normal(0, 1, 200) * 10.0 ** rng.integers(-320, 308, 200)]
+    fields += [f"{v:.25e}" for v in rng.random(50)] + [f"{v:.17g}" for v in rng.random(50) * 1e-310]
+    path = tmp_path / "run"
+    path.write_text("".join(f"q Q0 d{i} 1 {field} t\n" for i, field in enumerate(fields)), encoding="utf-8")
+    read = _native.TrecRun.read(str(path)).to_dict()["q"]
+    for i, field in enumerate(fields):
+        assert struct.pack("<d", read[f"d{i}"]) == struct.pack("<d", float(field)), field
+
+
+def test_a_long_line_after_a_bad_line_is_the_python_readers_error(tmp_path, capsys) -> None:
+    # the native reader checks line lengths while parsing (it stops at the bad first line); its error only sends
+    # the file to the Python reader, whose bounded reading reports the long line as before
+    qrels = tmp_path / "qrels"
+    qrels.write_text("q01 0 d1 1\n")
+    run = tmp_path / "run"
+    run.write_text("q01 Q0 d1 1 1.0\nq01 Q0 " + "d" * 300 + " 2 0.5 t\n")
+    argv = ["ir", "-q", str(qrels), str(run)]
+    assert main([*argv, "--max-line-bytes", "100"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{run}:2: line longer than 100 bytes" in err, err
+    assert main(argv) == 2
+    assert f"{run}:1: expected 6 fields" in capsys.readouterr().err

@@ -104,7 +104,11 @@ def test_systems_with_other_types_share_one_schema(model: Any) -> None:
 
 def test_text_and_json_carry_the_section_and_other_reports_do_not(model: Any) -> None:
     text = render(model, "text")
-    assert "Span F1 by type (span_f1, mode lenient, F1 with 95% bootstrap intervals" in text
+    assert "Span F1 by type (span F1, mode lenient, F1 with 95% bootstrap intervals" in text  # the display label
+    for fmt in ("markdown", "latex"):
+        assert "Span F1 by type (span F1, mode lenient" in render(model, fmt)
+    assert '<p class="note">span F1 (mode lenient)' in render_html(model)
+    assert "span_f1" not in text.split("Span F1 by type")[1].split("\n")[0]
     record = json.loads(json.dumps(model.to_dict()))
     assert record["span_f1"][0]["rows"][0]["system"] == "A"
     assert "Span F1 by type" in render(model, "markdown") and "Span F1 by type" in render(model, "latex")

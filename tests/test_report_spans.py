@@ -91,10 +91,56 @@ def test_report_of_span_f1_alone_is_the_labelling_report() -> None:
     cells = {c.system: c.estimate.value for c in via_report.leaderboard.cells}
     for name, hyps in systems.items():
         assert cells[name] == pytest.approx(f1_score(refs, hyps, average="macro"), abs=1e-12)
-    mixed = report(lines, [" ".join(s) for s in refs], metrics=["span_f1", "chrf"], n_bootstrap=0, n_randomization=0)
-    assert mixed.task == "generation" and mixed.length is not None  # with another metric: the generation page
     with pytest.raises(nlpeval.InputError, match="one reference per sentence"):
         report(lines, [[" ".join(s), " ".join(s)] for s in refs], metrics=["span_f1"], n_bootstrap=0)
+
+
+def test_span_f1_with_what_only_the_generation_report_reads_is_an_error_naming_it() -> None:
+    systems, refs = _data()
+    lines = {name: [" ".join(s) for s in hyps] for name, hyps in systems.items()}
+    gold = [" ".join(s) for s in refs]
+    with pytest.raises(ValueError, match=r"scores no other metric \(chrf, bleu\): report span_f1 alone"):
+        report(lines, gold, metrics=["span_f1", "chrf", "bleu"], n_bootstrap=0, n_randomization=0)
+    with pytest.raises(ValueError, match=r"scores no other metric \(chrf\)"):  # in any order
+        report(lines, gold, metrics=["chrf", "span_f1"], n_bootstrap=0, n_randomization=0)
+    human = {"system": ["A", "B"] * 2, "item": [0, 0, 1, 1], "score": [1.0, 2.0, 3.0, 4.0]}
+    for asked, option in [
+        ("labels", {"labels": np.array(["x"] * len(gold))}),  # arrays too (no truth value)
+        ("labels", {"labels": ["x"] * len(gold)}),
+        ("human scores", {"human": human}),
+        ("preset", {"preset": "compare-mt"}),
+        ("frequency corpus", {"freq_corpus": ["B-PER O"]}),
+        ("quantile buckets", {"buckets": "quantile"}),
+    ]:
+        with pytest.raises(ValueError, match=f"labelling report, which takes no {asked}$"):
+            report(lines, gold, metrics=["span_f1"], n_bootstrap=0, n_randomization=0, **option)
+    # the generation report is unchanged for every other metric
+    assert report(lines, gold, metrics=["chrf"], buckets="quantile", n_bootstrap=0).task == "generation"
+
+
+def test_sources_are_the_sentences_words_of_the_labelling_report() -> None:
+    systems, refs = _data()
+    lines = {name: [" ".join(s) for s in hyps] for name, hyps in systems.items()}
+    words = [" ".join(f"w{i}_{j}" for j in range(len(r))) for i, r in enumerate(refs)]
+    model = report(lines, [" ".join(s) for s in refs], sources=words, metrics=["span_f1"], n_bootstrap=0,
+                   n_randomization=0)  # fmt: skip
+    assert model.task == "spans" and model.length is None
+    assert model.examples is not None and model.examples.examples
+    for example in model.examples.examples:
+        assert example.source == words[example.id]
+        assert example.references == (" ".join(refs[example.id]),)
+
+
+def test_cli_span_f1_with_another_metric_is_one_line_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    systems, refs = _data()
+    paths = []
+    for name, sequences in [("ref", refs), *systems.items()]:
+        paths.append(tmp_path / f"{name}.tags")
+        paths[-1].write_text("".join(" ".join(s) + "\n" for s in sequences), encoding="utf-8")
+    code = main(["report", "-m", "span_f1,bleu", "-r", *map(str, paths), "-o", str(tmp_path / "r.html")])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "scores no other metric (bleu)" in err
+    assert not (tmp_path / "r.html").exists()
 
 
 def _conll(path: Path, words: list[list[str]], gold: list[list[str]], pred: list[list[str]]) -> Path:

@@ -42,6 +42,19 @@ fn sari_segments<'a>(
         .collect())
 }
 
+/// `score` of the segments of a SARI call (the Python lists borrowed as `&str`).
+fn with_sari_segments<R>(
+    sources: &Bound<'_, PyAny>,
+    outputs: &Bound<'_, PyAny>,
+    refs: &Bound<'_, PyAny>,
+    counts: &[usize],
+    score: impl FnOnce(&[sari::Segment<'_>]) -> PyResult<R>,
+) -> PyResult<R> {
+    let (sources, outputs, refs) = (texts(sources)?, texts(outputs)?, texts(refs)?);
+    let (sources, outputs, refs) = (sources.strs()?, outputs.strs()?, refs.strs()?);
+    score(&sari_segments(&sources, &outputs, &refs, counts)?)
+}
+
 /// evaluate's `SARIsent` rows `(sari, keep, delete, add)`, `(n, 4)` float64, of
 /// normalised lines (tokens: `str.split(" ")`).
 #[pyfunction]
@@ -52,11 +65,10 @@ fn sari_hf_rows<'py>(
     refs: &Bound<'py, PyAny>,
     counts: Vec<usize>,
 ) -> PyResult<Bound<'py, PyArray2<f64>>> {
-    let (sources, outputs, refs) = (texts(sources)?, texts(outputs)?, texts(refs)?);
-    let (sources, outputs, refs) = (sources.strs()?, outputs.strs()?, refs.strs()?);
-    let segments = sari_segments(&sources, &outputs, &refs, &counts)?;
-    let flat = detached(py, || sari::hf_rows(&segments, sari::Split::Space));
-    to_array2(py, flat, segments.len(), sari::HF_WIDTH)
+    with_sari_segments(sources, outputs, refs, &counts, |segments| {
+        let flat = detached(py, || sari::hf_rows(segments, sari::Split::Space));
+        to_array2(py, flat, segments.len(), sari::HF_WIDTH)
+    })
 }
 
 /// EASSE's `compute_ngram_stats` counts, `(n, 36)` int64, of normalised lines
@@ -69,11 +81,10 @@ fn sari_easse_rows<'py>(
     refs: &Bound<'py, PyAny>,
     counts: Vec<usize>,
 ) -> PyResult<Bound<'py, PyArray2<i64>>> {
-    let (sources, outputs, refs) = (texts(sources)?, texts(outputs)?, texts(refs)?);
-    let (sources, outputs, refs) = (sources.strs()?, outputs.strs()?, refs.strs()?);
-    let segments = sari_segments(&sources, &outputs, &refs, &counts)?;
-    let flat = detached(py, || sari::easse_rows(&segments, sari::Split::Python));
-    to_array2(py, flat, segments.len(), sari::EASSE_WIDTH)
+    with_sari_segments(sources, outputs, refs, &counts, |segments| {
+        let flat = detached(py, || sari::easse_rows(segments, sari::Split::Python));
+        to_array2(py, flat, segments.len(), sari::EASSE_WIDTH)
+    })
 }
 
 /// Token sequences of a call: lines split like Python's `str.split()` when
@@ -107,6 +118,33 @@ fn sequences<'a>(
     }
 }
 
+/// An error unless `counts` gives one reference count per hypothesis, adding up to
+/// the references given.
+fn check_counts(counts: &[usize], hyps: usize, refs: usize) -> PyResult<()> {
+    if counts.len() != hyps || counts.iter().sum::<usize>() != refs {
+        return Err(value_error(
+            "one reference count per hypothesis, adding up to the references given, is required",
+        ));
+    }
+    Ok(())
+}
+
+/// `score` of the hypotheses' and references' token sequences of a NIST or RIBES
+/// call (see [`sequences`]), `counts` checked.
+fn with_sequences<R>(
+    (hyps, hyp_lens): (&Bound<'_, PyAny>, Option<&[usize]>),
+    (refs, ref_lens): (&Bound<'_, PyAny>, Option<&[usize]>),
+    counts: &[usize],
+    score: impl FnOnce(&[Vec<&str>], &[Vec<&str>]) -> PyResult<R>,
+) -> PyResult<R> {
+    let (hyps, refs) = (texts(hyps)?, texts(refs)?);
+    let (hyps, refs) = (hyps.strs()?, refs.strs()?);
+    let hyp_seqs = sequences(&hyps, hyp_lens, "hypothesis")?;
+    let ref_seqs = sequences(&refs, ref_lens, "reference")?;
+    check_counts(counts, hyp_seqs.len(), ref_seqs.len())?;
+    score(&hyp_seqs, &ref_seqs)
+}
+
 /// NLTK NIST rows (`nist_schema(n)`, float64) of every segment: `hyps` and `refs`
 /// are lines (split on whitespace) or, with `hyp_lens`/`ref_lens`, flat tokens;
 /// `counts[i]` references per segment.
@@ -124,17 +162,11 @@ fn nist_rows<'py>(
     if n == 0 {
         return Err(value_error("n must be positive"));
     }
-    let (hyps, refs) = (texts(hyps)?, texts(refs)?);
-    let (hyps, refs) = (hyps.strs()?, refs.strs()?);
-    let hyp_seqs = sequences(&hyps, hyp_lens.as_deref(), "hypothesis")?;
-    let ref_seqs = sequences(&refs, ref_lens.as_deref(), "reference")?;
-    if counts.len() != hyp_seqs.len() || counts.iter().sum::<usize>() != ref_seqs.len() {
-        return Err(value_error(
-            "one reference count per hypothesis, adding up to the references given, is required",
-        ));
-    }
-    let flat = detached(py, || nist::rows(&hyp_seqs, &ref_seqs, &counts, n));
-    to_array2(py, flat, hyp_seqs.len(), nist::width(n))
+    let (hyps, refs) = ((hyps, hyp_lens.as_deref()), (refs, ref_lens.as_deref()));
+    with_sequences(hyps, refs, &counts, |hyp_seqs, ref_seqs| {
+        let flat = detached(py, || nist::rows(hyp_seqs, ref_seqs, &counts, n));
+        to_array2(py, flat, hyp_seqs.len(), nist::width(n))
+    })
 }
 
 /// NLTK's `sentence_ribes` of every segment (float64), input as for [`nist_rows`].
@@ -151,19 +183,13 @@ fn ribes_values<'py>(
     hyp_lens: Option<Vec<usize>>,
     ref_lens: Option<Vec<usize>>,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
-    let (hyps, refs) = (texts(hyps)?, texts(refs)?);
-    let (hyps, refs) = (hyps.strs()?, refs.strs()?);
-    let hyp_seqs = sequences(&hyps, hyp_lens.as_deref(), "hypothesis")?;
-    let ref_seqs = sequences(&refs, ref_lens.as_deref(), "reference")?;
-    if counts.len() != hyp_seqs.len() || counts.iter().sum::<usize>() != ref_seqs.len() {
-        return Err(value_error(
-            "one reference count per hypothesis, adding up to the references given, is required",
-        ));
-    }
-    let values = detached(py, || {
-        ribes::values(&hyp_seqs, &ref_seqs, &counts, alpha, beta)
-    });
-    Ok(PyArray1::from_vec(py, values))
+    let (hyps, refs) = ((hyps, hyp_lens.as_deref()), (refs, ref_lens.as_deref()));
+    with_sequences(hyps, refs, &counts, |hyp_seqs, ref_seqs| {
+        let values = detached(py, || {
+            ribes::values(hyp_seqs, ref_seqs, &counts, alpha, beta)
+        });
+        Ok(PyArray1::from_vec(py, values))
+    })
 }
 
 /// NLTK GLEU rows `(n_match, n_all)` of every segment, `(n, 2)` int64: `hyps` and `refs`
@@ -183,11 +209,7 @@ fn gleu_rows<'py>(
     }
     let (hyps, refs) = (texts(hyps)?, texts(refs)?);
     let (hyps, refs) = (hyps.strs()?, refs.strs()?);
-    if counts.len() != hyps.len() || counts.iter().sum::<usize>() != refs.len() {
-        return Err(value_error(
-            "one reference count per hypothesis, adding up to the references given, is required",
-        ));
-    }
+    check_counts(&counts, hyps.len(), refs.len())?;
     let mut offsets = Vec::with_capacity(counts.len() + 1);
     offsets.push(0);
     for &count in &counts {

@@ -206,11 +206,9 @@ fn parse_int(field: &str) -> Option<i64> {
     field.parse::<i64>().ok()
 }
 
-/// Python's `float()` of a field, for the forms both accept (`None` otherwise).
+/// Python's `float()` of a field, for the forms both accept (`None` otherwise: Rust's parser refuses
+/// the `_` digit separators Python reads, so such a field goes to Python without a search for `_`).
 fn parse_float(field: &str) -> Option<f64> {
-    if field.contains('_') {
-        return None;
-    }
     field.parse::<f64>().ok()
 }
 
@@ -383,6 +381,8 @@ struct Layout<T> {
     what: &'static str,
     fields: &'static str,
     read: fn(&str, usize) -> Result<T, ParseError>,
+    /// the longest line accepted, in bytes without its newline
+    max_line: usize,
 }
 
 fn read_level(field: &str, line: usize) -> Result<i64, ParseError> {
@@ -431,6 +431,12 @@ fn parse_chunk<T>(
         let offset = at;
         let (stop, high) = scan_line(bytes, at, layout.width, &mut found);
         at = stop + 1;
+        if stop - offset > layout.max_line {
+            return Err(ParseError::at(
+                number,
+                format!("line longer than {} bytes", layout.max_line),
+            ));
+        }
         let line = &chunk[offset..stop];
         if high {
             unicode_fields(line, layout.width, &mut found);
@@ -554,6 +560,14 @@ fn parse<T: Send + Sync>(data: Vec<u8>, layout: &Layout<T>) -> Result<Parsed<T>,
 
 /// Reads a qrels file's bytes.
 pub fn parse_qrels(data: Vec<u8>) -> Result<Qrels, ParseError> {
+    parse_qrels_within(data, None)
+}
+
+/// Reads a qrels file's bytes; a line over `max_line_bytes` (without its newline) is an error.
+pub fn parse_qrels_within(
+    data: Vec<u8>,
+    max_line_bytes: Option<usize>,
+) -> Result<Qrels, ParseError> {
     parse(
         data,
         &Layout {
@@ -563,12 +577,18 @@ pub fn parse_qrels(data: Vec<u8>) -> Result<Qrels, ParseError> {
             what: "judged",
             fields: "query iteration document relevance",
             read: read_level,
+            max_line: max_line_bytes.unwrap_or(usize::MAX),
         },
     )
 }
 
 /// Reads a run file's bytes.
 pub fn parse_run(data: Vec<u8>) -> Result<Run, ParseError> {
+    parse_run_within(data, None)
+}
+
+/// Reads a run file's bytes; a line over `max_line_bytes` (without its newline) is an error.
+pub fn parse_run_within(data: Vec<u8>, max_line_bytes: Option<usize>) -> Result<Run, ParseError> {
     parse(
         data,
         &Layout {
@@ -578,6 +598,7 @@ pub fn parse_run(data: Vec<u8>) -> Result<Run, ParseError> {
             what: "ranked",
             fields: "query Q0 document rank score tag",
             read: read_score,
+            max_line: max_line_bytes.unwrap_or(usize::MAX),
         },
     )
 }
@@ -681,6 +702,7 @@ mod tests {
                 what: "ranked",
                 fields: "query Q0 document rank score tag",
                 read: read_score,
+                max_line: usize::MAX,
             };
             (
                 pieces.len(),
@@ -719,9 +741,34 @@ mod tests {
     }
 
     #[test]
+    fn lines_over_the_limit_are_errors_in_any_chunk() {
+        let text = "q1 Q0 a 1 0.5 t\nq1 Q0 b 2 0.25 tag\r\nq1 Q0 c 3 0.1 t";
+        // the second line's 19 bytes count its \r, as the lines between newlines did
+        assert!(parse_run_within(text.as_bytes().to_vec(), Some(19)).is_ok());
+        let err = parse_run_within(text.as_bytes().to_vec(), Some(18)).unwrap_err();
+        assert_eq!(
+            (err.line, err.message.as_str()),
+            (2, "line longer than 18 bytes")
+        );
+        let err = parse_qrels_within(b"q 0 a 1\n\nq 0 bb 1".to_vec(), Some(7)).unwrap_err();
+        assert_eq!(err.line, 3);
+        let mut long = String::new();
+        for i in 0..60_000 {
+            long.push_str(&format!("q{} Q0 d{i} 1 0.5 t\n", i % 7));
+        }
+        long.push_str("q1 Q0 last 1 0.5 a-long-tag\n");
+        assert!(long.len() >= PARALLEL_MIN_BYTES);
+        let err = parse_run_within(long.clone().into_bytes(), Some(26)).unwrap_err();
+        assert_eq!(err.line, 60_001);
+        assert!(parse_run_within(long.into_bytes(), Some(27)).is_ok());
+    }
+
+    #[test]
     fn forms_python_reads_but_the_reader_leaves_to_python() {
         assert_eq!(parse_int("1_0"), None);
-        assert_eq!(parse_float("1_0.5"), None);
+        for underscored in ["1_0.5", "1_0", "1e1_0", "0.5_", "_1", "in_f"] {
+            assert_eq!(parse_float(underscored), None, "{underscored}");
+        }
         assert_eq!(parse_int("-3"), Some(-3));
         assert_eq!(py_repr("it's"), "\"it's\"");
     }

@@ -57,21 +57,77 @@ pub fn ideal_levels(judged: &Entries<i64>) -> Vec<i64> {
     ideal
 }
 
+/// A query's judged documents that can be placed, by id: a bit filter on a cheap hash of the id
+/// (its length, first and last 8 bytes) answers most of a ranking's unjudged ids without hashing
+/// them fully; the others are looked up in a hash map.
+pub struct JudgedIds<'a> {
+    filter: Vec<u64>,
+    shift: u32,
+    levels: FxHashMap<&'a [u8], i64>,
+}
+
+impl<'a> JudgedIds<'a> {
+    fn new(ids: impl ExactSizeIterator<Item = (&'a [u8], i64)>) -> Self {
+        let bits = (16 * ids.len()).next_power_of_two().clamp(1 << 10, 1 << 20);
+        let mut judged = JudgedIds {
+            filter: vec![0u64; bits / 64],
+            shift: 64 - bits.trailing_zeros(),
+            levels: FxHashMap::default(),
+        };
+        judged.levels.reserve(ids.len());
+        for (id, level) in ids {
+            let bit = judged.bit(id);
+            judged.filter[bit >> 6] |= 1 << (bit & 63);
+            judged.levels.insert(id, level);
+        }
+        judged
+    }
+
+    #[inline]
+    fn bit(&self, id: &[u8]) -> usize {
+        let n = id.len();
+        let word = if n >= 8 {
+            let head = u64::from_le_bytes(id[..8].try_into().expect("8 bytes"));
+            let tail = u64::from_le_bytes(id[n - 8..].try_into().expect("8 bytes"));
+            head.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ tail
+        } else if n >= 4 {
+            let head = u32::from_le_bytes(id[..4].try_into().expect("4 bytes"));
+            let tail = u32::from_le_bytes(id[n - 4..].try_into().expect("4 bytes"));
+            (head as u64) << 32 | tail as u64
+        } else if n > 0 {
+            (id[0] as u64) << 16 | (id[n / 2] as u64) << 8 | id[n - 1] as u64
+        } else {
+            0
+        };
+        ((word ^ n as u64).wrapping_mul(0xFF51_AFD7_ED55_8CCD) >> self.shift) as usize
+    }
+
+    /// The level of a judged id (`None`: not judged, or below the placed levels).
+    #[inline(always)]
+    pub fn get(&self, id: &[u8]) -> Option<i64> {
+        let bit = self.bit(id);
+        if self.filter[bit >> 6] & (1 << (bit & 63)) == 0 {
+            return None;
+        }
+        self.levels.get(id).copied()
+    }
+}
+
 /// A query's judged documents that can be placed (`level >= 0` with `judged_only`, else `>= 1`), by id.
 pub fn judged_levels<'a>(
     qrels: &'a Qrels,
     judged: &Entries<i64>,
     judged_only: bool,
-) -> FxHashMap<&'a [u8], i64> {
+) -> JudgedIds<'a> {
     let lowest = if judged_only { 0 } else { 1 };
-    let mut levels: FxHashMap<&[u8], i64> = FxHashMap::default();
-    levels.reserve(judged.docs.len());
-    for (span, &level) in judged.docs.iter().zip(&judged.values) {
-        if level >= lowest {
-            levels.insert(qrels.doc(*span).as_bytes(), level);
-        }
-    }
-    levels
+    let placed: Vec<(&[u8], i64)> = judged
+        .docs
+        .iter()
+        .zip(&judged.values)
+        .filter(|&(_, &level)| level >= lowest)
+        .map(|(span, &level)| (qrels.doc(*span).as_bytes(), level))
+        .collect();
+    JudgedIds::new(placed.into_iter())
 }
 
 /// One query: its relevant retrieved documents `(rank, level)` by rank, `num_ret`, its ideal levels.
@@ -94,7 +150,7 @@ fn place_query(
     // the judged documents of the ranking: (position in the run, level)
     let mut found: Vec<(u32, i64)> = Vec::new();
     for (i, span) in ranked.docs.iter().enumerate() {
-        if let Some(&level) = levels.get(run.doc(*span).as_bytes()) {
+        if let Some(level) = levels.get(run.doc(*span).as_bytes()) {
             found.push((i as u32, level));
         }
     }
@@ -169,8 +225,11 @@ impl Buckets {
     /// The bucket of `x`: 0 below `lo`, `count + 1` at and above the top.
     #[inline]
     fn index(&self, x: f64) -> usize {
-        let t = (x - self.lo) * self.scale;
-        (t.max(-1.0).min(self.last) + 1.0) as usize
+        let t = ((x - self.lo) * self.scale).max(-1.0).min(self.last) + 1.0;
+        debug_assert!((0.0..=self.last + 1.0).contains(&t));
+        // SAFETY: `t` is in [0, count + 1] (clamped; `x` is never NaN, `lo` and `scale` are finite
+        // and `scale > 0`, so the product is a number or an infinity before the clamp)
+        unsafe { t.to_int_unchecked::<u32>() as usize }
     }
 
     /// The number of keys in the buckets above `x`'s, with [`Buckets::KEYS`] set when its bucket

@@ -382,6 +382,8 @@ def run(options: argparse.Namespace) -> int:
             accumulated = [score_system_input(system, options.ref, streamed, options, scoring) for system in inputs]
         else:
             labels = list(options.systems)
+            if scoring is not None:
+                scoring.look_ahead(options.systems, options.ref or [])
             accumulated = [score_system(path, options.ref, streamed, options, scoring) for path in options.systems]
         if (options.paired_bs or options.paired_ar) and len(accumulated) < 2:
             raise UsageError("paired tests need at least two systems; the first is the baseline")

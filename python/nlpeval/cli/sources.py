@@ -167,6 +167,39 @@ class WholeScoring:
             from nlpeval.neural.cache import SegmentCache
 
             self.cache = SegmentCache(options.cache)
+        #: every system's (hypotheses, references) in scoring order, when read ahead (:meth:`look_ahead`)
+        self.coming: list[tuple[list[str], list[list[str]]]] | None = None
+        #: systems scored so far
+        self.scored = 0
+
+    def look_ahead(self, systems: list[str], refs: list[str]) -> None:
+        """Read every system file and the references ahead, so that a metric that embeds texts ahead
+        (:meth:`nlpeval.BERTScore.prefetch`, :meth:`nlpeval.COMET.prefetch`) pools the texts of several systems.
+        Skipped with ``--cache`` (cached systems need no embedding), when no metric does so, when a file is stdin,
+        or when the files cannot be read or their segment counts differ (the scoring then reports it at its file
+        and line)."""
+        from nlpeval.cli.io import read_all
+
+        wanted = any(hasattr(metric, "prefetch") for metric in self.metrics.values())
+        if not wanted or self.cache is not None or "-" in [*systems, *refs]:
+            return
+        try:
+            columns = [read_all(path) for path in refs]
+            hypotheses = [read_all(path) for path in systems]
+        except (OSError, UnicodeDecodeError, UsageError):
+            return
+        if any(len(lines) != len(hypotheses[0]) for lines in [*columns, *hypotheses]):
+            return
+        references = [list(group) for group in zip(*columns, strict=True)] or [[] for _ in hypotheses[0]]
+        self.coming = [(hyps, references) for hyps in hypotheses]
+
+    def _prefetch(self, name: str, metric: Any) -> None:
+        """Let ``metric`` embed ahead the texts of the systems still to score (see :meth:`look_ahead`)."""
+        if self.coming is None or not hasattr(metric, "prefetch"):
+            return
+        entry = self.entries[name]
+        sources = self.sources if entry.needs_sources else None
+        metric.prefetch((hyps, self._references(entry, refs), sources) for hyps, refs in self.coming[self.scored :])
 
     def score(
         self,
@@ -193,12 +226,9 @@ class WholeScoring:
         with progress_bar(n * len(self.metrics), desc=f"{label}: {', '.join(self.metrics)}", unit=" segments") as bar:
             for name, metric in self.metrics.items():
                 entry = self.entries[name]
-                refs: Any = references
-                if entry.references == "none" or not any(references):
-                    refs = None  # QE, or no -r (COMET with a reference-free checkpoint)
-                elif entry.family in SINGLE_REFERENCE:
-                    refs = [group[0] for group in references]
+                refs = self._references(entry, references)
                 sources = self.sources if entry.needs_sources else None
+                self._prefetch(name, metric)
                 try:
                     stats, found = self._stats(metric, hypotheses, refs, sources)
                 except InputError as exc:
@@ -210,7 +240,18 @@ class WholeScoring:
                     spans[name] = found
                 bar.update(n)
         self.spans.append(spans)
+        self.scored += 1
         return accumulators
+
+    @staticmethod
+    def _references(entry: Any, references: list[list[str]]) -> Any:
+        """The references as ``entry``'s metric takes them (None: QE, or no ``-r``; one per segment: COMET,
+        MetricX)."""
+        if entry.references == "none" or not any(references):
+            return None  # QE, or no -r (COMET with a reference-free checkpoint)
+        if entry.family in SINGLE_REFERENCE:
+            return [group[0] for group in references]
+        return references
 
     def _stats(self, metric: Any, hypotheses: list[str], references: Any, sources: list[str] | None) -> tuple[Any, Any]:
         """(statistics, error spans or None): the spans computed with the scores (cached with them) when kept."""

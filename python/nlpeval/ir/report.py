@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -17,6 +17,11 @@ from nlpeval.ir.api import RetrievalMeasure, open_qrels, open_run, retrieval, st
 from nlpeval.ir.inputs import check_qrels, checked_run
 from nlpeval.ir.measures import Measure, parse_measures
 from nlpeval.reports.model import InputFile, Report
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from nlpeval.reports.task import TaskOptions
 
 #: buckets of queries by R, the number of relevant documents
 R_BUCKETS = ((1, 1, "R = 1"), (2, 5, "R 2-5"), (6, 20, "R 6-20"), (21, None, "R > 20"))
@@ -32,25 +37,19 @@ def ir_report(
     runs: Mapping[str, Any],
     measures: str | Sequence[str | Measure] = "map,ndcg@10,P@10,recall@100,recip_rank",
     *,
-    baseline: str | None = None,
     relevance_level: int = 1,
     complete: bool = False,
     judged_only: bool = False,
     flavor: str = "trec_eval",
-    seed: int | None = 12345,
-    n_bootstrap: int = 1000,
-    n_randomization: int = 1000,
-    alpha: float = 0.05,
-    confidence: float = 0.95,
     title: str = "Run comparison",
-    command: str | None = None,
-    inputs: Sequence[InputFile] | None = None,
+    **options: Unpack[TaskOptions],
 ) -> Report:
     """Compare retrieval runs on the same judgements: the report model of ``nlpeval report --task ir``.
 
     Queries are the segments: every run is scored on the queries all runs were evaluated on (with
     ``complete``, every judged query). The first measure is also shown per bucket of queries by
-    their number of relevant documents.
+    their number of relevant documents. ``baseline``, ``seed``, ``n_bootstrap``, ``n_randomization``, ``alpha``,
+    ``confidence`` (resampling over queries), ``command`` and ``inputs``: :class:`~nlpeval.reports.task.TaskOptions`.
 
     Examples
     --------
@@ -61,10 +60,10 @@ def ir_report(
     ('ir', ('map', 'P_1'), 4)
     """
     from nlpeval.reports.analyses.buckets import Buckets
-    from nlpeval.reports.settings import Resampling
-    from nlpeval.reports.task import BucketSpec, TaskMetric, named_systems, task_report
+    from nlpeval.reports.task import BucketSpec, TaskMetric, named_systems, task_report, task_resampling
 
-    names, baseline = named_systems(runs, baseline, "run")
+    resampling = task_resampling("ir_report", options)
+    names, baseline = named_systems(runs, options.get("baseline"), "run")
     parsed = parse_measures(measures)
     judgements = open_qrels(qrels)  # files and plain dicts are read (and placed) natively
     checked = {name: open_run(run) for name, run in runs.items()}
@@ -90,7 +89,6 @@ def ir_report(
             where = {q: i for i, q in enumerate(result.queries)}
             values = result.query_values(measure.name)[[where[q] for q in shared]]
             stats[measure.name][name] = stats_of(np.asarray(values, dtype=np.float64))
-    resampling = Resampling(n_bootstrap, n_randomization, seed, alpha, confidence)
     counts = _relevant_counts(judgements, relevance_level)
     relevant = np.array([counts[q] for q in shared], dtype=np.int64)
     assignment = np.full(len(shared), -1, dtype=np.int64)
@@ -108,6 +106,7 @@ def ir_report(
         assignment,
         main.name,
     )
+    inputs = options.get("inputs")
     if inputs is None:
         inputs = _described(judgements, {name: checked[name] for name in names})
     reported = [
@@ -123,7 +122,7 @@ def ir_report(
         resampling=resampling,
         inputs=inputs,
         options={"queries": len(shared), **{k: str(v) for k, v in settings.items()}},
-        command=command,
+        command=options.get("command"),
         warnings=warnings,
     )
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import inspect
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from nlpeval.core.errors import InputError
@@ -113,6 +113,34 @@ def stats_and_spans(
     return _called(metric, hypotheses, references, sources, spans=True)
 
 
+def prefetch(metric: Any, calls: Iterable[tuple[Sequence[Any], Sequence[Any] | None, Sequence[Any] | None]]) -> int:
+    """Let this process's instance of ``metric`` embed ahead, in one pool, the texts of the coming calls
+    (``(hypotheses, references, sources)`` each, in calling order, as :func:`segment_stats` takes them) when it does
+    so (:meth:`nlpeval.BERTScore.prefetch`, :meth:`nlpeval.COMET.prefetch`); return how many texts it embedded (0
+    for any other metric).
+
+    Examples
+    --------
+    >>> import nlpeval
+    >>> prefetch(nlpeval.BLEU(), [(["a b c d"], [["a b c d"]], None)])
+    0
+    """
+    live = resident(metric) if is_neural(metric) else None
+    ahead = getattr(live, "prefetch", None)
+    if ahead is None:
+        return 0
+    if not reads_sources(live):
+        return int(ahead(calls))
+    return int(ahead((hyps, _single(refs), sources) for hyps, refs, sources in calls))
+
+
+def _single(references: Sequence[Any] | None) -> Any:
+    """One reference per segment where each segment's list holds one (as :func:`segment_stats` gives them)."""
+    if references is not None and all(not isinstance(r, str) and len(r) == 1 for r in references):
+        return [r[0] for r in references]
+    return references
+
+
 def tags_errors(metric: Any) -> bool:
     """Whether ``metric`` gives error spans (an xCOMET checkpoint; reads its ``hparams.yaml`` only).
 
@@ -142,9 +170,7 @@ def _called(
     parameter = inspect.signature(live.segment_stats).parameters["sources"]
     if sources is None and parameter.default is inspect.Parameter.empty:
         raise InputError(f"{live.name} needs the sources (--src, sources=, or the source column: src=)", side="sources")
-    refs: Any = references
-    if references is not None and all(not isinstance(r, str) and len(r) == 1 for r in references):
-        refs = [r[0] for r in references]
+    refs = _single(references)
     if spans and tags_errors(live):
         return live.segment_stats_and_spans(hypotheses, refs, sources=sources)
     return live.segment_stats(hypotheses, refs, sources=sources), None

@@ -87,8 +87,9 @@ def report(
         Source segments (copied/untranslated checks, examples).
     metrics : sequence of str
         Any metric name of ``nlpeval score -m`` (``bleu``, ``chrf``, ``ter``, ``rougeL``, ``meteor``, ``wer``...).
-        ``["span_f1"]`` alone (without sources, labels, human scores, preset, quantile buckets or frequency
-        corpus) gives the sequence labelling report of :func:`nlpeval.reports.spans.span_report`.
+        ``["span_f1"]`` gives the sequence labelling report of :func:`nlpeval.reports.spans.span_report` (the
+        sources, if given, as each sentence's words); span F1 with other metrics, labels, human scores, a preset,
+        quantile buckets or a frequency corpus is a ``ValueError``.
     baseline : str, optional
         System the others are tested against (default the first).
     labels : sequence of str, optional
@@ -145,16 +146,17 @@ def report(
     ('A', 2)
     """
     refs = check_inputs(hypotheses_by_system, references, sources, labels)
-    if sources is None and labels is None and human is None and preset is None and freq_corpus is None:
-        from nlpeval.reports.spans import labelling_report
+    from nlpeval.reports.spans import labelling_report
 
-        labelling = labelling_report(
-            hypotheses_by_system, refs, metrics, metric_options, buckets=buckets, baseline=baseline, seed=seed,
-            n_bootstrap=n_bootstrap, n_randomization=n_randomization, alpha=alpha, confidence=confidence,
-            max_examples=max_examples, title=title, command=command, inputs=inputs,
-        )  # fmt: skip
-        if labelling is not None:
-            return labelling
+    generation = {"labels": labels is not None, "human scores": human is not None, "preset": preset is not None,
+                  "frequency corpus": freq_corpus is not None, f"{buckets} buckets": buckets != "fixed"}  # fmt: skip
+    labelling = labelling_report(
+        hypotheses_by_system, refs, metrics, metric_options, sources=sources, generation=generation,
+        baseline=baseline, seed=seed, n_bootstrap=n_bootstrap, n_randomization=n_randomization, alpha=alpha,
+        confidence=confidence, max_examples=max_examples, title=title, command=command, inputs=inputs,
+    )  # fmt: skip
+    if labelling is not None:
+        return labelling
     systems = tuple(hypotheses_by_system)
     baseline = systems[0] if baseline is None else baseline
     options = ReportOptions(

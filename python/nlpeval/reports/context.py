@@ -310,13 +310,14 @@ def _metric_columns(
     """Every metric built through the registry, with every system's segment statistics (the neural metrics
     through :func:`nlpeval.neural.worker.stats_and_spans`: sources passed on, one model and one embedding of the
     sources and references for all systems, and the error spans of a metric that tags them)."""
-    from nlpeval.neural.worker import stats_and_spans
+    from nlpeval.neural.worker import prefetch, stats_and_spans
     from nlpeval.reports.metrics import build_metrics, higher_is_better
 
     columns = {}
     for name, (metric, label, scale) in build_metrics(names, metric_options).items():
         stats, spans = {}, {}
-        for s in systems:
+        for k, s in enumerate(systems):
+            prefetch(metric, ((list(hypotheses[t]), refs, sources) for t in systems[k:]))  # neural: pooled batches
             try:
                 stats[s], found = stats_and_spans(metric, list(hypotheses[s]), refs, sources)
             except InputError as exc:

@@ -138,31 +138,59 @@ def labelling_report(
     metrics: Sequence[str],
     metric_options: Any,
     *,
-    buckets: str = "fixed",
+    sources: Sequence[str] | None = None,
+    generation: Mapping[str, bool] | None = None,
     **options: Any,
 ) -> Report | None:
-    """:func:`nlpeval.report` of span F1 alone (``metrics == ["span_f1"]``, fixed buckets): the labelling report
-    of label lines (one reference line per sentence); ``None`` for any other report."""
+    """:func:`nlpeval.report` of span F1: the labelling report of label lines (one reference line per sentence,
+    ``sources`` the sentences' words, shown with the examples); ``None`` when no metric is span F1.
+
+    Span F1 scores label sequences, which no other text metric and no section of the generation report reads:
+    span F1 with another metric, or with a setting of the generation report only (``generation``: whether labels,
+    human scores, a preset, a frequency corpus, other than fixed buckets were asked for, by name), is a
+    ``ValueError`` that names it.
+
+    Examples
+    --------
+    >>> labelling_report({"A": ["B-PER O"]}, [["B-PER O"]], ["span_f1", "bleu"], None)
+    Traceback (most recent call last):
+    ValueError: span F1 gives the sequence labelling report, which scores no other metric (bleu): report span_f1 alone
+    """
     from nlpeval.metrics import registry
     from nlpeval.metrics.span_f1 import SpanF1
     from nlpeval.reports.metrics import build_metrics
 
-    if len(metrics) != 1 or buckets != "fixed":
+    spans = [m for m in metrics if _family(registry, m) == "span_f1"]
+    if not spans:
         return None
-    try:
-        if registry.text_entry(metrics[0]).family != "span_f1":
-            return None
-    except ValueError:  # no text metric: the generation report says so
-        return None
-    metric = build_metrics(tuple(metrics), metric_options)[metrics[0]][0]
+    others = [m for m in metrics if m not in spans]
+    if others:
+        raise ValueError(
+            f"span F1 gives the sequence labelling report, which scores no other metric ({', '.join(others)}): "
+            f"report {spans[0]} alone"
+        )
+    asked = [name for name, given in (generation or {}).items() if given]
+    if asked:
+        raise ValueError(f"span F1 gives the sequence labelling report, which takes no {', '.join(asked)}")
+    metric = build_metrics((spans[0],), metric_options)[spans[0]][0]
     if not isinstance(metric, SpanF1):  # pragma: no cover - the span_f1 family builds SpanF1
-        return None
+        raise TypeError(f"{spans[0]} built {type(metric).__name__}, not SpanF1")
     for index, group in enumerate(refs):
         if len(group) != 1:
             raise InputError(
                 f"span F1 takes one reference per sentence; got {len(group)}", segment=index, side="references"
             )
-    return span_report([group[0] for group in refs], hypotheses_by_system, metric=metric, name=metrics[0], **options)
+    tokens = None if sources is None else [str(source).split() for source in sources]
+    gold = [group[0] for group in refs]
+    return span_report(gold, hypotheses_by_system, metric=metric, name=spans[0], tokens=tokens, **options)
+
+
+def _family(registry: Any, name: str) -> str | None:
+    """The registry family of ``name`` (``None`` for no text metric: the generation report says so)."""
+    try:
+        return str(registry.text_entry(name).family)
+    except ValueError:
+        return None
 
 
 def sentence_f1(metric: SpanF1, stats: Stats) -> np.ndarray:

@@ -48,7 +48,8 @@ class BucketSpec:
 
 class TaskOptions(TypedDict, total=False):
     """The keyword arguments every task report takes beside its own (:func:`~nlpeval.reports.spans.span_report`,
-    :func:`~nlpeval.reports.qa.qa_report`, :func:`~nlpeval.reports.qa.mc_report`), as :func:`nlpeval.report`'s:
+    :func:`~nlpeval.reports.qa.qa_report`, :func:`~nlpeval.reports.qa.mc_report`,
+    :func:`~nlpeval.ir.report.ir_report`), as :func:`nlpeval.report`'s:
     ``baseline`` (the system the others are tested against, default the first), the resampling over segments
     ``seed`` (default 12345), ``n_bootstrap`` and ``n_randomization`` (1000 each), ``alpha`` (0.05) and
     ``confidence`` (0.95), and the provenance's ``command`` and ``inputs`` (default: digests of the data in

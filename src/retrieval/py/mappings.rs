@@ -23,7 +23,11 @@ use pyo3::types::{PyFloat, PyInt};
 use rustc_hash::FxHashSet;
 
 use super::super::parse::{Entries, Parsed, Qrels, Span};
-use super::super::place::{assemble, ideal_levels, judged_levels, place_hits, Placed, Row};
+use super::super::place::{
+    assemble, ideal_levels, judged_levels, place_hits, JudgedIds, Placed, Row,
+};
+use crate::common::parallel::{current_num_threads, PARALLEL_MIN_SEGMENTS};
+use std::sync::mpsc;
 
 /// A value of the inner mappings, or `None` to leave the input to Python.
 pub trait Value: Sized {
@@ -180,66 +184,153 @@ pub fn read_mapping<T: Value>(outer: &Bound<'_, PyAny>) -> Option<Parsed<T>> {
     }
 }
 
+/// One query's walked ranking: its scores, the ids of the judged queries' documents (borrowed from
+/// the run's `str` objects) and its judged documents as `(position, level)`.
+#[derive(Default)]
+struct Walked<'a> {
+    query: String,
+    slot: usize,
+    values: Vec<f64>,
+    found: Vec<(u32, i64)>,
+    ids: Vec<&'a [u8]>,
+}
+
+/// Walks one inner dict into `into` (its judged documents looked up in `levels`, ids kept only for a
+/// judged query); `None` when its form is left to Python.
+///
+/// # Safety
+/// `inner` is a valid object and the GIL is held; `into.ids` borrow the dict's keys.
+unsafe fn walk_query<'a>(
+    py: Python<'_>,
+    inner: *mut ffi::PyObject,
+    levels: Option<&JudgedIds<'_>>,
+    into: &mut Walked<'a>,
+) -> Option<()> {
+    let inner = Walk::of(inner)?;
+    into.values.clear();
+    into.found.clear();
+    into.ids.clear();
+    into.values.reserve(inner.len());
+    for (doc, value) in inner {
+        into.values.push(f64::read_ptr(py, value)?);
+        let doc = key_bytes(py, doc)?;
+        if let Some(levels) = levels {
+            if let Some(level) = levels.get(doc) {
+                into.found.push((into.ids.len() as u32, level));
+            }
+            into.ids.push(doc);
+        }
+    }
+    Some(())
+}
+
+/// The placed row of a walked query.
+fn place_walked(qrels: &Qrels, walked: &Walked<'_>, judged_only: bool, float32: bool) -> Row {
+    let ids = &walked.ids;
+    let (hits, num_ret) = place_hits(
+        &walked.found,
+        &walked.values,
+        |i| ids[i],
+        judged_only,
+        float32,
+    );
+    Row {
+        hits,
+        num_ret,
+        ideal: ideal_levels(&qrels.entries[walked.slot]),
+    }
+}
+
+/// Queries handed to the placing thread at a time.
+const BATCH: usize = 32;
+
 /// A run mapping `{query: {doc: score}}` placed against read judgements in one pass over it (under
 /// the GIL, as a conversion): each query's documents are looked up in its judgements while walked,
-/// their ids borrowed from the dict for the ties, and the query placed at once, so nothing of the
-/// size of the run is allocated. `None` when the run's form is left to Python (the module docs);
-/// every query is walked, also those without judgements, so a NaN anywhere is found as Python finds it.
-pub fn place_mapping(
+/// their ids borrowed from the dict for the ties, and the query placed, so nothing of the size of
+/// the run is allocated. `None` when the run's form is left to Python (the module docs); every
+/// query is walked, also those without judgements, so a NaN anywhere is found as Python finds it.
+///
+/// From [`PARALLEL_MIN_SEGMENTS`] queries on, with more than one worker thread, the walked queries
+/// are placed on a second thread in batches while the calling thread walks on (the walk must hold
+/// the GIL; placing reads only Rust data and the borrowed ids' bytes). The ids stay valid: the
+/// calling thread holds the GIL and runs no Python code until every batch is placed, so no `str`
+/// of the run can be freed or changed meanwhile.
+pub fn place_mapping<'r>(
     qrels: &Qrels,
-    run: &Bound<'_, PyAny>,
+    run: &'r Bound<'_, PyAny>,
     complete: bool,
     judged_only: bool,
     float32: bool,
 ) -> Option<Placed> {
     let py = run.py();
-    // SAFETY: `run` is alive for the call and the GIL is held; the walk runs no Python code, so a
-    // query's borrowed ids stay valid while that query is placed
+    // SAFETY: `run` is alive for the call and the GIL is held
     let walk = unsafe { Walk::of(run.as_ptr())? };
     let judged_index = qrels.index();
-    let mut rows: Vec<(String, Row)> = Vec::with_capacity(walk.len());
     let mut ranked: FxHashSet<String> = FxHashSet::default();
     let mut skipped = Vec::new();
-    // one query's ranking: scores, ids, judged documents (position, level)
-    let mut values: Vec<f64> = Vec::new();
-    let mut found: Vec<(u32, i64)> = Vec::new();
-    let mut ids: Vec<&[u8]> = Vec::new();
-    for (query, inner) in walk {
-        let query = unsafe { owned_key(py, query)? };
-        let inner = unsafe { Walk::of(inner)? };
-        let slot = judged_index.get(query.as_str()).copied();
-        let levels = slot.map(|s| judged_levels(qrels, &qrels.entries[s], judged_only));
-        values.clear();
-        found.clear();
-        ids.clear();
-        values.reserve(inner.len());
-        for (doc, value) in inner {
-            values.push(unsafe { f64::read_ptr(py, value)? });
-            let doc = unsafe { key_bytes(py, doc)? };
-            if let Some(levels) = &levels {
-                if let Some(&level) = levels.get(doc) {
-                    found.push((ids.len() as u32, level));
-                }
-                ids.push(doc);
-            }
+    let queries = walk.len();
+    // walks every query; `placed` receives each judged one (`None`: a form left to Python)
+    let walk_all = |placed: &mut dyn FnMut(&mut Walked<'r>)| -> Option<()> {
+        let mut walked: Walked<'r> = Walked::default();
+        for (query, inner) in walk {
+            // SAFETY: borrowed references of the run dict, the GIL held (see above)
+            let query = unsafe { owned_key(py, query)? };
+            let slot = judged_index.get(query.as_str()).copied();
+            let levels = slot.map(|s| judged_levels(qrels, &qrels.entries[s], judged_only));
+            unsafe { walk_query(py, inner, levels.as_ref(), &mut walked)? };
+            let Some(slot) = slot else {
+                skipped.push(query);
+                continue;
+            };
+            ranked.insert(query.clone());
+            walked.query = query;
+            walked.slot = slot;
+            placed(&mut walked);
         }
-        let Some(slot) = slot else {
-            skipped.push(query);
-            continue;
-        };
-        let (hits, num_ret) = place_hits(&found, &values, |i| ids[i], judged_only, float32);
-        let ideal = ideal_levels(&qrels.entries[slot]);
-        ranked.insert(query.clone());
-        rows.push((
-            query,
-            Row {
-                hits,
-                num_ret,
-                ideal,
-            },
-        ));
-        // the borrowed ids are not kept past the query
-        ids.clear();
+        Some(())
+    };
+    let mut rows: Vec<(String, Row)> = Vec::with_capacity(queries);
+    if queries >= PARALLEL_MIN_SEGMENTS && current_num_threads() > 1 {
+        rows = std::thread::scope(|scope| {
+            let (to_placer, batches) = mpsc::sync_channel::<Vec<Walked<'r>>>(2);
+            let (give_back, returned) = mpsc::channel::<Vec<Walked<'r>>>();
+            let placer = scope.spawn(move || {
+                let mut rows = Vec::with_capacity(queries);
+                for mut batch in batches {
+                    for walked in &mut batch {
+                        let row = place_walked(qrels, walked, judged_only, float32);
+                        rows.push((std::mem::take(&mut walked.query), row));
+                    }
+                    let _ = give_back.send(batch);
+                }
+                rows
+            });
+            let mut batch: Vec<Walked<'r>> = Vec::with_capacity(BATCH);
+            let mut spare: Vec<Walked<'r>> = Vec::new();
+            let done = walk_all(&mut |walked| {
+                let mut next = spare.pop().unwrap_or_default();
+                std::mem::swap(&mut next, walked);
+                batch.push(next);
+                if batch.len() == BATCH {
+                    let full =
+                        std::mem::replace(&mut batch, returned.try_recv().unwrap_or_default());
+                    spare.append(&mut batch);
+                    // the placer ends only when the channel closes, so the send succeeds
+                    let _ = to_placer.send(full);
+                }
+            });
+            if done.is_some() && !batch.is_empty() {
+                let _ = to_placer.send(batch);
+            }
+            drop(to_placer);
+            let rows = placer.join().expect("the placing thread panicked");
+            done.map(|()| rows)
+        })?;
+    } else {
+        walk_all(&mut |walked| {
+            let row = place_walked(qrels, walked, judged_only, float32);
+            rows.push((walked.query.clone(), row));
+        })?;
     }
     let unranked: Vec<String> = qrels
         .queries

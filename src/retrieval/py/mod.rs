@@ -12,31 +12,15 @@ use pyo3::types::PyDict;
 mod mappings;
 
 use super::measures::{evaluate, Kind, Spec};
-use super::parse::{parse_qrels, parse_run, ParseError, Parsed, Qrels, Run};
+use super::parse::{parse_qrels_within, parse_run_within, ParseError, Parsed, Qrels, Run};
 use super::place::{place, Placed};
 use crate::common::py::{to_array2, value_error, OrValueError};
 
-fn read(path: &str, max_line_bytes: Option<usize>) -> Result<Vec<u8>, ParseError> {
-    let data = std::fs::read(path).map_err(|err| ParseError {
+fn read(path: &str) -> Result<Vec<u8>, ParseError> {
+    std::fs::read(path).map_err(|err| ParseError {
         line: 0,
         message: format!("cannot read {path}: {err}"),
-    })?;
-    if let Some(limit) = max_line_bytes {
-        let mut start = 0;
-        for (number, end) in memchr::memchr_iter(b'\n', &data)
-            .chain(std::iter::once(data.len()))
-            .enumerate()
-        {
-            if end - start > limit {
-                return Err(ParseError {
-                    line: number + 1,
-                    message: format!("line longer than {limit} bytes"),
-                });
-            }
-            start = end + 1;
-        }
-    }
-    Ok(data)
+    })
 }
 
 fn queries<T>(parsed: &Parsed<T>) -> Vec<String> {
@@ -64,7 +48,7 @@ impl TrecQrels {
     #[pyo3(signature = (path, max_line_bytes=None))]
     fn read(py: Python<'_>, path: &str, max_line_bytes: Option<usize>) -> PyResult<TrecQrels> {
         let inner = py
-            .detach(|| read(path, max_line_bytes).and_then(parse_qrels))
+            .detach(|| read(path).and_then(|data| parse_qrels_within(data, max_line_bytes)))
             .or_value_error()?;
         Ok(TrecQrels { inner })
     }
@@ -129,7 +113,7 @@ impl TrecRun {
     #[pyo3(signature = (path, max_line_bytes=None))]
     fn read(py: Python<'_>, path: &str, max_line_bytes: Option<usize>) -> PyResult<TrecRun> {
         let inner = py
-            .detach(|| read(path, max_line_bytes).and_then(parse_run))
+            .detach(|| read(path).and_then(|data| parse_run_within(data, max_line_bytes)))
             .or_value_error()?;
         Ok(TrecRun { inner })
     }

@@ -107,22 +107,16 @@ class Encoder:
         return cls(OwnedTokenizer.of(hf_tokenizer, max_positions=positions), model, layers, total, device, dtype)
 
     def embed(self, token_ids: Sequence[Sequence[int]], batch_size: int) -> list[Any]:
-        """Float32 ``(tokens, dim)`` embeddings of each id sequence (longest first, padded per batch)."""
+        """Float32 ``(tokens, dim)`` embeddings of each id sequence (longest first, padded per batch: see
+        :func:`nlpeval.neural.batching.padded_batches`)."""
+        from nlpeval.neural.batching import padded_batches
+
         torch = require("torch", "BERTScore")
         pad = self.tokenizer.tokenizer.pad_token_id
         pad = 0 if pad is None else int(pad)
-        order = sorted(range(len(token_ids)), key=lambda i: -len(token_ids[i]))
         out: list[Any] = [None] * len(token_ids)
         with torch.inference_mode():
-            for start in range(0, len(order), batch_size):
-                chunk = order[start : start + batch_size]
-                width = len(token_ids[chunk[0]])
-                ids = torch.full((len(chunk), width), pad, dtype=torch.long)
-                mask = torch.zeros((len(chunk), width), dtype=torch.long)
-                for row, i in enumerate(chunk):
-                    seq = token_ids[i]
-                    ids[row, : len(seq)] = torch.tensor(seq, dtype=torch.long)
-                    mask[row, : len(seq)] = 1
+            for chunk, ids, mask in padded_batches(token_ids, batch_size, pad):
                 hidden = self.model(ids.to(self.device), attention_mask=mask.to(self.device))[0]
                 hidden = hidden.float().cpu()
                 for row, i in enumerate(chunk):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import csv
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -24,6 +24,7 @@ from nlpeval.core.signature import Signature, nrefs_field
 from nlpeval.core.stats import Stats, StatsSchema
 from nlpeval.core.validation import reference_counts, validate_text
 from nlpeval.metrics.bertscore.tokenize import warn_truncated
+from nlpeval.neural.ahead import LookAhead
 from nlpeval.neural.deps import require, transformers_version
 from nlpeval.neural.local import ModelNotFoundError, resolve_model, weights_sha256
 
@@ -102,6 +103,8 @@ class BERTScore(CorpusMetric):
     device: str | None = None
     dtype: str = "float32"
     cache_sentences: int = 100_000
+    #: tokens of texts that :meth:`prefetch` embeds ahead at most (about 0.75 GiB of float32 embeddings 768 wide)
+    prefetch_tokens: ClassVar[int] = 1 << 18
     _embeddings: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False, hash=False)
 
     name: ClassVar[str] = "bertscore"
@@ -158,15 +161,59 @@ class BERTScore(CorpusMetric):
 
     # -- statistics -----------------------------------------------------------------------
 
+    @cached_property
+    def _ahead(self) -> LookAhead:
+        """The embeddings computed ahead by :meth:`prefetch`."""
+        return LookAhead(self.prefetch_tokens)
+
+    def prefetch(self, calls: Iterable[tuple[Any, ...]]) -> int:
+        """Embed ahead, in one pool, the texts of the coming calls (``(hypotheses, references)`` of each, in
+        calling order; a third item, the sources, is ignored); return how many texts were embedded.
+
+        The distinct hypotheses and references of the first call and of as many following calls as fit in
+        :attr:`prefetch_tokens` tokens are sorted by length together and embedded once each (see
+        :class:`~nlpeval.neural.ahead.LookAhead`); those calls then find them. Nothing is done while the first
+        call's texts are all embedded. Scores are those of calls without it (float32 rounding aside). A call
+        whose input is invalid is skipped here (its own call reports it).
+
+        Examples
+        --------
+        >>> from nlpeval.neural.examples import tiny_bert
+        >>> metric = BERTScore(model=tiny_bert(), num_layers=2)
+        >>> refs = ["a cat sat on the mat", "it rains"]
+        >>> systems = [["the cat sat on the mat", "it rains"], ["a cat sat", "it rains"]]
+        >>> metric.prefetch((hyps, refs) for hyps in systems)  # the 4 distinct texts, in one pool
+        4
+        >>> [round(metric(hyps, refs).score, 4) > 0 for hyps in systems]
+        [True, True]
+        """
+        tokenizer = self.encoder.tokenizer
+        encode = tokenizer.encode_plain if self.flavor == "torchmetrics" else tokenizer.encode
+        return self._ahead.fill(
+            _distinct_texts(calls),
+            known=self._embeddings.__contains__,
+            encode=lambda texts: encode(texts)[0],
+            embed=lambda ids: self.encoder.embed(ids, self.batch_size),
+        )
+
     def _embed(self, sentences: list[str], ids: dict[str, list[int]], keep: set[str]) -> dict[str, Any]:
-        """Embeddings of ``sentences`` (unique), reusing and filling the cache for those in ``keep``."""
-        missing = [s for s in sentences if s not in self._embeddings]
+        """Embeddings of ``sentences`` (unique), reusing those kept or computed ahead and keeping those in
+        ``keep``."""
+        found: dict[str, Any] = {}
+        missing: list[str] = []
+        for sentence in sentences:
+            vector = self._embeddings.get(sentence)
+            if vector is None and "_ahead" in self.__dict__:
+                vector = self._ahead.get(sentence)
+            if vector is None:
+                missing.append(sentence)
+            else:
+                found[sentence] = vector
         vectors = self.encoder.embed([ids[s] for s in missing], self.batch_size) if missing else []
-        found = {s: self._embeddings[s] for s in sentences if s in self._embeddings}
-        for sentence, vector in zip(missing, vectors, strict=True):
-            found[sentence] = vector
-            if sentence in keep and len(self._embeddings) < self.cache_sentences:
-                self._embeddings[sentence] = vector
+        found.update(zip(missing, vectors, strict=True))
+        for sentence in sentences:
+            if sentence in keep and sentence not in self._embeddings and len(self._embeddings) < self.cache_sentences:
+                self._embeddings[sentence] = found[sentence]
         return found
 
     def segment_stats(self, hypotheses: Sequence[Any], references: Sequence[Any]) -> Stats:
@@ -269,6 +316,18 @@ class BERTScore(CorpusMetric):
 
         template = self._memo("signature", build)
         return Signature(tuple((k, nrefs if v == "{nrefs}" else v) for k, v in template.items))
+
+
+def _distinct_texts(calls: Iterable[tuple[Any, ...]]) -> Iterator[list[str]]:
+    """The distinct hypotheses and references of each call, as its ``segment_stats`` reads them (an invalid call:
+    none)."""
+    for call in calls:
+        try:
+            hyps, refs = validate_text(call[0], call[1])
+        except InputError:
+            yield []
+            continue
+        yield list(dict.fromkeys([*hyps, *(r for group in refs for r in group)]))
 
 
 def _torchmetrics(*args: Any) -> Any:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -25,6 +25,7 @@ from nlpeval.core.validation import validate_segments
 from nlpeval.metrics.bertscore.tokenize import TruncationWarning
 from nlpeval.metrics.comet.checkpoint import CometCheckpoint
 from nlpeval.metrics.comet.unified import defaults
+from nlpeval.neural.ahead import LookAhead
 from nlpeval.neural.deps import require, transformers_version
 from nlpeval.neural.local import weights_sha256
 from nlpeval.neural.segment_mean import SCHEMA, SegmentMeanMetric
@@ -60,6 +61,8 @@ class COMET(SegmentMeanMetric):
     device: str | None = None
     dtype: str = "float32"
     cache_sentences: int = 100_000
+    #: tokens of texts that :meth:`prefetch` embeds ahead at most (their pooled embeddings are kept: one vector each)
+    prefetch_tokens: ClassVar[int] = 1 << 18
     _embeddings: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False, hash=False)
     _inputs: dict[str, str] = field(default_factory=dict, init=False, repr=False, compare=False, hash=False)
     _truncated: set[str] = field(default_factory=set, init=False, repr=False, compare=False, hash=False)
@@ -100,34 +103,105 @@ class COMET(SegmentMeanMetric):
             out.append(list(ids))
         return out, cut
 
-    def _pooled(self, texts: list[str], keep: set[str], encoded: Mapping[str, list[int]]) -> dict[str, Any]:
-        """The pooled embedding of every text: those kept from earlier calls, the others computed from their ids
-        (``encoded``: every text not kept, tokenised once by :meth:`predict`)."""
+    def _embedded(self, ids: list[list[int]]) -> list[Any]:
+        """The pooled embedding of each id sequence (length-sorted batches of ``batch_size``)."""
         from nlpeval.metrics.comet.model import pooled_embeddings
 
-        missing = [t for t in dict.fromkeys(texts) if t not in self._embeddings]
-        found = {t: self._embeddings[t] for t in texts if t in self._embeddings}
-        if missing:
-            hparams = self.checkpoint.hparams
-            vectors = pooled_embeddings(
-                self.network,
-                [encoded[t] for t in missing],
-                batch_size=self.batch_size,
-                layer_norm=bool(hparams.get("layer_norm", True)),
-                transformation=str(hparams.get("layer_transformation", "softmax")),
-                device=self.network.device_name,
-            )
-            for text, vector in zip(missing, vectors, strict=True):
+        hparams = self.checkpoint.hparams
+        return pooled_embeddings(
+            self.network,
+            ids,
+            batch_size=self.batch_size,
+            layer_norm=bool(hparams.get("layer_norm", True)),
+            transformation=str(hparams.get("layer_transformation", "softmax")),
+            device=self.network.device_name,
+        )
+
+    def _known(self, text: str) -> Any | None:
+        """The pooled embedding of ``text`` kept from an earlier call or computed ahead (:meth:`prefetch`)."""
+        vector = self._embeddings.get(text)
+        if vector is None and "_ahead" in self.__dict__:
+            vector = self._ahead.get(text)
+        return vector
+
+    def _pooled(self, texts: list[str], keep: set[str], encoded: Mapping[str, list[int]]) -> dict[str, Any]:
+        """The pooled embedding of every text: those kept from earlier calls or computed ahead, the others
+        computed from their ids (``encoded``: every other text, tokenised once by :meth:`predict`)."""
+        found: dict[str, Any] = {}
+        missing = []
+        for text in dict.fromkeys(texts):
+            vector = self._known(text)
+            if vector is None:
+                missing.append(text)
+            else:
                 found[text] = vector
-                if text in keep and len(self._embeddings) < self.cache_sentences:
-                    self._embeddings[text] = vector
+        if missing:
+            found.update(zip(missing, self._embedded([encoded[t] for t in missing]), strict=True))
+        for text in dict.fromkeys(texts):
+            if text in keep and text not in self._embeddings and len(self._embeddings) < self.cache_sentences:
+                self._embeddings[text] = found[text]
         return found
+
+    @cached_property
+    def _ahead(self) -> LookAhead:
+        """The embeddings computed ahead by :meth:`prefetch`."""
+        return LookAhead(self.prefetch_tokens)
+
+    def prefetch(self, calls: Iterable[tuple[Sequence[Any], Sequence[Any] | None, Sequence[Any] | None]]) -> int:
+        """Embed ahead, in one pool, the texts of the coming calls (``(hypotheses, references, sources)`` of each,
+        in calling order); return how many texts were embedded.
+
+        As :meth:`nlpeval.BERTScore.prefetch`: the distinct sources, references and hypotheses of the first call
+        and of as many following calls as fit in :attr:`prefetch_tokens` tokens are sorted by length together and
+        embedded once each. Only for the regression models (COMET-22, CometKiwi): xCOMET and the other unified
+        models encode each segment's inputs together (0 for them). A call whose input is invalid is skipped here
+        (its own call reports it).
+
+        Examples
+        --------
+        >>> from nlpeval.neural.examples import tiny_comet
+        >>> metric = COMET(model=tiny_comet())
+        >>> src, ref = ["The cat sat.", "It rains."], ["Die Katze saß.", "Es regnet."]
+        >>> systems = [["Die Katze sitzt.", "Es regnet."], ["Eine Katze.", "Es regnet."]]
+        >>> metric.prefetch((hyps, ref, src) for hyps in systems)  # 6 distinct texts, one pool
+        6
+        """
+        if self.checkpoint.kind in ("unified_metric", "xcomet_metric"):
+            return 0
+
+        def encode(texts: list[str]) -> list[list[int]]:
+            ids, cut = self._encode(texts)
+            self._truncated.update(texts[i] for i in cut)  # for the warning of the call that uses them
+            return ids
+
+        return self._ahead.fill(
+            self._call_texts(calls), known=self._embeddings.__contains__, encode=encode, embed=self._embedded
+        )
+
+    def _call_texts(
+        self, calls: Iterable[tuple[Sequence[Any], Sequence[Any] | None, Sequence[Any] | None]]
+    ) -> Iterator[list[str]]:
+        """The distinct sources, references and hypotheses of each call that :meth:`predict` embeds (an invalid
+        call: none)."""
+        for hypotheses, references, sources in calls:
+            try:
+                hyps = validate_segments(hypotheses, "hypotheses")
+                mode = self.inputs(references, sources)
+                srcs = validate_segments(sources, "sources") if sources is not None and "src" in mode else []
+                refs = validate_segments(references, "references") if references is not None and "ref" in mode else []
+            except InputError:
+                yield []
+                continue
+            if any(len(side) not in (0, len(hyps)) for side in (srcs, refs)):
+                yield []
+                continue
+            yield list(dict.fromkeys([*srcs, *refs, *hyps]))
 
     def _tokenised(self, texts: list[str]) -> tuple[dict[str, list[int]], set[str]]:
         """(ids of every distinct text whose embedding is not kept, every text cut to the model's length): one
         tokenisation per text, shared by the truncation warning and the encoder (a kept text's cut is kept)."""
         unique = list(dict.fromkeys(texts))
-        missing = [t for t in unique if t not in self._embeddings]
+        missing = [t for t in unique if self._known(t) is None]
         ids, cut = self._encode(missing)
         truncated = {missing[i] for i in cut} | {t for t in unique if t in self._truncated}
         return dict(zip(missing, ids, strict=True)), truncated

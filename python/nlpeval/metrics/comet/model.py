@@ -158,23 +158,17 @@ def layer_weights(model: Any, transformation: str) -> Any:
 def pooled_embeddings(
     model: Any, ids: Sequence[Sequence[int]], *, batch_size: int, layer_norm: bool, transformation: str, device: str
 ) -> list[Any]:
-    """The mixed, average-pooled float32 embedding of each id sequence (longest first, padded per batch)."""
+    """The mixed, average-pooled float32 embedding of each id sequence (longest first, padded per batch: see
+    :func:`nlpeval.neural.batching.padded_batches`)."""
+    from nlpeval.neural.batching import padded_batches
+
     torch = require("torch", "COMET")
     pad = int(model.tokenizer.pad_token_id)
-    order = sorted(range(len(ids)), key=lambda i: -len(ids[i]))
     out: list[Any] = [None] * len(ids)
     with torch.inference_mode():
         weights = layer_weights(model, transformation)
         gamma = model.layerwise_attention.gamma
-        for start in range(0, len(order), batch_size):
-            chunk = order[start : start + batch_size]
-            width = len(ids[chunk[0]])
-            tokens = torch.full((len(chunk), width), pad, dtype=torch.long)
-            for row, i in enumerate(chunk):
-                tokens[row, : len(ids[i])] = torch.tensor(ids[i], dtype=torch.long)
-            mask = tokens.ne(pad).long()
-            for row, i in enumerate(chunk):  # a pad id inside a sequence still counts as a token
-                mask[row, : len(ids[i])] = 1
+        for chunk, tokens, mask in padded_batches(ids, batch_size, pad):
             hidden = model.encoder.model(
                 input_ids=tokens.to(device), attention_mask=mask.to(device), output_hidden_states=True
             ).hidden_states

@@ -774,8 +774,9 @@ def error_spans(report: Dict, infos: Mapping[str, Dict]) -> list[dict[str, Any]]
     return out
 
 
-def span_f1(report: Dict) -> list[dict[str, Any]]:
-    """Per span F1 metric: its mode, interval note and rows (percent, two decimals; the averages marked)."""
+def span_f1(report: Dict, infos: Mapping[str, Dict]) -> list[dict[str, Any]]:
+    """Per span F1 metric: its display label, mode, interval note and rows (percent, two decimals; the averages
+    marked)."""
     out = []
     for section in report.get("span_f1") or []:
         rows = []
@@ -800,7 +801,7 @@ def span_f1(report: Dict) -> list[dict[str, Any]]:
             if n
             else "No intervals (no resampling)."
         )
-        out.append({"metric": section["metric"], "mode": section["mode"], "note": note, "rows": rows})
+        out.append({"metric": _label(infos, section["metric"]), "mode": section["mode"], "note": note, "rows": rows})
     return out
 
 
@@ -818,7 +819,7 @@ def build(report: Dict) -> dict[str, Any]:
         "summarization": summarization(report, infos),
         "human_agreement": human_agreement(report, infos),
         "error_spans": error_spans(report, infos),
-        "span_f1": span_f1(report),
+        "span_f1": span_f1(report, infos),
     }
     names = [
         ("leaderboard", "Leaderboard"),

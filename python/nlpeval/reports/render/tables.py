@@ -42,7 +42,7 @@ def tables(model: Report) -> list[Table]:
     out.extend(_length_tables(model))
     out.extend(_human_tables(model, info))
     out.extend(_span_tables(model, info))
-    out.extend(_span_f1_tables(model))
+    out.extend(_span_f1_tables(model, info))
     if model.sentences is not None and model.sentences.pairs:
         rows = [
             [p.metric, f"{p.system} vs {p.other}", str(p.wins), str(p.ties), str(p.losses), _p(p.p_sign)]
@@ -166,7 +166,7 @@ def _span_tables(model: Report, info: Mapping[str, MetricInfo]) -> list[Table]:
     return out
 
 
-def _span_f1_tables(model: Report) -> list[Table]:
+def _span_f1_tables(model: Report, info: Mapping[str, MetricInfo]) -> list[Table]:
     """Per span F1 metric: every system's per-type and average precision, recall and F1 in percent (none
     without)."""
     out: list[Table] = []
@@ -182,7 +182,8 @@ def _span_f1_tables(model: Report) -> list[Table]:
             if section.n_bootstrap
             else ""
         )
-        title = f"Span F1 by type ({section.metric}, mode {section.mode}{interval})"
+        label = info[section.metric].label if section.metric in info else section.metric
+        title = f"Span F1 by type ({label}, mode {section.mode}{interval})"
         out.append((title, ["system", "type", "precision", "recall", "F1", "support", "predicted"], rows))
     return out
 
