@@ -36,7 +36,7 @@ path, wanted, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
 spec = importlib.util.spec_from_file_location("bench_case", path)
 module = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(module)
-(case,) = [case for case in module.cases(DATA) if case.name == wanted]
+case = next(case for case in module.cases(DATA) if case.name == wanted)  # a name may head two rows
 for _ in range(1 + runs):
     case.run_nlpeval()
 """

@@ -8,9 +8,10 @@ every case once; then, case by case, the two children take turns (before, after,
 ``N`` rounds), each timing nlpeval's side of the case (best of ``R`` after one warm-up run, as ``run.py``
 does; whole-process cases start their processes with the child's ``PYTHONPATH``, so they use that side's
 code and core). The two sides of a case are timed minutes apart at most, so a shared machine's changing
-load hits both alike. The table gives, per case, the median over the rounds of each side's best and
-their ratio; each case's times go to stderr as it finishes. The reference tools are not timed: only
-nlpeval changed.
+load hits both alike. The table gives, per case, the median over the rounds of each side's best wall
+time and best CPU time (the process's threads plus the child processes it waited for: steadier than wall
+time on a loaded machine) and their ratios; each case's times go to stderr as it finishes. The reference
+tools are not timed: only nlpeval changed.
 """
 
 from __future__ import annotations
@@ -44,8 +45,11 @@ MODULES = (
 )
 
 CHILD = """
-import gc, importlib.util, json, sys, time
+import gc, importlib.util, json, resource, sys, time
 sys.path.insert(0, {here!r})
+def cpu():
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
 from harness import DATA
 only, repeat = {only!r}, {repeat}
 cases = {{}}
@@ -61,13 +65,13 @@ print(json.dumps(list(cases)), flush=True)
 for line in sys.stdin:
     case = cases[json.loads(line)]
     case.run_nlpeval()
-    best = float("inf")
+    best, best_cpu = float("inf"), float("inf")
     for _ in range(repeat):
         gc.collect()
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), cpu()
         case.run_nlpeval()
-        best = min(best, time.perf_counter() - start)
-    print(json.dumps(best), flush=True)
+        best, best_cpu = min(best, time.perf_counter() - start), min(best_cpu, cpu() - start_cpu)
+    print(json.dumps([best, best_cpu]), flush=True)
 """
 
 
@@ -89,11 +93,13 @@ class Child:
             raise RuntimeError(f"a benchmark child exited with {self.process.wait()}")
         return line
 
-    def time(self, name: str) -> float:
+    def time(self, name: str) -> tuple[float, float]:
+        """(wall, CPU) seconds of the best of ``repeat`` runs of case ``name`` (each the minimum on its own)."""
         assert self.process.stdin is not None
         self.process.stdin.write(json.dumps(name) + "\n")
         self.process.stdin.flush()
-        return float(json.loads(self.readline()))
+        wall, cpu = json.loads(self.readline())
+        return float(wall), float(cpu)
 
     def close(self) -> None:
         if self.process.stdin is not None:
@@ -110,7 +116,7 @@ def main() -> int:
     parser.add_argument("--only", help="cases whose name contains TEXT (several: TEXT|TEXT)")
     args = parser.parse_args()
     children = {side: Child(getattr(args, side), args.only, args.repeat) for side in ("before", "after")}
-    times: dict[str, dict[str, list[float]]] = {}
+    times: dict[str, dict[str, list[tuple[float, float]]]] = {}
     try:
         for name in children["before"].names:
             sides = times.setdefault(name, {"before": [], "after": []})
@@ -121,11 +127,15 @@ def main() -> int:
     finally:
         for child in children.values():
             child.close()
-    print("| case | before s | after s | after / before |")
+    print("| case | before s (wall; CPU) | after s (wall; CPU) | after / before (wall; CPU) |")
     print("|---|---|---|---|")
     for name, sides in times.items():
-        before, after = statistics.median(sides["before"]), statistics.median(sides["after"])
-        print(f"| {name} | {before:.4f} | {after:.4f} | {after / before:.2f} |")
+        before = [statistics.median(run[k] for run in sides["before"]) for k in (0, 1)]
+        after = [statistics.median(run[k] for run in sides["after"]) for k in (0, 1)]
+        print(
+            f"| {name} | {before[0]:.4f}; {before[1]:.4f} | {after[0]:.4f}; {after[1]:.4f} "
+            f"| {after[0] / before[0]:.2f}; {after[1] / before[1]:.2f} |"
+        )
     return 0
 
 

@@ -276,3 +276,24 @@ def test_a_bad_score_late_in_a_long_run_is_the_python_readers_error(bad, monkeyp
     with pytest.raises(InputError) as python:
         nlpeval.retrieval(qrels, run, "map")
     assert str(ours.value) == str(python.value) and doc in str(ours.value)
+
+
+def _child_long(queue: multiprocessing.Queue) -> None:
+    qrels, run = _long_rankings(9, 80)
+    queue.put(nlpeval.retrieval(qrels, run, "map,ndcg,P@10").per_query())
+
+
+def test_a_forked_child_places_on_the_second_thread_after_the_parent() -> None:
+    # 80 long rankings: the parent walks under the GIL while its placing thread places (joined at each call's end,
+    # so a fork finds no thread of it); the forked child does the same with its own placing thread
+    qrels, run = _long_rankings(9, 80)
+    parent = nlpeval.retrieval(qrels, run, "map,ndcg,P@10").per_query()
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+    child = context.Process(target=_child_long, args=(queue,))
+    child.start()
+    got = queue.get(timeout=60)
+    child.join(timeout=60)
+    assert child.exitcode == 0 and got == parent
+    evaluator = pytrec_eval.RelevanceEvaluator(qrels, {"map", "ndcg", "P.10"})
+    _assert_close(parent, evaluator.evaluate(run), 1e-12)
