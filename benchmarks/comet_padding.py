@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any
 
 
 def main() -> None:
@@ -19,10 +20,19 @@ def main() -> None:
     parser.add_argument("--work", type=Path, required=True, help="bench_neural.py's folder")
     parser.add_argument("--segments", type=int, default=500)
     parser.add_argument("--batch-size", type=int, default=16)
+    parser.add_argument(
+        "--systems",
+        action="store_true",
+        help="the 8-system case instead: nlpeval's calls one system at a time (sources and references kept from the "
+        "first) against its look-ahead's one pool of every distinct text (COMET.prefetch)",
+    )
     args = parser.parse_args()
     from transformers import AutoTokenizer
 
     tokenizer = AutoTokenizer.from_pretrained(str(args.work / "comet-xlmr-base" / "encoder"))
+    if args.systems:
+        systems_case(args.work / "inputs", tokenizer, args.batch_size)
+        return
     sides = {}
     for side, name in (("src", "src500.txt"), ("ref", "ref500.txt"), ("mt", "sys500.txt")):
         sides[side] = (args.work / "inputs" / name).read_text(encoding="utf-8").split("\n")[: args.segments]
@@ -44,6 +54,26 @@ def main() -> None:
     print(f"unbabel-comet positions {comet} ({100 * (comet - real) / comet:.1f}% padding)")
     fewer = 100 * (1 - ours / comet)
     print(f"nlpeval positions {ours} ({100 * (ours - sum(pooled)) / ours:.1f}% padding), {fewer:.1f}% fewer")
+
+
+def systems_case(inputs: Path, tokenizer: Any, b: int) -> None:
+    """Positions of the 8 systems x 100 segments case (``src8.txt``, ``ref8.txt``, ``*.8.txt``): one system per call
+    against one pool."""
+    from nlpeval.neural.batching import padded_positions
+
+    read = lambda path: path.read_text(encoding="utf-8").split("\n")[:-1]  # noqa: E731
+    src, ref = read(inputs / "src8.txt"), read(inputs / "ref8.txt")
+    systems = [read(path) for path in sorted(inputs.glob("*.8.txt"))]
+    texts = list(dict.fromkeys([*src, *ref, *(t for hyps in systems for t in hyps)]))
+    length = dict(zip(texts, (len(ids) for ids in tokenizer(texts)["input_ids"]), strict=True))
+    kept = set(src) | set(ref)
+    calls = padded_positions([length[t] for t in kept | set(systems[0])], b)
+    calls += sum(padded_positions([length[t] for t in set(hyps) - kept], b) for hyps in systems[1:])
+    pooled = padded_positions(list(length.values()), b)
+    total = len(src) * (2 + len(systems))
+    print(f"systems {len(systems)} x {len(src)} segments; distinct texts {len(texts)} of {total}")
+    fewer = 100 * (1 - pooled / calls)
+    print(f"nlpeval one system per call {calls:,} positions; one pool {pooled:,} ({fewer:.1f}% fewer)")
 
 
 if __name__ == "__main__":

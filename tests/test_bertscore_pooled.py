@@ -165,3 +165,26 @@ def test_invalid_calls_are_left_to_their_own_call() -> None:
     assert metric.prefetch([(["d"], ["e"]), (["a", None], ["b", "c"])]) == 2
     with pytest.raises(InputError, match="segment 1"):
         metric(["a", None], ["b", "c"])
+
+
+def test_the_report_embeds_every_distinct_text_once(monkeypatch) -> None:
+    import nlpeval
+    from nlpeval.metrics.bertscore.encoder import Encoder
+
+    texts = make_fixtures.real_texts()
+    refs = texts["wmt_ref"][:30]
+    systems = {"a": texts["wmt_a"][:30], "b": texts["wmt_b"][:30]}
+    sizes: list[int] = []
+    embed = Encoder.embed
+
+    def counting(self, ids, batch_size):
+        sizes.append(len(ids))
+        return embed(self, ids, batch_size)
+
+    monkeypatch.setattr(Encoder, "embed", counting)
+    options = {"bertscore_model": FIXTURES / "bert-tiny", "bertscore_num_layers": 3}
+    report = nlpeval.report(systems, refs, metrics=["bertscore"], metric_options=options, n_bootstrap=50)
+    assert sizes == [len(set(refs) | set(systems["a"]) | set(systems["b"]))]  # one pool
+    plain = BERTScore(model=FIXTURES / "bert-tiny", num_layers=3)
+    for cell in report.leaderboard.cells:
+        assert abs(cell.estimate.value - plain(systems[cell.system], refs).score) <= TOLERANCE
