@@ -22,6 +22,7 @@ import torch  # noqa: E402
 
 torch.set_num_threads(1)
 
+from embed_counting import counted  # noqa: E402
 from nlpeval.metrics.bertscore import BERTScore, TruncationWarning, bertscore  # noqa: E402
 from nlpeval.neural.local import ModelNotFoundError  # noqa: E402
 
@@ -103,14 +104,7 @@ def test_reference_embeddings_are_reused_across_systems() -> None:
     texts = make_fixtures.real_texts()
     refs = texts["wmt_ref"][:40]
     m = BERTScore(model=FIXTURES / "bert-tiny", num_layers=3)
-    embedded: list[int] = []
-    original = m.encoder.embed
-
-    def counting(ids, batch_size):
-        embedded.append(len(ids))
-        return original(ids, batch_size)
-
-    m.encoder.embed = counting
+    embedded = counted(m)
     first = m(texts["wmt_a"][:40], refs, segments=True)
     second = m(texts["wmt_b"][:40], refs, segments=True)
     n_refs = len(set(refs))

@@ -23,6 +23,7 @@ import torch  # noqa: E402
 
 torch.set_num_threads(1)
 
+from embed_counting import counted  # noqa: E402
 from nlpeval.metrics.bertscore import BERTScore, TruncationWarning  # noqa: E402
 from nlpeval.neural.batching import padded_positions  # noqa: E402
 
@@ -34,19 +35,6 @@ pytestmark = pytest.mark.filterwarnings("ignore::nlpeval.metrics.bertscore.Trunc
 @cache
 def cases() -> dict[str, dict]:
     return {case["name"]: case for case in make_fixtures.bertscore_cases(make_fixtures.real_texts())}
-
-
-def counted(metric: BERTScore) -> list[int]:
-    """The sizes of the encoder's calls on ``metric`` from now on (one entry per pool embedded)."""
-    sizes: list[int] = []
-    embed = metric.encoder.embed
-
-    def counting(ids, batch_size):
-        sizes.append(len(ids))
-        return embed(ids, batch_size)
-
-    metric.encoder.embed = counting
-    return sizes
 
 
 def token_lengths(metric: BERTScore, texts: list[str]) -> dict[str, int]:
