@@ -188,6 +188,56 @@ def test_a_forked_child_reads_and_places_after_the_parent(tmp_path) -> None:
     assert child.exitcode == 0 and got == parent
 
 
+def _large_run(folder: Path) -> Path:
+    """A run file over 1 MiB (read natively in blocks on the thread pool, lines cut at block ends):
+    interleaved queries, Unicode ids and spaces, CRLF, every score notation."""
+    rng = np.random.default_rng(12)
+    lines = []
+    for q in range(420):
+        query = f"q{q}" if q % 5 else f"ü{q}"
+        for d in range(70):
+            sep = SEPARATORS[int(rng.integers(len(SEPARATORS)))]
+            score = float(rng.normal(10, 3))
+            text = f"{score:.17e}" if d % 2 else repr(score)
+            doc = f"d{d}é" if d % 13 == 0 else f"d{d}"
+            lines.append(sep.join([query, "Q0", doc, str(d + 1), text, f"tag{q % 3}"]))
+    order = rng.permutation(len(lines))
+    path = folder / "large-run"
+    path.write_bytes(("# a large run\r\n" + "\r\n".join(lines[i] for i in order) + "\r\n").encode("utf-8"))
+    assert path.stat().st_size > 2**20
+    return path
+
+
+def test_a_large_file_read_in_blocks_equals_the_python_reader(tmp_path) -> None:
+    run_path = _large_run(tmp_path)
+    found, expected = native.read_run(run_path), trecfiles.read_run(str(run_path))
+    assert isinstance(found, native.NativeRun)
+    assert found.run == expected.run and found.tag == expected.tag
+    assert found.first_line == expected.first_line
+    # a duplicate far into the file: the Python reader's file:line error
+    lines = run_path.read_bytes().split(b"\r\n")
+    bad = tmp_path / "large-dup"
+    bad.write_bytes(b"\r\n".join([*lines[:-2], lines[7], lines[-2], lines[-1]]))
+    with pytest.raises(InputError, match=f"{bad}:{len(lines) - 1}: document .* \\(first on line 8\\)"):
+        native.read_run(bad)
+
+
+def _child_reads(path: str, queue: multiprocessing.Queue) -> None:
+    queue.put(native.read_run(path).run)
+
+
+def test_a_forked_child_reads_a_large_file_in_blocks_after_the_parent(tmp_path) -> None:
+    run_path = _large_run(tmp_path)
+    parent = native.read_run(run_path).run  # the parent's pool has read blocks
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+    child = context.Process(target=_child_reads, args=(str(run_path), queue))
+    child.start()
+    got = queue.get(timeout=60)
+    child.join(timeout=60)
+    assert child.exitcode == 0 and got == parent
+
+
 def test_cli_reads_natively_with_file_line_errors(tmp_path, capsys) -> None:
     qrels_path, run_path = _write(tmp_path, 8, crlf=True, float_ties=False)
     assert main(["ir", "-q", str(qrels_path), str(run_path), "-m", "map,P@5", "-f", "json", "--per-query"]) == 0

@@ -6,3 +6,4 @@ pub mod measures;
 pub mod parse;
 pub mod place;
 pub mod py;
+pub mod source;

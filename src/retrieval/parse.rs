@@ -7,11 +7,17 @@
 //! `str.split()` treats as whitespace (so `\r` of CRLF files, tabs and spaces alike).
 //! Blank lines and lines whose first field starts with `#` are skipped. A document
 //! listed twice for a query, a NaN score, a wrong field count or an unparsable number
-//! is an error naming the 1-based line. The ids are kept as spans of the file's bytes
-//! (validated UTF-8), so reading allocates per query, not per line.
+//! is an error naming the 1-based line.
+//!
+//! A large regular file is read in blocks of whole lines on the thread pool, each into a buffer its
+//! worker reuses, and parsed as it is read: the file is never held whole in memory. Only the
+//! document ids are kept, copied into one arena per block (spans index them), so reading allocates
+//! per query and per block, not per line; a small file, a pipe or bytes in memory are one block.
 
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::source::Source;
 
 /// An error at a 1-based line of the file (0: the whole file).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,11 +43,13 @@ impl ParseError {
     }
 }
 
-/// A byte range of the file: a document id.
+/// A document id: a byte range of one of the id arenas.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Span {
     pub start: usize,
     pub len: u32,
+    /// which arena of [`Parsed::arenas`]
+    pub arena: u32,
 }
 
 /// One query's entries in file order: document spans and their values.
@@ -53,10 +61,11 @@ pub struct Entries<T> {
     pub first_line: usize,
 }
 
-/// A parsed file: its text, its queries in order of first appearance and their entries.
+/// A parsed file: its document ids, its queries in order of first appearance and their entries.
 #[derive(Debug, Clone)]
 pub struct Parsed<T> {
-    pub text: String,
+    /// the document ids, back to back (one arena per block of the file)
+    pub arenas: Vec<String>,
     pub queries: Vec<String>,
     pub entries: Vec<Entries<T>>,
     /// a run's tag (its first line's sixth field)
@@ -66,7 +75,7 @@ pub struct Parsed<T> {
 impl<T> Parsed<T> {
     /// The id of a document span.
     pub fn doc(&self, span: Span) -> &str {
-        &self.text[span.start..span.start + span.len as usize]
+        &self.arenas[span.arena as usize][span.start..span.start + span.len as usize]
     }
 
     /// Query id -> its position in `queries`.
@@ -140,6 +149,15 @@ static CLASS: [u8; 256] = {
     table
 };
 
+/// The bytes of `word` (8 bytes of the file, the first the lowest) that may end a field, an ASCII
+/// byte up to `' '` or a non-ASCII byte, as their high bits: exact up to the first such byte (the
+/// subtraction's borrow can mark bytes after it).
+const fn stops(word: u64) -> u64 {
+    const BELOW_SPACE: u64 = 0x2121_2121_2121_2121;
+    const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+    ((word.wrapping_sub(BELOW_SPACE) & !word) | word) & HIGH_BITS
+}
+
 /// The fields of the line starting at `from` (offsets from `from`, at most `limit + 1` of them),
 /// in one pass to the line's end: returns where the line ends (its `\n` or the end of `bytes`) and
 /// whether it has non-ASCII characters (then its fields are to be split by characters instead).
@@ -161,9 +179,18 @@ fn scan_line(
         }
         let start = i;
         while i < bytes.len() {
-            match CLASS[bytes[i] as usize] {
-                FIELD => i += 1,
-                HIGH => {
+            // field bytes 8 at a time, up to the first that may end the field
+            while let Some(chunk) = bytes.get(i..i + 8) {
+                let found = stops(u64::from_le_bytes(chunk.try_into().expect("8 bytes")));
+                if found != 0 {
+                    i += found.trailing_zeros() as usize / 8;
+                    break;
+                }
+                i += 8;
+            }
+            match bytes.get(i).map(|&b| CLASS[b as usize]) {
+                Some(FIELD) => i += 1, // a control character
+                Some(HIGH) => {
                     high = true;
                     i += 1;
                 }
@@ -271,20 +298,14 @@ impl<T> Builder<T> {
 }
 
 /// Whether a query lists a document twice.
-fn has_duplicate<T>(text: &str, entries: &Entries<T>) -> Option<Span> {
+fn has_duplicate<T>(parsed: &Parsed<T>, entries: &Entries<T>) -> Option<Span> {
     let mut seen: FxHashSet<&str> = FxHashSet::default();
     seen.reserve(entries.docs.len());
     entries
         .docs
         .iter()
-        .find(|span| !seen.insert(&text[span.start..span.start + span.len as usize]))
+        .find(|span| !seen.insert(parsed.doc(**span)))
         .copied()
-}
-
-fn span(start: usize, end: usize) -> Result<Span, ParseError> {
-    let len = u32::try_from(end - start)
-        .map_err(|_| ParseError::at(0, "an id longer than 4 GiB".to_string()))?;
-    Ok(Span { start, len })
 }
 
 /// The 1-based lines of a query's entries of a document, found again by a second pass (only for an error).
@@ -303,36 +324,41 @@ fn entry_lines(text: &str, width: usize, query: &str, doc: &str) -> Vec<usize> {
     out
 }
 
-/// The first document listed twice for a query (in file order) as the reader's error.
+/// The first document listed twice for a query (in file order) as the reader's error, its lines
+/// found in the file read again.
 fn check_duplicates<T: Send + Sync>(
-    text: &str,
-    queries: &[String],
-    entries: &[Entries<T>],
-    width: usize,
-    what: &str,
+    parsed: &Parsed<T>,
+    source: &Source,
+    layout: &Layout<T>,
 ) -> Result<(), ParseError> {
     let first = crate::common::parallel::install(|| {
-        entries
+        parsed
+            .entries
             .par_iter()
             .enumerate()
-            .filter_map(|(slot, e)| has_duplicate(text, e).map(|span| (span.start, slot, span)))
+            .filter_map(|(slot, e)| {
+                has_duplicate(parsed, e).map(|span| ((span.arena, span.start), slot, span))
+            })
             .min_by_key(|found| found.0)
     });
     let Some((_, slot, span)) = first else {
         return Ok(());
     };
-    let doc = &text[span.start..span.start + span.len as usize];
-    let query = &queries[slot];
-    let found = entry_lines(text, width, query, doc);
-    Err(ParseError::at(
-        found[1],
-        format!(
-            "document {} {what} twice for query {} (first on line {})",
-            py_repr(doc),
-            py_repr(query),
-            found[0]
-        ),
-    ))
+    let (doc, query) = (parsed.doc(span), &parsed.queries[slot]);
+    let message = format!(
+        "document {} {} twice for query {}",
+        py_repr(doc),
+        layout.what,
+        py_repr(query)
+    );
+    let all = source
+        .all()
+        .map_err(|err| ParseError::at(0, format!("cannot read the file: {err}")))?;
+    let found = entry_lines(&String::from_utf8_lossy(&all), layout.width, query, doc);
+    Err(match found[..] {
+        [first, second, ..] => ParseError::at(second, format!("{message} (first on line {first})")),
+        _ => ParseError::at(0, message), // the file changed while it was read
+    })
 }
 
 /// Python's `repr()` of a str for the messages (quotes; backslash escapes of quotes and controls).
@@ -362,15 +388,6 @@ pub fn py_repr(s: &str) -> String {
     }
     out.push(quote);
     out
-}
-
-fn decode(data: Vec<u8>) -> Result<String, ParseError> {
-    String::from_utf8(data).map_err(|err| {
-        let at = err.utf8_error().valid_up_to();
-        let bytes = err.as_bytes();
-        let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
-        ParseError::at(line, "invalid UTF-8".to_string())
-    })
 }
 
 /// What a file's lines hold: the number of fields, which one is the value, how it is read.
@@ -403,26 +420,30 @@ fn read_score(field: &str, line: usize) -> Result<f64, ParseError> {
     Ok(score)
 }
 
-/// One chunk of whole lines, parsed: queries in order of first appearance with their entries
-/// (first lines counted from the chunk's start), its line count, and the tag of its first line.
+/// The lines of one block, parsed: queries in order of first appearance with their entries (first
+/// lines counted from the block's first line), its line count, the tag of its first line, and the
+/// arena of its document ids.
 struct Chunk<T> {
     builder: Builder<T>,
     lines: usize,
     tag: Option<String>,
+    arena: String,
 }
 
-/// Parses `text[start..end]` (whole lines); lines are numbered from 1 within the chunk.
-fn parse_chunk<T>(
-    text: &str,
-    start: usize,
-    end: usize,
-    layout: &Layout<T>,
-) -> Result<Chunk<T>, ParseError> {
+/// Why a block was not read: invalid UTF-8 at a byte of the file (the file's first such error
+/// wins over any other, as when the whole file was decoded first), or another error.
+enum BlockError {
+    Utf8(usize),
+    Line(ParseError),
+}
+
+/// Parses `text` (whole lines, numbered from 1), its ids copied into an arena numbered `arena`.
+fn parse_lines<T>(text: &str, layout: &Layout<T>, arena: u32) -> Result<Chunk<T>, ParseError> {
     let mut builder: Builder<T> = Builder::new();
+    let mut ids = String::with_capacity(text.len() / 4);
     let mut tag: Option<String> = None;
     let mut found = Vec::with_capacity(8);
-    let chunk = &text[start..end];
-    let bytes = chunk.as_bytes();
+    let bytes = text.as_bytes();
     let mut at = 0;
     let mut count = 0;
     while at < bytes.len() {
@@ -437,7 +458,7 @@ fn parse_chunk<T>(
                 format!("line longer than {} bytes", layout.max_line),
             ));
         }
-        let line = &chunk[offset..stop];
+        let line = &text[offset..stop];
         if high {
             unicode_fields(line, layout.width, &mut found);
         }
@@ -459,8 +480,15 @@ fn parse_chunk<T>(
         }
         let value = (layout.read)(&line[found[layout.value].0..found[layout.value].1], number)?;
         let slot = builder.slot(&line[found[0].0..found[0].1], number);
-        let doc = span(start + offset + found[2].0, start + offset + found[2].1)?;
-        builder.entries[slot].docs.push(doc);
+        let doc = &line[found[2].0..found[2].1];
+        let len = u32::try_from(doc.len())
+            .map_err(|_| ParseError::at(number, "an id longer than 4 GiB".to_string()))?;
+        builder.entries[slot].docs.push(Span {
+            start: ids.len(),
+            len,
+            arena,
+        });
+        ids.push_str(doc);
         builder.entries[slot].values.push(value);
         if let (None, Some(field)) = (&tag, layout.tag) {
             tag = Some(line[found[field].0..found[field].1].to_string());
@@ -470,66 +498,114 @@ fn parse_chunk<T>(
         builder,
         lines: count,
         tag,
+        arena: ids,
     })
 }
 
-/// Chunk boundaries: about `parts` pieces of `text`, each ending after a newline (or at the end).
-fn boundaries(text: &str, parts: usize) -> Vec<(usize, usize)> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(parts);
-    let mut start = 0;
-    for part in 1..=parts {
-        let target = (text.len() * part / parts).max(start);
-        let end = if part == parts {
-            text.len()
-        } else {
-            match memchr::memchr(b'\n', &bytes[target..]) {
-                Some(at) => target + at + 1,
-                None => text.len(),
-            }
-        };
-        if end > start {
-            out.push((start, end));
+/// Parses the lines a block owns, those that start in its range of the file. `bytes` begin at
+/// `from`, the byte before the range (the range's start for the first block), and run to the end of
+/// the block's last line; `owned` is the range's end relative to `from`.
+fn parse_block<T>(
+    bytes: &[u8],
+    from: usize,
+    first: bool,
+    owned: usize,
+    layout: &Layout<T>,
+    arena: u32,
+) -> Result<Chunk<T>, BlockError> {
+    let start = if first {
+        0
+    } else {
+        match memchr::memchr(b'\n', bytes) {
+            Some(at) if at + 1 < owned => at + 1,
+            _ => bytes.len(), // no line starts in the range
         }
-        start = end;
-        if start == text.len() {
-            break;
-        }
-    }
-    out
+    };
+    let text = std::str::from_utf8(&bytes[start..])
+        .map_err(|err| BlockError::Utf8(from + start + err.valid_up_to()))?;
+    parse_lines(text, layout, arena).map_err(BlockError::Line)
 }
 
-/// Files of at least this many bytes are parsed in chunks on the thread pool.
+/// Files of at least this many bytes are read and parsed in blocks on the thread pool.
 const PARALLEL_MIN_BYTES: usize = 1 << 20;
 
-fn parse<T: Send + Sync>(data: Vec<u8>, layout: &Layout<T>) -> Result<Parsed<T>, ParseError> {
-    let text = decode(data)?;
-    let parts = if text.len() >= PARALLEL_MIN_BYTES {
-        4 * crate::common::parallel::current_num_threads()
-    } else {
+/// The largest block (a worker's read buffer).
+const BLOCK_BYTES: usize = 4 << 20;
+
+/// Block ranges of a `len`-byte file: one below [`PARALLEL_MIN_BYTES`], else blocks of at most
+/// [`BLOCK_BYTES`], at least 4 per thread.
+fn blocks(len: usize, threads: usize) -> Vec<(usize, usize)> {
+    let parts = if len < PARALLEL_MIN_BYTES {
         1
+    } else {
+        len.div_ceil(BLOCK_BYTES).max(4 * threads)
     };
-    let pieces = boundaries(&text, parts);
-    let chunks: Vec<Result<Chunk<T>, ParseError>> = if pieces.len() > 1 {
+    let at = |part: usize| (len as u128 * part as u128 / parts as u128) as usize;
+    (0..parts).map(|part| (at(part), at(part + 1))).collect()
+}
+
+/// Reads and parses `source` in the blocks `ranges` (consecutive, from 0 to its length).
+fn parse_blocks<T: Send + Sync>(
+    source: &Source,
+    ranges: &[(usize, usize)],
+    layout: &Layout<T>,
+) -> Result<Parsed<T>, ParseError> {
+    let read = |buf: &mut Vec<u8>, (index, &(start, end)): (usize, &(usize, usize))| {
+        let from = start.saturating_sub(1);
+        let bytes = source
+            .lines(from, end, layout.max_line, buf)
+            .map_err(|err| {
+                BlockError::Line(ParseError::at(0, format!("cannot read the file: {err}")))
+            })?;
+        let arena = u32::try_from(index).expect("fewer blocks than 2^32");
+        parse_block(bytes, from, start == 0, end - from, layout, arena)
+    };
+    let chunks: Vec<Result<Chunk<T>, BlockError>> = if ranges.len() > 1 {
         crate::common::parallel::install(|| {
-            pieces
+            ranges
                 .par_iter()
-                .map(|&(start, end)| parse_chunk(&text, start, end, layout))
+                .enumerate()
+                .map_init(Vec::new, read)
                 .collect()
         })
     } else {
-        pieces
+        let mut buf = Vec::new();
+        ranges
             .iter()
-            .map(|&(start, end)| parse_chunk(&text, start, end, layout))
+            .enumerate()
+            .map(|range| read(&mut buf, range))
             .collect()
     };
+    if let Some(at) = chunks.iter().find_map(|chunk| match chunk {
+        Err(BlockError::Utf8(at)) => Some(*at),
+        _ => None,
+    }) {
+        let all = source
+            .all()
+            .map_err(|err| ParseError::at(0, format!("cannot read the file: {err}")))?;
+        let line = memchr::memchr_iter(b'\n', &all[..at.min(all.len())]).count() + 1;
+        return Err(ParseError::at(line, "invalid UTF-8".to_string()));
+    }
     // merge in file order: a query's entries keep their order, queries their first appearance
     let mut merged: Builder<T> = Builder::new();
+    let mut arenas = Vec::with_capacity(chunks.len());
     let mut tag = None;
     let mut lines_before = 0;
     for chunk in chunks {
-        let chunk = chunk.map_err(|err| ParseError::at(err.line + lines_before, err.message))?;
+        let chunk = match chunk {
+            Ok(chunk) => chunk,
+            Err(BlockError::Line(err)) => {
+                let line = if err.line > 0 {
+                    err.line + lines_before
+                } else {
+                    0
+                };
+                return Err(ParseError::at(line, err.message));
+            }
+            Err(BlockError::Utf8(_)) => unreachable!("reported above"),
+        };
         tag = tag.or(chunk.tag);
+        arenas.push(chunk.arena);
         for (query, entries) in chunk.builder.queries.into_iter().zip(chunk.builder.entries) {
             let slot = merged.slot(&query, entries.first_line + lines_before);
             let into = &mut merged.entries[slot];
@@ -543,19 +619,53 @@ fn parse<T: Send + Sync>(data: Vec<u8>, layout: &Layout<T>) -> Result<Parsed<T>,
         }
         lines_before += chunk.lines;
     }
-    check_duplicates(
-        &text,
-        &merged.queries,
-        &merged.entries,
-        layout.width,
-        layout.what,
-    )?;
-    Ok(Parsed {
-        text,
+    let parsed = Parsed {
+        arenas,
         queries: merged.queries,
         entries: merged.entries,
         tag,
-    })
+    };
+    check_duplicates(&parsed, source, layout)?;
+    Ok(parsed)
+}
+
+fn parse<T: Send + Sync>(source: &Source, layout: &Layout<T>) -> Result<Parsed<T>, ParseError> {
+    let ranges = blocks(
+        source.size(),
+        crate::common::parallel::current_num_threads(),
+    );
+    parse_blocks(source, &ranges, layout)
+}
+
+/// The file at `path` parsed (by blocks when it is large); an unreadable file is an error at line 0.
+fn parse_file<T: Send + Sync>(path: &str, layout: &Layout<T>) -> Result<Parsed<T>, ParseError> {
+    let source = Source::open(path, PARALLEL_MIN_BYTES)
+        .map_err(|err| ParseError::at(0, format!("cannot read {path}: {err}")))?;
+    parse(&source, layout)
+}
+
+fn qrels_layout(max_line_bytes: Option<usize>) -> Layout<i64> {
+    Layout {
+        width: 4,
+        value: 3,
+        tag: None,
+        what: "judged",
+        fields: "query iteration document relevance",
+        read: read_level,
+        max_line: max_line_bytes.unwrap_or(usize::MAX),
+    }
+}
+
+fn run_layout(max_line_bytes: Option<usize>) -> Layout<f64> {
+    Layout {
+        width: 6,
+        value: 4,
+        tag: Some(5),
+        what: "ranked",
+        fields: "query Q0 document rank score tag",
+        read: read_score,
+        max_line: max_line_bytes.unwrap_or(usize::MAX),
+    }
 }
 
 /// Reads a qrels file's bytes.
@@ -568,18 +678,12 @@ pub fn parse_qrels_within(
     data: Vec<u8>,
     max_line_bytes: Option<usize>,
 ) -> Result<Qrels, ParseError> {
-    parse(
-        data,
-        &Layout {
-            width: 4,
-            value: 3,
-            tag: None,
-            what: "judged",
-            fields: "query iteration document relevance",
-            read: read_level,
-            max_line: max_line_bytes.unwrap_or(usize::MAX),
-        },
-    )
+    parse(&Source::Memory(data), &qrels_layout(max_line_bytes))
+}
+
+/// Reads the qrels file at `path`; a line over `max_line_bytes` (without its newline) is an error.
+pub fn read_qrels(path: &str, max_line_bytes: Option<usize>) -> Result<Qrels, ParseError> {
+    parse_file(path, &qrels_layout(max_line_bytes))
 }
 
 /// Reads a run file's bytes.
@@ -589,18 +693,12 @@ pub fn parse_run(data: Vec<u8>) -> Result<Run, ParseError> {
 
 /// Reads a run file's bytes; a line over `max_line_bytes` (without its newline) is an error.
 pub fn parse_run_within(data: Vec<u8>, max_line_bytes: Option<usize>) -> Result<Run, ParseError> {
-    parse(
-        data,
-        &Layout {
-            width: 6,
-            value: 4,
-            tag: Some(5),
-            what: "ranked",
-            fields: "query Q0 document rank score tag",
-            read: read_score,
-            max_line: max_line_bytes.unwrap_or(usize::MAX),
-        },
-    )
+    parse(&Source::Memory(data), &run_layout(max_line_bytes))
+}
+
+/// Reads the run file at `path`; a line over `max_line_bytes` (without its newline) is an error.
+pub fn read_run(path: &str, max_line_bytes: Option<usize>) -> Result<Run, ParseError> {
+    parse_file(path, &run_layout(max_line_bytes))
 }
 
 #[cfg(test)]
@@ -685,59 +783,128 @@ mod tests {
         assert_eq!((err.line, err.message.as_str()), (2, "invalid UTF-8"));
     }
 
+    /// Every entry as `(query, doc, value, query's first line)`.
+    fn flat<T: Copy>(parsed: &Parsed<T>) -> Vec<(String, String, T, usize)> {
+        let mut out = Vec::new();
+        for (q, e) in parsed.queries.iter().zip(&parsed.entries) {
+            for (span, &value) in e.docs.iter().zip(&e.values) {
+                out.push((
+                    q.clone(),
+                    parsed.doc(*span).to_string(),
+                    value,
+                    e.first_line,
+                ));
+            }
+        }
+        out
+    }
+
+    /// `len` bytes in `parts` consecutive ranges.
+    fn even(len: usize, parts: usize) -> Vec<(usize, usize)> {
+        (0..parts)
+            .map(|p| (len * p / parts, len * (p + 1) / parts))
+            .collect()
+    }
+
+    fn temp_file(name: &str, bytes: &[u8]) -> String {
+        let dir = std::env::temp_dir().join(format!("nlpeval-parse-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        path.to_str().unwrap().to_string()
+    }
+
     #[test]
-    fn chunked_parse_equals_one_chunk() {
-        let mut text = String::from("# header\n");
+    fn blocks_of_any_size_parse_as_one() {
+        let mut text = String::from("# header\n\n");
         let mut rng = fastrand::Rng::with_seed(3);
-        for i in 0..60_000 {
+        for i in 0..3_000 {
             let q = rng.u32(0..50);
-            text.push_str(&format!("q{q} Q0 d{i} 1 {} t{}\r\n", rng.f64(), i % 3));
-        }
-        let layout_run = |data: &str, parts: usize| {
-            let pieces = boundaries(data, parts);
-            let layout = Layout {
-                width: 6,
-                value: 4,
-                tag: Some(5),
-                what: "ranked",
-                fields: "query Q0 document rank score tag",
-                read: read_score,
-                max_line: usize::MAX,
+            let gap = [" ", "\t", "  ", "\u{a0}", " \u{1c}"][rng.usize(0..5)];
+            let end = ["\n", "\r\n", "\n\n", "\n# note\n"][rng.usize(0..4)];
+            let doc = if i % 11 == 0 {
+                format!("d\u{e9}{i}")
+            } else {
+                format!("d{i}")
             };
-            (
-                pieces.len(),
-                parse_chunk(data, 0, data.len(), &layout).unwrap().lines,
-            )
-        };
-        assert_eq!(layout_run(&text, 7), (7, 60_001));
-        let whole = parse_run(text.clone().into_bytes()).unwrap();
+            text.push_str(&format!(
+                "q{q}{gap}Q0 {doc} 1 {} t{}{end}",
+                rng.f64(),
+                i % 3
+            ));
+        }
+        text.push_str("q1 Q0 last 1 0.5 t"); // no final newline
+        let layout = run_layout(None);
+        let memory = Source::Memory(text.clone().into_bytes());
+        let one = parse_blocks(&memory, &[(0, text.len())], &layout).unwrap();
+        assert_eq!(
+            one.entries.iter().map(|e| e.docs.len()).sum::<usize>(),
+            3_001
+        );
+        assert_eq!(one.tag.as_deref(), Some("t0"));
+        let path = temp_file("blocks", text.as_bytes());
+        let file = Source::open(&path, 0).unwrap();
+        assert!(matches!(file, Source::File { .. }));
+        // blocks smaller than a line own no line or one; blocks end inside lines and characters
+        for parts in [2, 7, 1_000, text.len() / 3, text.len()] {
+            let ranges = even(text.len(), parts);
+            for source in [&memory, &file] {
+                let got = parse_blocks(source, &ranges, &layout).unwrap();
+                assert_eq!(got.queries, one.queries, "{parts}");
+                assert_eq!(flat(&got), flat(&one), "{parts}");
+                assert_eq!(got.tag, one.tag);
+            }
+        }
+        let ranges = blocks(100 * BLOCK_BYTES + 1, 2);
+        assert_eq!((ranges.len(), ranges[0].0), (101, 0));
+        assert!(ranges
+            .windows(2)
+            .all(|w| w[0].1 == w[1].0 && w[0].1 - w[0].0 <= BLOCK_BYTES));
+        assert_eq!(ranges.last().unwrap().1, 100 * BLOCK_BYTES + 1);
+        assert_eq!(blocks(PARALLEL_MIN_BYTES, 2).len(), 8);
+        assert_eq!(blocks(10, 2), vec![(0, 10)]);
+    }
+
+    #[test]
+    fn errors_in_late_blocks_name_their_line_in_the_file() {
+        let mut text = String::from("# header\n");
+        for i in 0..60_000 {
+            text.push_str(&format!("q{} Q0 d{i} 1 0.{i} t\r\n", i % 50));
+        }
         assert!(text.len() >= PARALLEL_MIN_BYTES);
-        assert_eq!(whole.tag.as_deref(), Some("t0"));
-        let mut one: Builder<f64> = Builder::new();
-        for (number, _, line) in lines(&text).skip(1) {
-            let mut found = Vec::new();
-            fields(line, 6, &mut found);
-            one.slot(&line[found[0].0..found[0].1], number);
-        }
-        assert_eq!(whole.queries, one.queries);
-        for (e, o) in whole.entries.iter().zip(&one.entries) {
-            assert_eq!(e.first_line, o.first_line);
-        }
-        let total: usize = whole.entries.iter().map(|e| e.docs.len()).sum();
-        assert_eq!(total, 60_000);
-        // an error in a late chunk names its line in the whole file
+        let whole = parse_run(text.clone().into_bytes()).unwrap();
+        assert_eq!(whole.entries[0].first_line, 2);
+        assert_eq!(whole.entries[49].first_line, 51);
         let bad = format!("{text}q1 Q0 x 1 nan t\n");
         let err = parse_run(bad.into_bytes()).unwrap_err();
         assert_eq!((err.line, err.message.as_str()), (60_002, "score is NaN"));
-        let again = lines(&text).nth(6).unwrap().2;
+        let again = "q6 Q0 d6 1 0.6 t";
         let dup = format!("{text}{again}\n");
-        let err = parse_run(dup.into_bytes()).unwrap_err();
+        let err = parse_run(dup.clone().into_bytes()).unwrap_err();
         assert_eq!(err.line, 60_002);
         assert!(
-            err.message.ends_with("(first on line 7)"),
+            err.message.ends_with("(first on line 8)"),
             "{}",
             err.message
         );
+        // from a file read by blocks: the duplicate's lines are found in the file read again
+        let err = read_run(&temp_file("dup", dup.as_bytes()), None).unwrap_err();
+        assert_eq!(err.line, 60_002);
+        assert!(
+            err.message.ends_with("(first on line 8)"),
+            "{}",
+            err.message
+        );
+        // invalid UTF-8 anywhere wins over an earlier error of another kind
+        let mut mixed = format!("q1 Q0 a 1 x t\n{text}").into_bytes();
+        mixed.extend_from_slice(b"q1 Q0 \xff 1 0.5 t\n");
+        let err = read_run(&temp_file("mixed", &mixed), None).unwrap_err();
+        assert_eq!((err.line, err.message.as_str()), (60_003, "invalid UTF-8"));
+        let err = parse_run(mixed).unwrap_err();
+        assert_eq!((err.line, err.message.as_str()), (60_003, "invalid UTF-8"));
+        let err = read_run("/nonexistent/run", None).unwrap_err();
+        assert_eq!(err.line, 0);
+        assert!(err.message.starts_with("cannot read /nonexistent/run: "));
     }
 
     #[test]

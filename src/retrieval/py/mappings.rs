@@ -165,6 +165,7 @@ pub fn read_mapping<T: Value>(outer: &Bound<'_, PyAny>) -> Option<Parsed<T>> {
                 docs.push(Span {
                     start: text.len(),
                     len,
+                    arena: 0,
                 });
                 text.push_str(std::str::from_utf8_unchecked(doc));
             }
@@ -176,7 +177,7 @@ pub fn read_mapping<T: Value>(outer: &Bound<'_, PyAny>) -> Option<Parsed<T>> {
             });
         }
         Some(Parsed {
-            text,
+            arenas: vec![text],
             queries,
             entries,
             tag: None,

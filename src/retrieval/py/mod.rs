@@ -12,16 +12,9 @@ use pyo3::types::PyDict;
 mod mappings;
 
 use super::measures::{evaluate, Kind, Spec};
-use super::parse::{parse_qrels_within, parse_run_within, ParseError, Parsed, Qrels, Run};
+use super::parse::{read_qrels, read_run, Parsed, Qrels, Run};
 use super::place::{place, Placed};
 use crate::common::py::{to_array2, value_error, OrValueError};
-
-fn read(path: &str) -> Result<Vec<u8>, ParseError> {
-    std::fs::read(path).map_err(|err| ParseError {
-        line: 0,
-        message: format!("cannot read {path}: {err}"),
-    })
-}
 
 fn queries<T>(parsed: &Parsed<T>) -> Vec<String> {
     parsed.queries.clone()
@@ -48,7 +41,7 @@ impl TrecQrels {
     #[pyo3(signature = (path, max_line_bytes=None))]
     fn read(py: Python<'_>, path: &str, max_line_bytes: Option<usize>) -> PyResult<TrecQrels> {
         let inner = py
-            .detach(|| read(path).and_then(|data| parse_qrels_within(data, max_line_bytes)))
+            .detach(|| read_qrels(path, max_line_bytes))
             .or_value_error()?;
         Ok(TrecQrels { inner })
     }
@@ -113,7 +106,7 @@ impl TrecRun {
     #[pyo3(signature = (path, max_line_bytes=None))]
     fn read(py: Python<'_>, path: &str, max_line_bytes: Option<usize>) -> PyResult<TrecRun> {
         let inner = py
-            .detach(|| read(path).and_then(|data| parse_run_within(data, max_line_bytes)))
+            .detach(|| read_run(path, max_line_bytes))
             .or_value_error()?;
         Ok(TrecRun { inner })
     }
