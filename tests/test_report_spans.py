@@ -6,7 +6,9 @@ headless Chromium."""
 
 from __future__ import annotations
 
+import html
 import json
+import re
 import warnings
 from pathlib import Path
 from typing import Any
@@ -196,6 +198,43 @@ def test_cli_label_lines_and_span_flags(tmp_path: Path, capsys: pytest.CaptureFi
         assert record["task"] == "spans"
         cells = {c["system"]: c["estimate"]["value"] for c in record["leaderboard"]["cells"]}
         assert cells["A.tags"] == pytest.approx(f1_score(refs, systems["A"], average="weighted"), abs=1e-12)
+
+
+def _page_titles(path: Path) -> tuple[str, str]:
+    """The page's ``<title>`` (the head's; the figures have their own) and ``<h1>`` texts."""
+    page = path.read_text(encoding="utf-8")
+    (title,) = re.findall(r"<title>(.*?)</title>", page.split("</head>")[0], flags=re.S)
+    (heading,) = re.findall(r"<h1[^>]*>(.*?)</h1>", page, flags=re.S)
+    return html.unescape(title), html.unescape(heading)
+
+
+def test_cli_span_f1_page_has_the_labelling_title_unless_one_is_given(tmp_path: Path) -> None:
+    systems, refs = _data()
+    paths = {}
+    for name, sequences in [("ref", refs), *systems.items()]:
+        paths[name] = tmp_path / f"{name}.tags"
+        paths[name].write_text("".join(" ".join(s) + "\n" for s in sequences), encoding="utf-8")
+    common = ["-r", str(paths["ref"]), str(paths["A"]), str(paths["B"]), "--bootstrap", "0", "--randomization", "0"]
+    given = "NER taggers & friends"
+    for route in (["-m", "span_f1"], ["--task", "spans"], ["--task", "spans", "-m", "span_f1"]):
+        for title, want in (([], "Sequence labelling comparison"), (["--title", given], given)):
+            page = tmp_path / "spans.html"
+            assert main(["report", *route, *common, *title, "-o", str(page)]) == 0
+            assert _page_titles(page) == (want, want), (route, title)
+    # the generation report keeps its own default, and a given title
+    texts = tmp_path / "ref.txt"
+    texts.write_text("a b c\nd e f\n", encoding="utf-8")
+    for title, want in (([], "System comparison"), (["--title", given], given)):
+        page = tmp_path / "chrf.html"
+        argv = ["report", "-m", "chrf", "-r", str(texts), str(texts), "--bootstrap", "0", *title, "-o", str(page)]
+        assert main(argv) == 0
+        assert _page_titles(page) == (want, want)
+    # the library: report(metrics=["span_f1"]) as the command line
+    lines = {name: [" ".join(s) for s in hyps] for name, hyps in systems.items()}
+    gold = [" ".join(s) for s in refs]
+    for title, want in (({}, "Sequence labelling comparison"), ({"title": given}, given)):
+        model = report(lines, gold, metrics=["span_f1"], n_bootstrap=0, n_randomization=0, **title)
+        assert model.title == want
 
 
 def test_cli_errors_name_file_and_line(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:

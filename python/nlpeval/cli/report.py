@@ -133,7 +133,9 @@ def add_parser(subparsers: Any) -> None:
         help="any metric option of 'nlpeval score' by name, e.g. chrf_word_order=2 (checked as the flag is)",
     )
     parser.add_argument("--figures", metavar="DIR", help="also draw paper figures (PDF/PNG) into DIR (plot extra)")
-    parser.add_argument("--title", default="System comparison", help="report title")
+    from nlpeval.reports.titles import DEFAULT_TITLE
+
+    parser.add_argument("--title", default=DEFAULT_TITLE, help="report title (each --task has its own default)")
     parser.add_argument("--format", "-f", choices=FORMATS, default=None, help="output format (default from -o)")
     parser.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE (atomically)")
     from nlpeval.cli.dataoptions import add_data_options
@@ -544,6 +546,7 @@ def _ir(options: argparse.Namespace, fmt: str) -> int:
     from nlpeval.ir.native import read_qrels, read_run
     from nlpeval.ir.report import ir_report
     from nlpeval.reports.render import render
+    from nlpeval.reports.titles import task_title
 
     if not options.qrels or not options.systems:
         raise UsageError("--task ir needs --qrels FILE and at least one run file")
@@ -564,7 +567,7 @@ def _ir(options: argparse.Namespace, fmt: str) -> int:
             baseline=baseline,
             seed=options.seed,
             n_bootstrap=options.bootstrap,
-            title=options.title if options.title != "System comparison" else "Run comparison",
+            title=task_title(options.title, "Run comparison"),
             command=command,
             inputs=inputs,
         )
@@ -579,6 +582,7 @@ def _classify(options: argparse.Namespace, fmt: str) -> int:
     from nlpeval.core.errors import InputError
     from nlpeval.reports.build import classification_report
     from nlpeval.reports.render import render
+    from nlpeval.reports.titles import task_title
 
     if not options.gold or not options.pred:
         raise UsageError("--task classify needs --gold FILE and at least one --pred FILE")
@@ -625,7 +629,7 @@ def _classify(options: argparse.Namespace, fmt: str) -> int:
             scores_by_system=scores,
             seed=options.seed,
             n_bootstrap=options.bootstrap,
-            title=options.title if options.title != "System comparison" else "Classifier comparison",
+            title=task_title(options.title, "Classifier comparison"),
             command=command,
             inputs=inputs,
         )

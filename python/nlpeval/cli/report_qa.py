@@ -34,6 +34,7 @@ def run_qa(options: argparse.Namespace, fmt: str) -> int:
     from nlpeval.core.errors import InputError
     from nlpeval.reports.qa import SystemInputError, qa_report
     from nlpeval.reports.render import render
+    from nlpeval.reports.titles import task_title
 
     if not options.gold or not options.systems:
         raise UsageError("--task qa needs --gold FILE and at least one system file")
@@ -58,7 +59,7 @@ def run_qa(options: argparse.Namespace, fmt: str) -> int:
             baseline=baseline_name(options, names),
             seed=options.seed,
             n_bootstrap=options.bootstrap,
-            title=options.title if options.title != "System comparison" else "QA system comparison",
+            title=task_title(options.title, "QA system comparison"),
             command=command_line(),
             inputs=_inputs(options, names) + [_read(path, "no-answer probabilities") for path in options.na_probs],
         )
@@ -122,6 +123,7 @@ def run_mc(options: argparse.Namespace, fmt: str) -> int:
     from nlpeval.core.errors import InputError
     from nlpeval.reports.qa import mc_report
     from nlpeval.reports.render import render
+    from nlpeval.reports.titles import task_title
 
     if not options.gold or not options.systems:
         raise UsageError("--task mc needs --gold FILE and at least one system file")
@@ -145,7 +147,7 @@ def run_mc(options: argparse.Namespace, fmt: str) -> int:
             baseline=baseline_name(options, names),
             seed=options.seed,
             n_bootstrap=options.bootstrap,
-            title=options.title if options.title != "System comparison" else "Multiple-choice comparison",
+            title=task_title(options.title, "Multiple-choice comparison"),
             command=command_line(),
             inputs=_inputs(options, names),
         )

@@ -94,7 +94,8 @@ def run(options: argparse.Namespace, fmt: str) -> int:
     from nlpeval.metrics.span_f1 import SpanF1
     from nlpeval.reports.metrics import build_metrics
     from nlpeval.reports.render import render
-    from nlpeval.reports.spans import span_report
+    from nlpeval.reports.spans import TITLE, span_report
+    from nlpeval.reports.titles import task_title
 
     if options.task not in ("generation", "spans"):
         raise UsageError(f"--conll gives a span F1 report, not --task {options.task}")
@@ -129,7 +130,7 @@ def run(options: argparse.Namespace, fmt: str) -> int:
             n_bootstrap=options.bootstrap,
             n_randomization=options.randomization,
             max_examples=options.max_examples,
-            title=options.title if options.title != "System comparison" else "Sequence labelling comparison",
+            title=task_title(options.title, TITLE),
             command=command_line(),
             inputs=inputs,
         )

@@ -26,6 +26,7 @@ from nlpeval.reports.sections.ngrams import ngram_section as _ngram_section  # n
 from nlpeval.reports.sections.ngrams import ngram_section_vectorised as _ngram_section_vectorised  # noqa: F401
 from nlpeval.reports.sections.resampled import resampled_sections as _resampled_sections
 from nlpeval.reports.settings import Comparison, Resampling
+from nlpeval.reports.titles import DEFAULT_TITLE
 
 DEFAULT_METRICS = ("bleu", "chrf", "ter")
 TOP_NGRAMS = 50
@@ -69,7 +70,7 @@ def report(
     min_segments: int = 10,
     all_pairs: bool = True,
     metric_options: Mapping[str, Any] | Any = None,
-    title: str = "System comparison",
+    title: str = DEFAULT_TITLE,
     command: str | None = None,
     inputs: Sequence[InputFile] | None = None,
     progress: Callable[[str], None] | None = None,
@@ -88,8 +89,9 @@ def report(
     metrics : sequence of str
         Any metric name of ``nlpeval score -m`` (``bleu``, ``chrf``, ``ter``, ``rougeL``, ``meteor``, ``wer``...).
         ``["span_f1"]`` gives the sequence labelling report of :func:`nlpeval.reports.spans.span_report` (the
-        sources, if given, as each sentence's words); span F1 with other metrics, labels, human scores, a preset,
-        quantile buckets or a frequency corpus is a ``ValueError``.
+        sources, if given, as each sentence's words; its title "Sequence labelling comparison" unless another
+        is given); span F1 with other metrics, labels, human scores, a preset, quantile buckets or a frequency
+        corpus is a ``ValueError``.
     baseline : str, optional
         System the others are tested against (default the first).
     labels : sequence of str, optional

@@ -22,6 +22,7 @@ from nlpeval.core.stats import Stats
 from nlpeval.reports.model import InputFile, Leaderboard
 from nlpeval.reports.record import FrozenRecord
 from nlpeval.reports.settings import Comparison, Resampling
+from nlpeval.reports.titles import DEFAULT_TITLE
 
 
 @dataclass(frozen=True, repr=False, eq=False)
@@ -49,7 +50,7 @@ class ReportOptions(FrozenRecord):
     top_k: int = 50
     all_pairs: bool = True
     metric_options: Mapping[str, Any] | Any = None
-    title: str = "System comparison"
+    title: str = DEFAULT_TITLE
     command: str | None = None
     inputs: Sequence[InputFile] | None = None
     #: human scores (:class:`~nlpeval.reports.analyses.human_agreement.HumanScores`): the agreement section

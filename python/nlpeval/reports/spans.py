@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from nlpeval.core.errors import InputError
+from nlpeval.reports.titles import DEFAULT_TITLE, task_title
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -28,6 +29,8 @@ if TYPE_CHECKING:
 
 #: sentences shown in the examples by default (half the lowest, half the highest span F1)
 MAX_EXAMPLES = 20
+#: the labelling report's title when none is given (``--task spans``, ``--conll``, ``-m span_f1``)
+TITLE = "Sequence labelling comparison"
 
 
 def _labels(item: Any) -> list[Any]:
@@ -43,7 +46,7 @@ def span_report(
     name: str = "span_f1",
     tokens: Sequence[Sequence[str]] | None = None,
     max_examples: int | None = None,
-    title: str = "Sequence labelling comparison",
+    title: str = TITLE,
     **options: Unpack[TaskOptions],
 ) -> Report:
     """Compare sequence labellers on the same sentences by span F1 and return the report model.
@@ -140,10 +143,12 @@ def labelling_report(
     *,
     sources: Sequence[str] | None = None,
     generation: Mapping[str, bool] | None = None,
+    title: str = DEFAULT_TITLE,
     **options: Any,
 ) -> Report | None:
     """:func:`nlpeval.report` of span F1: the labelling report of label lines (one reference line per sentence,
-    ``sources`` the sentences' words, shown with the examples); ``None`` when no metric is span F1.
+    ``sources`` the sentences' words, shown with the examples); ``None`` when no metric is span F1. Its title is
+    :data:`TITLE` unless one other than :func:`nlpeval.report`'s default is given (as ``--task spans``).
 
     Span F1 scores label sequences, which no other text metric and no section of the generation report reads:
     span F1 with another metric, or with a setting of the generation report only (``generation``: whether labels,
@@ -182,7 +187,8 @@ def labelling_report(
             )
     tokens = None if sources is None else [str(source).split() for source in sources]
     gold = [group[0] for group in refs]
-    return span_report(gold, hypotheses_by_system, metric=metric, name=spans[0], tokens=tokens, **options)
+    title = task_title(title, TITLE)
+    return span_report(gold, hypotheses_by_system, metric=metric, name=spans[0], tokens=tokens, title=title, **options)
 
 
 def _family(registry: Any, name: str) -> str | None:

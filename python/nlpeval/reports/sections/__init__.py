@@ -22,7 +22,6 @@ from nlpeval.reports.sections import (
     length,
     ngrams,
     sentences,
-    span_f1,
     summarization,
 )
 
@@ -55,7 +54,6 @@ SECTIONS: tuple[Section, ...] = (
     Section("summarization", summarization.section, waits=True),
     Section("human_agreement", human_agreement.section),
     Section("error_spans", error_spans.section),
-    Section("span_f1", span_f1.section),
 )
 
 

@@ -1,40 +1,24 @@
-"""The "Span F1 by type" section: for a reported span F1 metric (``report -m span_f1``), every system's precision,
-recall and F1 per entity type and the micro, macro and weighted averages (seqeval's ``classification_report``
-rows, or conlleval.pl's counts in ``--span-mode conlleval``), with percentile bootstrap intervals of each F1
-over sentences; none when span F1 is not reported."""
+"""The "Span F1 by type" section of the sequence labelling report (:func:`nlpeval.reports.spans.span_report`:
+``nlpeval report --task spans``, ``--conll``, ``-m span_f1``): every system's precision, recall and F1 per entity
+type and the micro, macro and weighted averages (seqeval's ``classification_report`` rows, or conlleval.pl's counts
+in ``--span-mode conlleval``), with percentile bootstrap intervals of each F1 over sentences.
+
+Not a section of the generation report (:data:`nlpeval.reports.sections.SECTIONS`): span F1 always gives the
+labelling report (:func:`nlpeval.reports.spans.labelling_report`)."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypeGuard
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from nlpeval.core.stats import Stats
-from nlpeval.reports.context import ReportContext
 from nlpeval.reports.model import SpanF1Section, SpanTypeRow
 from nlpeval.reports.settings import Resampling
 
 if TYPE_CHECKING:
     from nlpeval.metrics.span_f1.metric import SpanF1
-
-#: the span F1 metric's module, imported only by reports that score span F1 (the other pages do not load it)
-_METRIC_MODULE = "nlpeval.metrics.span_f1.metric"
-
-
-def is_span_f1(metric: Any) -> TypeGuard[SpanF1]:
-    """Whether ``metric`` is a :class:`~nlpeval.SpanF1`, without importing span F1 when no metric of the report
-    could be one (its module is loaded before any instance exists).
-
-    Examples
-    --------
-    >>> import nlpeval
-    >>> is_span_f1(nlpeval.SpanF1()), is_span_f1(nlpeval.BLEU())
-    (True, False)
-    """
-    module = sys.modules.get(_METRIC_MODULE)
-    return module is not None and isinstance(metric, module.SpanF1)
 
 
 def resampled_totals(stats: Stats, resampling: Resampling) -> np.ndarray | None:
@@ -111,12 +95,3 @@ def metric_section(
     n_segments = len(stats[systems[0]]) if systems else 0
     n_bootstrap = resampling.n_bootstrap if n_segments >= 2 and resampling.n_bootstrap >= 2 else 0
     return SpanF1Section(name, metric.mode, n_bootstrap, resampling.confidence, tuple(rows))
-
-
-def section(ctx: ReportContext) -> tuple[SpanF1Section, ...]:
-    """Per reported span F1 metric, its per-type table of every system (``()`` when none is reported)."""
-    return tuple(
-        metric_section(name, column.metric, column.stats, ctx.systems, ctx.resampling)
-        for name, column in ctx.metrics.items()
-        if is_span_f1(column.metric)
-    )
