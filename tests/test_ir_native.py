@@ -286,9 +286,8 @@ def test_score_spellings_read_natively_equal_python_float(tmp_path) -> None:
     fields += [repr(float(v)) for v in rng.normal(0, 1, 200) * 10.0 ** rng.integers(-320, 308, 200)]
     fields += [f"{v:.25e}" for v in rng.random(50)] + [f"{v:.17g}" for v in rng.random(50) * 1e-310]
     # plain decimals as run files print them (%.6f ...): read by the exact short path up to 2**53 as digits
-    fields += [
-        f"{v:.{k}f}" for k, v in zip(rng.integers(0, 23, 300), rng.normal(0, 1, 300) * 10.0 ** rng.integers(-6, 9, 300))
-    ]
+    places, values = rng.integers(0, 23, 300), rng.normal(0, 1, 300) * 10.0 ** rng.integers(-6, 9, 300)
+    fields += [f"{v:.{k}f}" for k, v in zip(places, values, strict=True)]
     fields += ["-0.000000", "9007199254740991", "9007199254740992", "900719925474099.15", "0.0000000000000000000001"]
     path = tmp_path / "run"
     path.write_text("".join(f"q Q0 d{i} 1 {field} t\n" for i, field in enumerate(fields)), encoding="utf-8")
