@@ -28,9 +28,10 @@ def _records() -> list[type]:
 
 def _twin(cls: type) -> type:
     """``cls``'s fields in a class made by ``dataclass(frozen=True, repr=False, eq=False)`` itself."""
-    namespace: dict[str, object] = {"__annotations__": {}, "__qualname__": cls.__qualname__}
+    annotations: dict[str, object] = {}
+    namespace: dict[str, object] = {"__annotations__": annotations, "__qualname__": cls.__qualname__}
     for f in dataclasses.fields(cls):
-        namespace["__annotations__"][f.name] = f.type
+        annotations[f.name] = f.type
         namespace[f.name] = dataclasses.field(
             default=f.default, default_factory=f.default_factory, repr=f.repr, hash=f.hash, compare=f.compare
         )
@@ -67,7 +68,7 @@ def _calls(cls: type) -> list[tuple[tuple[object, ...], dict[str, object]]]:
         f.name for f in declared if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
     ]
     positional = tuple(values.values())
-    calls = [
+    calls: list[tuple[tuple[object, ...], dict[str, object]]] = [
         (positional, {}),
         ((), dict(values)),
         ((), dict(reversed(list(values.items())))),
@@ -107,7 +108,7 @@ def test_frozen_as_the_generated_one(cls):
         with pytest.raises(dataclasses.FrozenInstanceError, match=f"cannot assign to field '{name}'"):
             setattr(target, name, 1)
         with pytest.raises(dataclasses.FrozenInstanceError, match="cannot assign to field 'other'"):
-            target.other = 1  # type: ignore[attr-defined]  # (the point: refused)
+            target.other = 1  # (the point: refused)
         with pytest.raises(dataclasses.FrozenInstanceError, match=f"cannot delete field '{name}'"):
             delattr(target, name)
     assert _state(dataclasses.replace(instance)) == _state(instance)
@@ -132,8 +133,8 @@ def test_defaults_factories_subclasses_and_pickles():
     assert (first.x, first.y, first.tags) == (1, 0, {}) and first.tags is not second.tags
     assert pickle.loads(pickle.dumps(_Point(2, 3, {"a": 1}))) == _Point(2, 3, {"a": 1})
     sub = _Sub(1)
-    sub.note = "allowed"  # type: ignore[attr-defined]  # (dataclasses allow it on a subclass too)
-    assert sub.note == "allowed"  # type: ignore[attr-defined]
+    sub.note = "allowed"  # (dataclasses allow it on a subclass too)
+    assert sub.note == "allowed"
     with pytest.raises(dataclasses.FrozenInstanceError):
         sub.x = 2
 
