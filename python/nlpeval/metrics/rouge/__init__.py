@@ -13,9 +13,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, cast
+from typing import Any
 
-from nlpeval.core.stats import Stats
 from nlpeval.core.token_ids import is_token_id_input
 from nlpeval.core.zero_division import ZeroDivision
 from nlpeval.metrics.rouge.engine import MAX_CELLS
@@ -239,9 +238,9 @@ def rouge(
     results: dict[str, RougeScore] = {}
     for name, metric in metrics.items():
         column = kernels.index(metric.kernel())
-        stats = Stats(metric.schema, metric.rows_from_pairs(pairs[:, column, :], ref_counts))
-        score = metric.score_from_stats(stats, segments=segments, n_bootstrap=n_bootstrap, seed=seed)
-        results[name] = cast(RougeScore, score)  # Rouge.score_from_totals makes it; replace() keeps the class
+        results[name] = metric.score_from_pairs(
+            pairs[:, column, :], ref_counts, segments=segments, n_bootstrap=n_bootstrap, seed=seed
+        )
     return results
 
 

@@ -104,9 +104,37 @@ def combine_references(
 
     The ``hyp`` and ``ref`` columns hold (weighted) counts for micro averaging.
     """
-    hits = pairs[:, 0]
-    hyp = weighted(pairs[:, 1], rtype)
-    ref = weighted(pairs[:, 2], rtype)
+    columns = reference_columns(pairs, ref_counts, rtype, multi_ref=multi_ref, alpha=alpha, zero_division=zero_division)
+    out = np.empty((ref_counts.shape[0], len(columns) + extra))
+    for index, col in enumerate(columns):
+        out[:, index] = col
+    return out
+
+
+def reference_columns(
+    pairs: np.ndarray,
+    ref_counts: np.ndarray,
+    rtype: RougeType,
+    *,
+    multi_ref: str,
+    alpha: float,
+    zero_division: ZeroDivision,
+) -> tuple[np.ndarray, ...]:
+    """The columns of :func:`combine_references` as six contiguous float arrays of one
+    value per segment: precision, recall, F, hits, hypothesis and reference counts.
+
+    Examples
+    --------
+    >>> from nlpeval.metrics.rouge.types import RougeType
+    >>> pairs = np.array([[1.0, 2.0, 4.0], [2.0, 2.0, 2.0], [0.0, 3.0, 1.0]])
+    >>> columns = reference_columns(pairs, np.array([2, 1]), RougeType.parse("rouge1"),
+    ...                             multi_ref="max", alpha=0.5, zero_division=0.0)
+    >>> [c.tolist() for c in columns[:3]]
+    [[1.0, 0.0], [1.0, 0.0], [1.0, 0.0]]
+    """
+    hits, hyp, ref = (np.ascontiguousarray(pairs[:, k], dtype=np.float64) for k in range(3))
+    hyp = weighted(hyp, rtype)
+    ref = weighted(ref, rtype)
     if multi_ref == "average":
         starts = group_starts(ref_counts)
         hits, hyp, ref = (np.add.reduceat(col, starts) for col in (hits, hyp, ref))
@@ -114,16 +142,10 @@ def combine_references(
     recall = ratio(hits, ref, rtype, zero_division, "ROUGE recall (empty reference)")
     f = fmeasure(precision, recall, alpha)
     columns = (precision, recall, f, hits, hyp, ref)
-    n = ref_counts.shape[0]
-    out = np.empty((n, len(columns) + extra))
-    if multi_ref in ("max", "best") and pairs.shape[0] != n:
+    if multi_ref in ("max", "best") and pairs.shape[0] != ref_counts.shape[0]:
         pick = first_argmax(f if multi_ref == "max" else recall, ref_counts)
-        for index, col in enumerate(columns):
-            np.take(col, pick, out=out[:, index])
-    else:  # pooled, or one reference per segment: nothing to pick
-        for index, col in enumerate(columns):
-            out[:, index] = col
-    return out
+        return tuple(np.take(col, pick) for col in columns)
+    return columns  # pooled, or one reference per segment: nothing to pick
 
 
 def micro_values(totals: np.ndarray, rtype: RougeType, alpha: float) -> np.ndarray:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -19,7 +19,7 @@ from nlpeval.core.signature import Signature, nrefs_field
 from nlpeval.core.stats import Stats, StatsSchema
 from nlpeval.core.zero_division import ZeroDivision, check_zero_division
 from nlpeval.metrics.rouge.engine import MAX_CELLS, id_pairs, text_pairs
-from nlpeval.metrics.rouge.formulas import MULTI_REF, combine_references, micro_values
+from nlpeval.metrics.rouge.formulas import MULTI_REF, combine_references, micro_values, reference_columns
 from nlpeval.metrics.rouge.result import RougeScore
 from nlpeval.metrics.rouge.splitters import resolve_splitter
 from nlpeval.metrics.rouge.types import RougeType
@@ -156,6 +156,43 @@ class Rouge(CorpusMetric):
         rows[:, _N + 1] = ref_counts
         rows[:, _N + 2] = ref_counts
         return rows
+
+    def score_from_pairs(
+        self,
+        pairs: np.ndarray,
+        ref_counts: np.ndarray,
+        *,
+        segments: bool = False,
+        n_bootstrap: int = 0,
+        seed: int | None = 12345,
+    ) -> RougeScore:
+        """The score of this type's ``(n_pairs, 3)`` counts: ``score_from_stats`` of
+        :meth:`rows_from_pairs`, to the last bit. Without a bootstrap the totals are summed from
+        the columns directly instead of building and reducing the statistics rows (at 20,000
+        short segments that was a third of the time outside the native call)."""
+        n = ref_counts.shape[0]
+        if n_bootstrap or n == 0:
+            return self._score_via_stats(pairs, ref_counts, segments=segments, n_bootstrap=n_bootstrap, seed=seed)
+        columns = reference_columns(
+            pairs, ref_counts, self.type, multi_ref=self.combine, alpha=self.alpha, zero_division=self.zero_division
+        )
+        # each column summed as Stats.totals sums it: one contiguous float64 column, numpy's pairwise sum
+        totals = np.array(
+            [col.sum() for col in columns] + [float(n), ref_counts.min(), ref_counts.max()], dtype=np.float64
+        )
+        score = self.score_from_totals(totals)
+        if not segments:
+            return score
+        values = columns[2] if self.segment_columns == "f" else np.stack(columns[:3], axis=1)
+        return RougeScore(score.name, score.score, score.signature, score.components, values)
+
+    def _score_via_stats(
+        self, pairs: np.ndarray, ref_counts: np.ndarray, *, segments: bool, n_bootstrap: int, seed: int | None
+    ) -> RougeScore:
+        """:meth:`score_from_stats` of the statistics rows of ``pairs`` (the general path)."""
+        stats = Stats(SCHEMA, self.rows_from_pairs(pairs, ref_counts))
+        score = self.score_from_stats(stats, segments=segments, n_bootstrap=n_bootstrap, seed=seed)
+        return cast(RougeScore, score)  # score_from_totals makes a RougeScore; replace() keeps the class
 
     def segment_stats(self, hypotheses: Sequence[Any], references: Sequence[Any]) -> Stats:
         pairs, ref_counts = self.pair_counts(hypotheses, references, [self.kernel()])

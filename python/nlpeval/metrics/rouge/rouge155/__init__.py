@@ -196,6 +196,18 @@ class Rouge155(Rouge):
         nrefs = ref_counts.astype(np.float64)
         return np.column_stack([precision, recall, f, hits, peer, model, np.ones(n), nrefs, nrefs])
 
+    def score_from_pairs(
+        self,
+        pairs: np.ndarray,
+        ref_counts: np.ndarray,
+        *,
+        segments: bool = False,
+        n_bootstrap: int = 0,
+        seed: int | None = 12345,
+    ) -> RougeScore:
+        """The Perl's averages of this type's counts (always through the statistics rows)."""
+        return self._score_via_stats(pairs, ref_counts, segments=segments, n_bootstrap=n_bootstrap, seed=seed)
+
     def accumulator(self, *, keep_segments: bool = False) -> Accumulator:
         """Streaming accumulation; keeps every row, as the Perl's averages need them."""
         return super().accumulator(keep_segments=True)
