@@ -739,6 +739,7 @@ pub fn read_run(path: &str, max_line_bytes: Option<usize>) -> Result<Run, ParseE
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::retrieval::source::temp_file;
 
     fn docs<T: Copy>(parsed: &Parsed<T>, slot: usize) -> Vec<(String, T)> {
         let e = &parsed.entries[slot];
@@ -839,14 +840,6 @@ mod tests {
         (0..parts)
             .map(|p| (len * p / parts, len * (p + 1) / parts))
             .collect()
-    }
-
-    fn temp_file(name: &str, bytes: &[u8]) -> String {
-        let dir = std::env::temp_dir().join(format!("nlpeval-parse-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join(name);
-        std::fs::write(&path, bytes).unwrap();
-        path.to_str().unwrap().to_string()
     }
 
     #[test]
