@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 import numpy as np
@@ -20,12 +20,12 @@ from nlpeval.core.errors import InputError
 from nlpeval.core.metric import CorpusMetric
 from nlpeval.core.stats import Stats
 from nlpeval.reports.model import InputFile, Leaderboard
-from nlpeval.reports.record import FrozenRecord
+from nlpeval.reports.record import FrozenRecord, record
 from nlpeval.reports.settings import Comparison, Resampling
 from nlpeval.reports.titles import DEFAULT_TITLE
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record
 class MetricColumn(FrozenRecord):
     """One reported metric: the configured metric, its label and display scale, its direction and every
     system's segment statistics."""
@@ -39,7 +39,7 @@ class MetricColumn(FrozenRecord):
     spans: Mapping[str, Any] | None = None
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record
 class ReportOptions(FrozenRecord):
     """What the report shows, besides the resampling settings (see :func:`nlpeval.reports.build.report`)."""
 
@@ -57,7 +57,7 @@ class ReportOptions(FrozenRecord):
     human: Any = None
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record
 class Resampled(FrozenRecord):
     """The sections built on the second thread (mostly native resampling, GIL released): the leaderboard
     and the bucket tables that come first (word accuracy by frequency; compare-mt's BLEU by length)."""
@@ -66,7 +66,7 @@ class Resampled(FrozenRecord):
     tables: tuple[Any, ...]
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record
 class ReportContext(FrozenRecord):
     """Everything a report section reads, built once by :func:`build_context`.
 

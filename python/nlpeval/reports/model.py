@@ -22,10 +22,10 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
-from nlpeval.reports.record import FrozenRecord
+from nlpeval.reports.record import FrozenRecord, record
 
 #: version of the JSON layout (major.minor)
 SCHEMA_VERSION = "1.1"
@@ -106,7 +106,7 @@ class _Record(FrozenRecord):
 # ---------------------------------------------------------------------------- building blocks
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record
 class Estimate(_Record):
     """A value with its count and (optional) bootstrap interval.
 
@@ -120,7 +120,7 @@ class Estimate(_Record):
     high: float | None = None
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record
 class Histogram(_Record):
     """Counts of values in ``[edges[i], edges[i+1])`` (the last bin is closed)."""
 
@@ -128,7 +128,7 @@ class Histogram(_Record):
     counts: tuple[int, ...]
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record
 class SegmentIds(_Record):
     """A count and up to a few example segment ids (0-based)."""
 
@@ -139,7 +139,7 @@ class SegmentIds(_Record):
 # ---------------------------------------------------------------------------- 1. provenance
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record
 class InputFile(_Record):
     """One input: its role (``system``, ``reference``, ``source``, ``labels``, ``freq-corpus``...)."""
 
@@ -150,7 +150,7 @@ class InputFile(_Record):
     sha256: str
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record
 class MetricInfo(_Record):
     """A metric of the report: its ``-m`` name, display label and scale, direction, signature."""
 
@@ -161,7 +161,7 @@ class MetricInfo(_Record):
     higher_is_better: bool = True
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record
 class Provenance(_Record):
     """Everything needed to reproduce the report (no timestamp unless asked for)."""
 
@@ -182,7 +182,7 @@ class Provenance(_Record):
 # ---------------------------------------------------------------------------- 2. leaderboard
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record
 class LeaderboardCell(_Record):
     """Corpus score of one system on one metric, with its bootstrap interval."""
 
@@ -191,7 +191,7 @@ class LeaderboardCell(_Record):
     estimate: Estimate
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record
 class PairwiseTest(_Record):
     """Test of ``system`` against ``other`` on one metric: ``difference = system - other``.
 
@@ -213,7 +213,7 @@ class PairwiseTest(_Record):
     significant: bool
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record
 class Cluster(_Record):
     """Systems not significantly different from each other (rank 1 = best)."""
 
@@ -222,7 +222,7 @@ class Cluster(_Record):
     systems: tuple[str, ...]
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record
 class PValueMatrix(_Record):
     """N x N Holm-adjusted p-values (all pairs) of one metric; ``None`` on the diagonal."""
 
@@ -245,7 +245,7 @@ def heatmap_worth_drawing(n_systems: int) -> bool:
     return n_systems > 2
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record
 class Leaderboard(_Record):
     """Systems x metrics, tests against the baseline and between all pairs, clusters, p-value matrices."""
 
@@ -262,7 +262,7 @@ class Leaderboard(_Record):
 # ---------------------------------------------------------------------------- 3. length and sanity
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record
 class SystemLength(_Record):
     """Length statistics of one system (whitespace tokens; BLEU's lengths when BLEU is a metric)."""
 
@@ -274,7 +274,7 @@ class SystemLength(_Record):
     histogram: Histogram
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record
 class SanityRow(_Record):
     """Suspicious outputs of one system; ``copied_source``/``untranslated`` need ``--src`` (else ``None``)."""
 
@@ -285,7 +285,7 @@ class SanityRow(_Record):
     untranslated: SegmentIds | None
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record
 class LengthSection(_Record):
     """Length ratio, brevity penalty, length histograms and sanity counts."""
 
@@ -298,7 +298,7 @@ class LengthSection(_Record):
 # ---------------------------------------------------------------------------- 4. sentence level
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record
 class SentenceScores(_Record):
     """Sentence-level scores of one system on one metric (one per segment; scatter data)."""
 
@@ -309,7 +309,7 @@ class SentenceScores(_Record):
     mean: float | None
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record
 class WinTieLoss(_Record):
     """Segments where ``system`` beats / ties / loses to ``other`` on a sentence metric; two-sided sign test."""
 
@@ -322,7 +322,7 @@ class WinTieLoss(_Record):
     p_sign: float | None
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record
 class SentenceSection(_Record):
     """Sentence-score distributions and pairwise win/tie/loss counts."""
 
@@ -334,7 +334,7 @@ class SentenceSection(_Record):
 # ---------------------------------------------------------------------------- 5. buckets
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record
 class BucketCell(_Record):
     """One system in one bucket.
 
@@ -350,7 +350,7 @@ class BucketCell(_Record):
     marker: str | None = None
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record
 class BucketRow(_Record):
     """A bucket: its label (compare-mt's spelling under the preset), bounds, cells, few-segments flag."""
 
@@ -361,7 +361,7 @@ class BucketRow(_Record):
     few: bool = False
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record
 class BucketTable(_Record):
     """One bucketed analysis.
 
@@ -391,7 +391,7 @@ class BucketTable(_Record):
 # ---------------------------------------------------------------------------- 6. n-grams
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record
 class NgramEntry(_Record):
     """A salient n-gram: compare-mt's score ``(c_system + alpha) / (c_system + c_other + 2 alpha)``,
     its counts on each side, an exact binomial test (BH-adjusted within the list) and example segments."""
@@ -406,7 +406,7 @@ class NgramEntry(_Record):
     example_ids: tuple[int, ...]
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record
 class NgramComparison(_Record):
     """Salient n-grams of ``system`` vs ``other`` (``compare_type`` match/over/under, as compare-mt).
 
@@ -431,7 +431,7 @@ class NgramComparison(_Record):
 # ---------------------------------------------------------------------------- 7. examples
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record
 class Example(_Record):
     """One segment: source, references, each system's output (in ``Report.systems`` order) and
     sentence scores per metric (``scores[metric][i]`` for system ``i``). Raw text: renderers escape.
@@ -457,7 +457,7 @@ class Example(_Record):
     alignment_references: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record
 class ExamplesSection(_Record):
     """The example browser's rows (at most ``max_examples``, chosen deterministically) and, per pair,
     the segments with the largest sentence-score differences (compare-mt's ``sentence_examples``)."""
@@ -472,7 +472,7 @@ class ExamplesSection(_Record):
 # ---------------------------------------------------------------------------- 8. task sections
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record
 class ClassMetrics(_Record):
     """Per-class precision, recall and F1 with bootstrap intervals, and the support."""
 
@@ -483,7 +483,7 @@ class ClassMetrics(_Record):
     support: int
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record
 class Curve(_Record):
     """PR or ROC points of one class (one-vs-rest) and the area under the curve."""
 
@@ -494,7 +494,7 @@ class Curve(_Record):
     area: float | None
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record
 class ClassificationSystem(_Record):
     """One classifier: accuracy, macro F1, confusion matrix (rows gold, columns predicted), classes, curves."""
 
@@ -506,7 +506,7 @@ class ClassificationSystem(_Record):
     curves: tuple[Curve, ...] = ()
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record
 class McNemarTest(_Record):
     """McNemar's exact test between two classifiers: segments only ``system`` / only ``other`` got right."""
 
@@ -518,7 +518,7 @@ class McNemarTest(_Record):
     p_holm: float | None
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record
 class ClassificationSection(_Record):
     """Classification report (``--task classify``)."""
 
@@ -527,7 +527,7 @@ class ClassificationSection(_Record):
     mcnemar: tuple[McNemarTest, ...]
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record
 class SentenceSplit(_Record):
     """How ``rougeLsum``'s splitter cut one side's summaries (``side``: ``reference``, the first
     reference of each segment, or a system): sentences in all, and segments with more than one."""
@@ -538,7 +538,7 @@ class SentenceSplit(_Record):
     multi_sentence: int
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record
 class SummarizationSection(_Record):
     """ROUGE family scores (cells as in the leaderboard) and how ``rougeLsum`` split sentences:
     per side the sentence counts, and the sentences of one reference (the first one the splitter
@@ -555,7 +555,7 @@ class SummarizationSection(_Record):
 # ---------------------------------------------------------------------------- agreement with humans
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record
 class HumanAgreementRow(_Record):
     """One metric's agreement with the human scores (``None``: undefined on these data, see the notes) and its
     PERM-BOTH cluster per statistic (1: not significantly worse than the best metric)."""
@@ -570,7 +570,7 @@ class HumanAgreementRow(_Record):
     pearson_rank: int | None
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record
 class HumanAgreement(_Record):
     """Which of the report's metrics agree with human scores here (:mod:`nlpeval.reports.analyses.human_agreement`).
 
@@ -594,7 +594,7 @@ class HumanAgreement(_Record):
 # ---------------------------------------------------------------------------- error spans (xCOMET)
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record
 class ErrorSpan(_Record):
     """One error span a metric tagged: characters ``start``..``end`` of the hypothesis, its severity, the
     tagger's mean probability and the span's text as the metric shows it."""
@@ -606,7 +606,7 @@ class ErrorSpan(_Record):
     text: str
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record
 class ErrorSpanSegment(_Record):
     """A segment of one system with its error spans: its id (from 0, as the examples), the metric's segment
     score, the MQM-like penalty of its spans (minor 1, major 5, critical 10) and the hypothesis."""
@@ -619,7 +619,7 @@ class ErrorSpanSegment(_Record):
     spans: tuple[ErrorSpan, ...]
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record
 class ErrorSpansSection(_Record):
     """A metric's error spans (:mod:`nlpeval.reports.sections.error_spans`): per system the spans and segments
     counted, and the segments with the largest penalty (``top`` per system, most severe first)."""
@@ -634,7 +634,7 @@ class ErrorSpansSection(_Record):
 # ---------------------------------------------------------------------------- span F1 by type
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record
 class SpanTypeRow(_Record):
     """One row of a span F1 table: a system's entity type (or ``micro avg``, ``macro avg``, ``weighted avg``),
     its precision, recall and F1 (0-1), reference and predicted chunks, and F1's bootstrap interval over
@@ -651,7 +651,7 @@ class SpanTypeRow(_Record):
     f1_high: float | None = None
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record
 class SpanF1Section(_Record):
     """A span F1 metric's per-type table (:mod:`nlpeval.reports.sections.span_f1`): its mode and, per system,
     every entity type then the three averages, with percentile intervals from ``n_bootstrap`` resamples."""
@@ -666,7 +666,7 @@ class SpanF1Section(_Record):
 # ---------------------------------------------------------------------------- the report
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record
 class Report(_Record):
     """The whole report. Sections that do not apply are ``None`` (or empty)."""
 

@@ -14,13 +14,13 @@ Examples
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
-from nlpeval.reports.record import FrozenRecord
+from nlpeval.reports.record import FrozenRecord, record
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record
 class Resampling(FrozenRecord):
     """Bootstrap and randomization settings of a report.
 
@@ -62,7 +62,7 @@ class Resampling(FrozenRecord):
         }
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record
 class Comparison(FrozenRecord):
     """Systems compared against a baseline under one :class:`Resampling`.
 

@@ -162,12 +162,13 @@ def labelling_report(
     ValueError: span F1 gives the sequence labelling report, which scores no other metric (bleu): report span_f1 alone
     """
     from nlpeval.metrics import registry
-    from nlpeval.metrics.span_f1 import SpanF1
-    from nlpeval.reports.metrics import build_metrics
 
     spans = [m for m in metrics if _family(registry, m) == "span_f1"]
     if not spans:
-        return None
+        return None  # (the span F1 modules are imported only for a labelling report: a tenth of a small one)
+    from nlpeval.metrics.span_f1 import SpanF1
+    from nlpeval.reports.metrics import build_metrics
+
     others = [m for m in metrics if m not in spans]
     if others:
         raise ValueError(

@@ -4,7 +4,6 @@ significance marker against the baseline; buckets with few segments are flagged.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -13,7 +12,7 @@ from nlpeval.core.stats import Stats
 from nlpeval.reports.analyses.multitest import benjamini_hochberg
 from nlpeval.reports.analyses.resampling import Resamples, batched_totals, smoothed_p
 from nlpeval.reports.model import BucketCell, BucketRow, BucketTable, Estimate
-from nlpeval.reports.record import FrozenRecord
+from nlpeval.reports.record import FrozenRecord, record
 from nlpeval.reports.settings import Comparison
 from nlpeval.significance.bootstrap import percentile_interval
 
@@ -67,7 +66,7 @@ def _assemble(
     return tuple(rows)
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record
 class Buckets(FrozenRecord):
     """The head of a bucket table: its id and title, what it buckets by, and the buckets' labels and
     ``(lower, upper)`` bounds (``None`` for an open end)."""

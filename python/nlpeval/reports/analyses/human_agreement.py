@@ -27,14 +27,13 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from nlpeval.core.errors import InputError
 from nlpeval.reports.model import HumanAgreement, HumanAgreementRow
-from nlpeval.reports.record import FrozenRecord
+from nlpeval.reports.record import FrozenRecord, record
 
 #: statistic -> (level, method, group_by) of :func:`~nlpeval.correlation.compare.compare_metrics` (as ``nlpeval meta``)
 STATISTICS = {
@@ -44,7 +43,7 @@ STATISTICS = {
 }
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record
 class HumanScores(FrozenRecord):
     """Human scores of some systems: ``segments`` (systems x segments, NaN not judged) or ``system`` (one each)."""
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from itertools import combinations
 
 import numpy as np
@@ -20,7 +19,7 @@ from nlpeval.reports.analyses.resampling import (
     smoothed_p,
 )
 from nlpeval.reports.model import Cluster, Estimate, Leaderboard, LeaderboardCell, PairwiseTest, PValueMatrix
-from nlpeval.reports.record import FrozenRecord
+from nlpeval.reports.record import FrozenRecord, record
 from nlpeval.significance.bootstrap import percentile_interval
 
 
@@ -193,7 +192,7 @@ def leaderboard(
     )
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record
 class _Draws(FrozenRecord):
     """The leaderboard's shared draws and settings: bootstrap resamples (``None``: too few segments or
     resamples), randomization swaps (``None``: no trials), the resample counts of the two Holm families."""
@@ -209,7 +208,7 @@ class _Draws(FrozenRecord):
     all_pairs: bool
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record
 class _MetricPart(FrozenRecord):
     """One metric's share of the leaderboard."""
 

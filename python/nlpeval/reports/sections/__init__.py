@@ -9,11 +9,10 @@ table is one function plus one line in :data:`nlpeval.reports.sections.buckets.T
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from nlpeval.reports.context import ReportContext
-from nlpeval.reports.record import FrozenRecord
+from nlpeval.reports.record import FrozenRecord, record
 from nlpeval.reports.sections import (
     buckets,
     error_spans,
@@ -26,7 +25,7 @@ from nlpeval.reports.sections import (
 )
 
 
-@dataclass(frozen=True, repr=False, eq=False)
+@record
 class Section(FrozenRecord):
     """One section: the :class:`~nlpeval.reports.model.Report` field it fills, the function of the context
     that builds it, the progress step it reports (``None``: none) and whether it only collects what the
