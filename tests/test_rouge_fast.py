@@ -204,24 +204,30 @@ EDGE_WORDS = [
 ]
 
 
-def _edge_text(rng: np.random.Generator, n_tokens: int) -> str:
-    words = rng.choice(EDGE_WORDS, n_tokens)
+#: the same without non-ASCII words: whole texts then take the native ASCII reader (8 bytes at a time)
+ASCII_EDGE_WORDS = [w for w in EDGE_WORDS if w.isascii()]
+
+
+def _edge_text(rng: np.random.Generator, n_tokens: int, words_from: list[str] = EDGE_WORDS) -> str:
+    words = rng.choice(words_from, n_tokens)
     seps = rng.choice([" ", " ", "  ", "\n", ", ", "-", "\t", "..."], n_tokens)
     return "".join(w + s for w, s in zip(words, seps, strict=True)).strip(" ")
 
 
+@pytest.mark.parametrize("ascii_only", [False, True])
 @pytest.mark.parametrize("stemmer", [False, True])
-def test_short_and_long_segments_around_the_dense_kernels_equal_rouge_score(stemmer: bool) -> None:
+def test_short_and_long_segments_around_the_dense_kernels_equal_rouge_score(stemmer: bool, ascii_only: bool) -> None:
     """Each segment's tokens are numbered densely; n-grams are counted in tables and the LCS read
     from per-token masks when a side has at most 64 tokens. Lengths around 64 on either side, empty
     texts, repeated tokens, several references, and more than 64 segments (the thread pool)."""
     rng = np.random.default_rng(11)
     lengths = [0, 1, 2, 8, 63, 64, 65, 130]
     hyps, refs = [], []
+    words = ASCII_EDGE_WORDS if ascii_only else EDGE_WORDS
     for h in lengths:
         for r in lengths:
-            hyps.append(_edge_text(rng, h))
-            refs.append([_edge_text(rng, r) for _ in range(1 + (h + r) % 3)])
+            hyps.append(_edge_text(rng, h, words))
+            refs.append([_edge_text(rng, r, words) for _ in range(1 + (h + r) % 3)])
     hyps.append("the the the the")
     refs.append(["the the", "the " * 70])
     want = rouge_score_rows(hyps, refs, stemmer)
@@ -236,8 +242,8 @@ def test_the_dense_kernels_give_the_same_numbers_on_threads() -> None:
     from concurrent.futures import ThreadPoolExecutor
 
     rng = np.random.default_rng(3)
-    hyps = [_edge_text(rng, int(rng.integers(0, 40))) for _ in range(300)]
-    refs = [[_edge_text(rng, int(rng.integers(0, 40)))] for _ in range(300)]
+    hyps = [_edge_text(rng, int(rng.integers(0, 40)), ASCII_EDGE_WORDS) for _ in range(300)]
+    refs = [[_edge_text(rng, int(rng.integers(0, 40)), ASCII_EDGE_WORDS)] for _ in range(300)]
     want = rouge_score_rows(hyps, refs, True)
 
     def run(_: int) -> dict[str, np.ndarray]:

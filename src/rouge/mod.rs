@@ -786,6 +786,12 @@ struct KernelScratch {
     hyp_counts: Vec<Vec<u32>>,
     /// One reference's n-gram counts, the same way; all zero between references.
     ref_counts: Vec<u32>,
+    /// [`short_segment_rows`]: unigram and bigram counts of the hypothesis and of one
+    /// reference (dense keys below [`SHORT_IDS`] and its square); all zero between segments.
+    short_hyp1: Vec<u32>,
+    short_ref1: Vec<u32>,
+    short_hyp2: Vec<u32>,
+    short_ref2: Vec<u32>,
     /// Match masks of a sequence of at most 64 tokens, indexed by token id; all zero
     /// between uses.
     peq: Vec<u64>,
@@ -801,6 +807,14 @@ impl KernelScratch {
         }
         self.ref_counts.fill(0);
         self.peq.fill(0);
+        for table in [
+            &mut self.short_hyp1,
+            &mut self.short_ref1,
+            &mut self.short_hyp2,
+            &mut self.short_ref2,
+        ] {
+            table.fill(0);
+        }
     }
 }
 
@@ -863,6 +877,190 @@ fn dense_hits(
     });
     for_dense_keys(reference, n, n_ids, |key| ref_counts[key] = 0);
     hits
+}
+
+/// Distinct tokens of a segment below which [`short_segment_rows`] applies (its bigram
+/// tables have `SHORT_IDS^2` entries).
+const SHORT_IDS: usize = 128;
+
+/// A statistic [`short_segment_rows`] computes.
+#[derive(Clone, Copy, PartialEq)]
+enum ShortKind {
+    Unigram,
+    Bigram,
+    Lcs,
+    LcsSummary,
+}
+
+/// The kinds of a call when each is a unigram, bigram, LCS or summary LCS count (at most 8).
+#[derive(Clone, Copy)]
+struct ShortPlan {
+    kinds: [ShortKind; 8],
+    len: usize,
+    unigrams: bool,
+    bigrams: bool,
+    lcs: bool,
+    summary: bool,
+}
+
+impl ShortPlan {
+    fn of(kinds: &[Kind]) -> Option<ShortPlan> {
+        if kinds.is_empty() || kinds.len() > 8 {
+            return None;
+        }
+        let mut plan = ShortPlan {
+            kinds: [ShortKind::Unigram; 8],
+            len: kinds.len(),
+            unigrams: false,
+            bigrams: false,
+            lcs: false,
+            summary: false,
+        };
+        for (slot, &kind) in plan.kinds.iter_mut().zip(kinds) {
+            *slot = match kind {
+                Kind::Ngram(1) => ShortKind::Unigram,
+                Kind::Ngram(2) => ShortKind::Bigram,
+                Kind::Lcs => ShortKind::Lcs,
+                Kind::LcsSummary => ShortKind::LcsSummary,
+                _ => return None,
+            };
+        }
+        let kinds = &plan.kinds[..plan.len];
+        plan.unigrams = kinds.contains(&ShortKind::Unigram);
+        plan.bigrams = kinds.contains(&ShortKind::Bigram);
+        plan.summary = kinds.contains(&ShortKind::LcsSummary);
+        plan.lcs = plan.summary || kinds.contains(&ShortKind::Lcs);
+        Some(plan)
+    }
+}
+
+/// A document the short path reads: empty, or one sentence equal to its flat tokens.
+fn one_sentence(doc: &Doc) -> bool {
+    (doc.flat.is_empty() && doc.sent_len() == 0) || doc.single_flat_sentence()
+}
+
+/// [`segment_rows`] for a short segment (ROUGE-1/2/L/Lsum of headlines and summaries, the usual
+/// case): a hypothesis of at most 64 tokens, fewer than [`SHORT_IDS`] distinct tokens, one sentence
+/// per document when the summary LCS is asked for, and no pair above `max_cells`. Then one pass
+/// over each reference counts its clipped unigram and bigram hits in direct tables and runs the
+/// bit-parallel LCS against the hypothesis's token masks; the rows are exactly those of the general
+/// path. Returns false (nothing written) for any other segment.
+fn short_segment_rows(
+    hyp: &Doc,
+    refs: &[Doc],
+    plan: &ShortPlan,
+    max_cells: u64,
+    n_ids: usize,
+    ks: &mut KernelScratch,
+    out: &mut [f64],
+) -> bool {
+    let hl = hyp.flat.len();
+    if hl > 64 || n_ids > SHORT_IDS {
+        return false;
+    }
+    if plan.lcs {
+        for reference in refs {
+            if (hl as u64) * (reference.flat.len() as u64) > max_cells {
+                return false;
+            }
+        }
+    }
+    if plan.summary && !(one_sentence(hyp) && refs.iter().all(one_sentence)) {
+        return false;
+    }
+    if ks.dirty {
+        ks.zero_tables();
+    }
+    ks.dirty = true;
+    if ks.short_hyp1.len() < SHORT_IDS {
+        ks.short_hyp1.resize(SHORT_IDS, 0);
+        ks.short_ref1.resize(SHORT_IDS, 0);
+        ks.short_hyp2.resize(SHORT_IDS * SHORT_IDS, 0);
+        ks.short_ref2.resize(SHORT_IDS * SHORT_IDS, 0);
+    }
+    if ks.peq.len() < SHORT_IDS {
+        ks.peq.resize(SHORT_IDS, 0);
+    }
+    let (h1, r1) = (
+        &mut ks.short_hyp1[..SHORT_IDS],
+        &mut ks.short_ref1[..SHORT_IDS],
+    );
+    let (h2, r2) = (
+        &mut ks.short_hyp2[..SHORT_IDS * SHORT_IDS],
+        &mut ks.short_ref2[..SHORT_IDS * SHORT_IDS],
+    );
+    let peq = &mut ks.peq[..SHORT_IDS];
+    let bigram = |a: u32, b: u32| a as usize * SHORT_IDS + b as usize;
+    let mut prev = u32::MAX;
+    for (pos, &t) in hyp.flat.iter().enumerate() {
+        h1[t as usize] += 1;
+        if prev != u32::MAX {
+            h2[bigram(prev, t)] += 1;
+        }
+        prev = t;
+        peq[t as usize] |= 1u64 << pos;
+    }
+    let live = if hl == 64 { u64::MAX } else { (1u64 << hl) - 1 };
+    let width = plan.len * 3;
+    for (reference, row) in refs.iter().zip(out.chunks_exact_mut(width)) {
+        let rl = reference.flat.len();
+        let (mut hits1, mut hits2) = (0u64, 0u64);
+        let mut v = u64::MAX;
+        let mut prev = u32::MAX;
+        for &t in &reference.flat {
+            if plan.unigrams {
+                let seen = &mut r1[t as usize];
+                *seen += 1;
+                hits1 += (*seen <= h1[t as usize]) as u64;
+            }
+            if plan.bigrams && prev != u32::MAX {
+                let key = bigram(prev, t);
+                let seen = &mut r2[key];
+                *seen += 1;
+                hits2 += (*seen <= h2[key]) as u64;
+            }
+            prev = t;
+            if plan.lcs {
+                let mask = peq[t as usize];
+                v = v.wrapping_add(v & mask) | (v & !mask);
+            }
+        }
+        let mut prev = u32::MAX;
+        for &t in &reference.flat {
+            r1[t as usize] = 0;
+            if prev != u32::MAX {
+                r2[bigram(prev, t)] = 0;
+            }
+            prev = t;
+        }
+        let lcs = (!v & live).count_ones() as f64;
+        for (kind, cell) in plan.kinds[..plan.len].iter().zip(row.chunks_exact_mut(3)) {
+            let stats = match kind {
+                ShortKind::Unigram => [hits1 as f64, hl as f64, rl as f64],
+                ShortKind::Bigram => [
+                    hits2 as f64,
+                    ngram_total(hl, 2) as f64,
+                    ngram_total(rl, 2) as f64,
+                ],
+                ShortKind::Lcs => [lcs, hl as f64, rl as f64],
+                ShortKind::LcsSummary => [lcs, hl as f64, reference.sent_len() as f64],
+            };
+            cell[0] = stats[0];
+            cell[1] = stats[1];
+            cell[2] = stats[2];
+        }
+    }
+    let mut prev = u32::MAX;
+    for &t in &hyp.flat {
+        h1[t as usize] = 0;
+        if prev != u32::MAX {
+            h2[bigram(prev, t)] = 0;
+        }
+        prev = t;
+        peq[t as usize] = 0;
+    }
+    ks.dirty = false;
+    true
 }
 
 /// Sets the match mask of every token of `short` (at most 64 tokens) in `peq`.
@@ -956,6 +1154,12 @@ fn segment_rows(
     ks: &mut KernelScratch,
     out: &mut [f64],
 ) -> Result<(), (usize, u64)> {
+    // the short path refuses a pair above the bound itself (leaving it to the guard below)
+    if let Some(plan) = ShortPlan::of(kinds) {
+        if short_segment_rows(hyp, refs, &plan, max_cells, n_ids, ks, out) {
+            return Ok(());
+        }
+    }
     for (r, reference) in refs.iter().enumerate() {
         for &kind in kinds {
             let cells = pair_cells(kind, hyp, reference);
@@ -1188,7 +1392,7 @@ struct Vocab {
     /// Stem id of each token id (`u32::MAX`: not stemmed yet).
     stem_ids: Vec<u32>,
     stems: FxHashMap<Box<str>, u32>,
-    /// The token being read.
+    /// The text being read, lowercased (see [`fill_doc_ascii`]).
     word: Vec<u8>,
 }
 
@@ -1254,13 +1458,21 @@ impl Vocab {
     /// Id of the token of at most 15 bytes whose [`short_key`] is `key` (of its stem with `stem`).
     #[inline]
     fn short_id(&mut self, key: u128, stem: bool) -> u32 {
-        let next = self.stem_ids.len() as u32;
-        let plain = *self.short.entry(key).or_insert(next);
-        if plain == next {
-            let (bytes, len) = short_key_bytes(key);
-            self.add_token(&bytes[..len]);
-        }
+        let plain = match self.short.get(&key) {
+            Some(&id) => id,
+            None => self.add_short(key),
+        };
         self.final_id(plain, stem)
+    }
+
+    /// Records a new token of at most 15 bytes and returns its plain id.
+    #[cold]
+    fn add_short(&mut self, key: u128) -> u32 {
+        let next = self.stem_ids.len() as u32;
+        self.short.insert(key, next);
+        let (bytes, len) = short_key_bytes(key);
+        self.add_token(&bytes[..len]);
+        next
     }
 
     /// Records a new token (its plain id is the next one).
@@ -1301,33 +1513,83 @@ impl Vocab {
         let start = if id == 0 { 0 } else { self.token_ends[id - 1] };
         &self.tokens[start..self.token_ends[id]]
     }
-
-    /// Id of the token in `self.word`.
-    fn take_word(&mut self, stem: bool) -> u32 {
-        let word = std::mem::take(&mut self.word);
-        let id = self.id(&word, stem);
-        self.word = word;
-        self.word.clear();
-        id
-    }
 }
 
-/// Each byte as the ASCII tokenizer keeps it: `[a-z0-9]` as is, `[A-Z]` lowercased, every
-/// other byte 0 (a separator).
-static LOWERED: [u8; 256] = {
-    let mut table = [0u8; 256];
-    let mut b = 0;
-    while b < 256 {
-        let c = b as u8;
-        if c.is_ascii_lowercase() || c.is_ascii_digit() {
-            table[b] = c;
-        } else if c.is_ascii_uppercase() {
-            table[b] = c.to_ascii_lowercase();
-        }
-        b += 1;
+/// A byte as the ASCII tokenizer keeps it: `[a-z0-9]` as is, `[A-Z]` lowercased, every other
+/// byte 0 (a separator). Arithmetic, so that a text is mapped 16 bytes at a time.
+#[inline(always)]
+fn lowered(b: u8) -> u8 {
+    let l = b | 0x20;
+    let letter = l.wrapping_sub(b'a') < 26;
+    let digit = b.wrapping_sub(b'0') < 10;
+    (if letter { l } else { 0 }) | (if digit { b } else { 0 })
+}
+
+/// A mask with the high bit of each zero byte of `x` set; its lowest set bit is exact (the
+/// bits above it may be spurious), which is all that finding a token's end needs.
+#[inline(always)]
+fn zero_bytes(x: u64) -> u64 {
+    x.wrapping_sub(0x0101_0101_0101_0101) & !x & 0x8080_8080_8080_8080
+}
+
+/// The low `len` bytes (0 to 7) of a little-endian word.
+#[inline(always)]
+fn low_bytes(x: u64, len: usize) -> u64 {
+    x & ((1u64 << (8 * len)) - 1)
+}
+
+/// [`fill_doc`] of ASCII text: the text is lowercased into a buffer (separators 0) in one pass,
+/// then each token is read 8 bytes at a time: its end is the first zero byte, and its bytes
+/// are its [`short_key`] directly (tokens of 16 bytes or more take the general lookup).
+fn fill_doc_ascii(vocab: &mut Vocab, doc: &mut Doc, bytes: &[u8], stem: bool, split_lines: bool) {
+    let n = bytes.len();
+    let mut low = std::mem::take(&mut vocab.word);
+    // zero padding: the 8-byte reads of a token's first 16 bytes stay inside
+    low.clear();
+    low.resize(n + 16, 0);
+    for (out, &b) in low.iter_mut().zip(bytes) {
+        *out = lowered(b);
     }
-    table
-};
+    let word = |i: usize| u64::from_le_bytes(low[i..i + 8].try_into().expect("8 bytes"));
+    let key =
+        |lo: u64, hi: u64, len: usize| (lo as u128) | ((hi | (len as u64) << 56) as u128) << 64;
+    let mut i = 0;
+    while i < n {
+        if low[i] == 0 {
+            if bytes[i] == b'\n' && split_lines {
+                doc.end_sentence();
+            }
+            i += 1;
+            continue;
+        }
+        let w0 = word(i);
+        let z0 = zero_bytes(w0);
+        let id = if z0 != 0 {
+            let len = (z0.trailing_zeros() / 8) as usize;
+            i += len;
+            vocab.short_id(key(low_bytes(w0, len), 0, len), stem)
+        } else {
+            let w1 = word(i + 8);
+            // 8 when the second word has no zero byte (trailing_zeros of 0 is 64)
+            let extra = (zero_bytes(w1).trailing_zeros() / 8) as usize;
+            if extra < 8 {
+                let len = 8 + extra;
+                i += len;
+                vocab.short_id(key(w0, low_bytes(w1, extra), len), stem)
+            } else {
+                let start = i;
+                i += 16;
+                while low[i] != 0 {
+                    i += 1;
+                }
+                vocab.id(&low[start..i], stem)
+            }
+        };
+        doc.flat.push(id);
+    }
+    doc.end_sentence();
+    vocab.word = low;
+}
 
 /// Tokenizes `text` into `doc` (sentences: its lines when `split_lines`). ASCII text is
 /// read in one pass without intermediate strings (both tokenizers agree on ASCII: lowercase,
@@ -1342,46 +1604,7 @@ fn fill_doc(
 ) {
     doc.clear();
     if text.is_ascii() {
-        let bytes = text.as_bytes();
-        let (mut i, n) = (0, bytes.len());
-        while i < n {
-            if LOWERED[bytes[i] as usize] == 0 {
-                if bytes[i] == b'\n' && split_lines {
-                    doc.end_sentence();
-                }
-                i += 1;
-                continue;
-            }
-            // the token's lowercased bytes go straight into its short key (see `short_key`)
-            let start = i;
-            let (mut lo, mut hi) = (0u64, 0u64);
-            while i < n {
-                let c = LOWERED[bytes[i] as usize];
-                if c == 0 {
-                    break;
-                }
-                let k = i - start;
-                if k < 8 {
-                    lo |= (c as u64) << (8 * k);
-                } else if k < 15 {
-                    hi |= (c as u64) << (8 * (k - 8));
-                }
-                i += 1;
-            }
-            let len = i - start;
-            let id = if len <= 15 {
-                let key = (lo as u128) | ((hi | (len as u64) << 56) as u128) << 64;
-                vocab.short_id(key, stem)
-            } else {
-                vocab.word.clear();
-                vocab
-                    .word
-                    .extend(bytes[start..i].iter().map(|&b| LOWERED[b as usize]));
-                vocab.take_word(stem)
-            };
-            doc.flat.push(id);
-        }
-        doc.end_sentence();
+        fill_doc_ascii(vocab, doc, text.as_bytes(), stem, split_lines);
         return;
     }
     let mut piece = |piece: &str, doc: &mut Doc| {
@@ -1844,7 +2067,7 @@ mod tests {
     /// per-pair statistics, with the scratch reused across segments.
     #[test]
     fn segment_rows_equal_the_pair_statistics() {
-        let kinds = [
+        let long_kinds = vec![
             Kind::Ngram(1),
             Kind::Ngram(2),
             Kind::Ngram(3),
@@ -1856,45 +2079,78 @@ mod tests {
                 unigrams: Unigrams::All,
             },
         ];
+        // the short path's kinds (ROUGE-1/2/L/Lsum) in two orders
+        let short_kinds = vec![Kind::Ngram(1), Kind::Ngram(2), Kind::Lcs, Kind::LcsSummary];
+        let short_again = vec![Kind::LcsSummary, Kind::Ngram(2), Kind::Ngram(2), Kind::Lcs];
         let mut state = 7u64;
         let mut ks = KernelScratch::default();
         let lengths = [0usize, 1, 2, 5, 63, 64, 65, 140];
-        for vocab in [1u64, 3, 40, 300] {
-            for &hl in &lengths {
-                for &rl in &lengths {
-                    let hyp_tokens = random_tokens(&mut state, hl, vocab);
-                    let hyp = if hl > 4 {
-                        Doc::from_sentences(vec![
-                            hyp_tokens[..hl / 2].to_vec(),
-                            hyp_tokens[hl / 2..].to_vec(),
-                        ])
-                    } else {
-                        Doc::from_sentences(vec![hyp_tokens])
-                    };
-                    let refs: Vec<Doc> = (0..1 + (hl + rl) % 3)
-                        .map(|_| Doc::from_sentences(vec![random_tokens(&mut state, rl, vocab)]))
-                        .collect();
-                    let n_ids = id_count(&hyp, &refs);
-                    let mut out = vec![0.0; refs.len() * kinds.len() * 3];
-                    segment_rows(&hyp, &refs, &kinds, u64::MAX, n_ids, &mut ks, &mut out)
-                        .expect("no bound");
-                    for (r, reference) in refs.iter().enumerate() {
-                        for (k, &kind) in kinds.iter().enumerate() {
-                            let at = (r * kinds.len() + k) * 3;
-                            assert_eq!(
-                                out[at..at + 3],
-                                pair_stats(&hyp, reference, kind),
-                                "{kind:?} vocab {vocab} lengths {hl} {rl}"
-                            );
+        for kinds in [&long_kinds, &short_kinds, &short_again] {
+            for vocab in [1u64, 3, 40, 300] {
+                for &hl in &lengths {
+                    for &rl in &lengths {
+                        for split in [false, true] {
+                            let hyp_tokens = random_tokens(&mut state, hl, vocab);
+                            let hyp = if split && hl > 4 {
+                                Doc::from_sentences(vec![
+                                    hyp_tokens[..hl / 2].to_vec(),
+                                    hyp_tokens[hl / 2..].to_vec(),
+                                ])
+                            } else {
+                                Doc::from_sentences(vec![hyp_tokens])
+                            };
+                            let refs: Vec<Doc> = (0..1 + (hl + rl) % 3)
+                                .map(|_| {
+                                    Doc::from_sentences(vec![random_tokens(&mut state, rl, vocab)])
+                                })
+                                .collect();
+                            let n_ids = id_count(&hyp, &refs);
+                            let mut out = vec![0.0; refs.len() * kinds.len() * 3];
+                            segment_rows(&hyp, &refs, kinds, u64::MAX, n_ids, &mut ks, &mut out)
+                                .expect("no bound");
+                            for (r, reference) in refs.iter().enumerate() {
+                                for (k, &kind) in kinds.iter().enumerate() {
+                                    let at = (r * kinds.len() + k) * 3;
+                                    assert_eq!(
+                                        out[at..at + 3],
+                                        pair_stats(&hyp, reference, kind),
+                                        "{kind:?} vocab {vocab} lengths {hl} {rl}"
+                                    );
+                                }
+                            }
+                            assert!(!ks.dirty);
+                            assert!(ks.peq.iter().all(|&m| m == 0));
+                            assert!(ks.ref_counts.iter().all(|&c| c == 0));
+                            assert!(ks.hyp_counts.iter().flatten().all(|&c| c == 0));
+                            for table in [
+                                &ks.short_hyp1,
+                                &ks.short_ref1,
+                                &ks.short_hyp2,
+                                &ks.short_ref2,
+                            ] {
+                                assert!(table.iter().all(|&c| c == 0));
+                            }
                         }
                     }
-                    assert!(!ks.dirty);
-                    assert!(ks.peq.iter().all(|&m| m == 0));
-                    assert!(ks.ref_counts.iter().all(|&c| c == 0));
-                    assert!(ks.hyp_counts.iter().flatten().all(|&c| c == 0));
                 }
             }
         }
+    }
+
+    /// A pair above the bound is refused on the short path's kinds too.
+    #[test]
+    fn the_short_path_leaves_a_refused_pair_to_the_guard() {
+        let hyp = Doc::from_sentences(vec![vec![0, 1, 2]]);
+        let refs = vec![Doc::from_sentences(vec![vec![1, 2]])];
+        let kinds = [Kind::Ngram(1), Kind::Lcs];
+        let mut out = vec![0.0; 6];
+        let mut ks = KernelScratch::default();
+        assert_eq!(
+            segment_rows(&hyp, &refs, &kinds, 5, 3, &mut ks, &mut out),
+            Err((0, 6))
+        );
+        assert!(segment_rows(&hyp, &refs, &kinds, 6, 3, &mut ks, &mut out).is_ok());
+        assert_eq!(out, [2.0, 3.0, 2.0, 2.0, 3.0, 2.0]);
     }
 
     /// Tables left dirty (as a panic mid-segment would leave them) are zeroed before use.
@@ -1941,6 +2197,32 @@ mod tests {
         let (mut hyp, mut refs) = (doc(vec![7, 3]), vec![doc(vec![900])]);
         assert_eq!(local.number(&mut hyp, &mut refs), 3);
         assert_eq!((hyp.flat, refs[0].flat.clone()), (vec![0, 1], vec![2]));
+    }
+
+    #[test]
+    fn byte_lowering_and_zero_detection_are_exact() {
+        for b in 0..=255u8 {
+            let want = if b.is_ascii_alphanumeric() {
+                b.to_ascii_lowercase()
+            } else {
+                0
+            };
+            assert_eq!(lowered(b), want, "{b}");
+        }
+        let mut state = 3u64;
+        for _ in 0..10_000 {
+            let bytes: Vec<u8> = random_tokens(&mut state, 8, 4)
+                .into_iter()
+                .map(|t| if t == 0 { 0 } else { 0x30 + t as u8 })
+                .collect();
+            let x = u64::from_le_bytes(bytes.clone().try_into().expect("8 bytes"));
+            let first = bytes.iter().position(|&b| b == 0).unwrap_or(8);
+            assert_eq!(
+                (zero_bytes(x).trailing_zeros() / 8) as usize,
+                first,
+                "{bytes:?}"
+            );
+        }
     }
 
     #[test]
