@@ -272,7 +272,8 @@ def test_cli_reads_natively_with_file_line_errors(tmp_path, capsys) -> None:
 
 def test_score_spellings_read_natively_equal_python_float(tmp_path) -> None:
     """Every score spelling the native reader accepts is bit for bit Python's ``float()`` of it: exponents,
-    long mantissas and halfway cases, subnormals and underflow, overflow, signed zeros, infinity spellings."""
+    long mantissas and halfway cases, subnormals and underflow, overflow, signed zeros, infinity spellings,
+    plain decimals of every length."""
     import struct
 
     rng = np.random.default_rng(8)
@@ -284,6 +285,10 @@ def test_score_spellings_read_natively_equal_python_float(tmp_path) -> None:
     fields += ["7.2057594037927933e16", "123456789012345678901234567890e-10", "00000.00001", "1e+0", "1E-0"]
     fields += [repr(float(v)) for v in rng.normal(0, 1, 200) * 10.0 ** rng.integers(-320, 308, 200)]
     fields += [f"{v:.25e}" for v in rng.random(50)] + [f"{v:.17g}" for v in rng.random(50) * 1e-310]
+    # plain decimals as run files print them (%.6f ...): read by the exact short path up to 2**53 as digits
+    places, values = rng.integers(0, 23, 300), rng.normal(0, 1, 300) * 10.0 ** rng.integers(-6, 9, 300)
+    fields += [f"{v:.{k}f}" for k, v in zip(places, values, strict=True)]
+    fields += ["-0.000000", "9007199254740991", "9007199254740992", "900719925474099.15", "0.0000000000000000000001"]
     path = tmp_path / "run"
     path.write_text("".join(f"q Q0 d{i} 1 {field} t\n" for i, field in enumerate(fields)), encoding="utf-8")
     read = _native.TrecRun.read(str(path)).to_dict()["q"]

@@ -178,3 +178,74 @@ def test_scores_from_pair_counts_equal_the_statistics_rows_path_bit_for_bit(n: i
                 assert fast.segments.tobytes() == slow.segments.tobytes(), option
             else:
                 assert fast.segments is None and slow.segments is None
+
+
+#: tokens around the native tokenizer's 8- and 15-byte key boundaries, in both cases, with
+#: repeats, digits, non-ASCII letters (separators for rouge-score) and stems
+EDGE_WORDS = [
+    "a",
+    "cat",
+    "Cats",
+    "running",
+    "abcdefg",
+    "ABCDEFGH",
+    "abcdefghi",
+    "generalization",
+    "GENERALIZATIONS",
+    "internationalization",
+    "Internationalizations",
+    "x" * 40,
+    "2024",
+    "naïve",
+    "İstanbul",
+    "日本語",
+    "the",
+    "the",
+]
+
+
+def _edge_text(rng: np.random.Generator, n_tokens: int) -> str:
+    words = rng.choice(EDGE_WORDS, n_tokens)
+    seps = rng.choice([" ", " ", "  ", "\n", ", ", "-", "\t", "..."], n_tokens)
+    return "".join(w + s for w, s in zip(words, seps, strict=True)).strip(" ")
+
+
+@pytest.mark.parametrize("stemmer", [False, True])
+def test_short_and_long_segments_around_the_dense_kernels_equal_rouge_score(stemmer: bool) -> None:
+    """Each segment's tokens are numbered densely; n-grams are counted in tables and the LCS read
+    from per-token masks when a side has at most 64 tokens. Lengths around 64 on either side, empty
+    texts, repeated tokens, several references, and more than 64 segments (the thread pool)."""
+    rng = np.random.default_rng(11)
+    lengths = [0, 1, 2, 8, 63, 64, 65, 130]
+    hyps, refs = [], []
+    for h in lengths:
+        for r in lengths:
+            hyps.append(_edge_text(rng, h))
+            refs.append([_edge_text(rng, r) for _ in range(1 + (h + r) % 3)])
+    hyps.append("the the the the")
+    refs.append(["the the", "the " * 70])
+    want = rouge_score_rows(hyps, refs, stemmer)
+    got = nlpeval.rouge(hyps, refs, types=TYPES, stemmer=stemmer, flavor="rouge-score", segments=True)
+    for name in TYPES:
+        assert np.array_equal(got[name].segments, want[name]), name
+
+
+def test_the_dense_kernels_give_the_same_numbers_on_threads() -> None:
+    """Four threads score the same batch at once (each worker keeps its own tables); every result
+    equals rouge-score's."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    rng = np.random.default_rng(3)
+    hyps = [_edge_text(rng, int(rng.integers(0, 40))) for _ in range(300)]
+    refs = [[_edge_text(rng, int(rng.integers(0, 40)))] for _ in range(300)]
+    want = rouge_score_rows(hyps, refs, True)
+
+    def run(_: int) -> dict[str, np.ndarray]:
+        got = nlpeval.rouge(hyps, refs, types=TYPES, stemmer=True, flavor="rouge-score", segments=True)
+        return {name: got[name].segments for name in TYPES}
+
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(run, range(8)))
+    for result in results:
+        for name in TYPES:
+            assert np.array_equal(result[name], want[name]), name

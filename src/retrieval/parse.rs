@@ -236,7 +236,42 @@ fn parse_int(field: &str) -> Option<i64> {
 /// Python's `float()` of a field, for the forms both accept (`None` otherwise: Rust's parser refuses
 /// the `_` digit separators Python reads, so such a field goes to Python without a search for `_`).
 fn parse_float(field: &str) -> Option<f64> {
-    field.parse::<f64>().ok()
+    plain_decimal(field.as_bytes()).or_else(|| field.parse::<f64>().ok())
+}
+
+/// `10^k`, exact in `f64`, for `k` up to 22.
+const POWERS_OF_TEN: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
+
+/// The value of `[+-]digits[.digits]` (how run files print scores, e.g. `%.6f`) when its digits, as
+/// an integer, are below 2^53 and it has at most 22 decimals: that integer divided by a power of ten,
+/// both exact, so the one correctly rounded division is the correctly rounded value (Clinger's fast
+/// path), as `float()` gives. `None` for any other form or size, which the full parser reads.
+fn plain_decimal(field: &[u8]) -> Option<f64> {
+    let (negative, digits) = match field.first()? {
+        b'-' => (true, &field[1..]),
+        b'+' => (false, &field[1..]),
+        _ => (false, field),
+    };
+    let (mut integer, mut count, mut decimals, mut point) = (0u64, 0usize, 0usize, false);
+    for &byte in digits {
+        match byte {
+            b'0'..=b'9' if count < 19 => {
+                integer = integer * 10 + u64::from(byte - b'0');
+                count += 1;
+                decimals += usize::from(point);
+            }
+            b'.' if !point => point = true,
+            _ => return None,
+        }
+    }
+    if count == 0 || integer >= 1 << 53 || decimals >= POWERS_OF_TEN.len() {
+        return None;
+    }
+    let value = integer as f64 / POWERS_OF_TEN[decimals];
+    Some(if negative { -value } else { value })
 }
 
 /// Splits `text` into lines as Python's `text.split("\n")` without a trailing empty line.
@@ -704,6 +739,7 @@ pub fn read_run(path: &str, max_line_bytes: Option<usize>) -> Result<Run, ParseE
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::retrieval::source::temp_file;
 
     fn docs<T: Copy>(parsed: &Parsed<T>, slot: usize) -> Vec<(String, T)> {
         let e = &parsed.entries[slot];
@@ -804,14 +840,6 @@ mod tests {
         (0..parts)
             .map(|p| (len * p / parts, len * (p + 1) / parts))
             .collect()
-    }
-
-    fn temp_file(name: &str, bytes: &[u8]) -> String {
-        let dir = std::env::temp_dir().join(format!("nlpeval-parse-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join(name);
-        std::fs::write(&path, bytes).unwrap();
-        path.to_str().unwrap().to_string()
     }
 
     #[test]
@@ -928,6 +956,45 @@ mod tests {
         let err = parse_run_within(long.clone().into_bytes(), Some(26)).unwrap_err();
         assert_eq!(err.line, 60_001);
         assert!(parse_run_within(long.into_bytes(), Some(27)).is_ok());
+    }
+
+    #[test]
+    fn plain_decimals_read_exactly_as_the_full_parser() {
+        let mut rng = fastrand::Rng::with_seed(7);
+        let mut read = 0;
+        for _ in 0..300_000 {
+            let sign = ["", "-", "+"][rng.usize(0..3)];
+            let whole: String = (0..rng.usize(0..12)).map(|_| rng.digit(10)).collect();
+            let part: String = (0..rng.usize(0..20)).map(|_| rng.digit(10)).collect();
+            let field = match rng.usize(0..4) {
+                0 => format!("{sign}{whole}"),
+                1 => format!("{sign}{whole}.{part}"),
+                2 => format!("{sign}{}", rng.f64() * 10f64.powi(rng.i32(-8..12))),
+                _ => format!("{sign}{:.*}", rng.usize(0..9), rng.f64() * 1e4),
+            };
+            let full = field.parse::<f64>().ok();
+            let fast = plain_decimal(field.as_bytes());
+            if let Some(value) = fast {
+                read += 1;
+                assert_eq!(Some(value.to_bits()), full.map(f64::to_bits), "{field}");
+            }
+            assert_eq!(
+                parse_float(&field).map(f64::to_bits),
+                full.map(f64::to_bits)
+            );
+        }
+        assert!(read > 150_000, "{read}");
+        assert_eq!(
+            plain_decimal(b"-0").map(f64::to_bits),
+            Some((-0.0f64).to_bits())
+        );
+        assert_eq!(plain_decimal(b"9007199254740991.5"), None); // over 2^53 as an integer
+        assert_eq!(plain_decimal(b"9007199254740991"), Some(9007199254740991.0));
+        for other in ["", "-", ".", "+.", "1..2", "1e5", "inf", "1_0", "0x1", " 1"] {
+            assert_eq!(plain_decimal(other.as_bytes()), None, "{other}");
+        }
+        assert_eq!(plain_decimal(b"5."), Some(5.0));
+        assert_eq!(plain_decimal(b"+.25"), Some(0.25));
     }
 
     #[test]

@@ -133,17 +133,19 @@ fn fill(
     Ok(got)
 }
 
+/// A file of `bytes` named `name` in a temporary folder of this process (for the tests).
+#[cfg(test)]
+pub(crate) fn temp_file(name: &str, bytes: &[u8]) -> String {
+    let dir = std::env::temp_dir().join(format!("nlpeval-retrieval-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
-
-    fn temp_file(name: &str, bytes: &[u8]) -> String {
-        let dir = std::env::temp_dir().join(format!("nlpeval-source-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join(name);
-        std::fs::write(&path, bytes).unwrap();
-        path.to_str().unwrap().to_string()
-    }
 
     #[test]
     fn blocks_end_at_the_end_of_their_last_line_in_memory_and_from_a_file() {

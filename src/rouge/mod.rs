@@ -781,17 +781,136 @@ struct KernelScratch {
     /// Sorted packed n-grams of the hypothesis, by kind index.
     hyp_keys: Vec<Vec<u64>>,
     ref_keys: Vec<u64>,
+    /// Hypothesis n-gram counts indexed by the n-gram's dense key, by kind index (see
+    /// [`dense_space`]); all zero between segments.
+    hyp_counts: Vec<Vec<u32>>,
+    /// One reference's n-gram counts, the same way; all zero between references.
+    ref_counts: Vec<u32>,
+    /// Match masks of a sequence of at most 64 tokens, indexed by token id; all zero
+    /// between uses.
+    peq: Vec<u64>,
+    /// Set while the tables above may hold counts (a panic mid-segment leaves it set and
+    /// the next segment zeroes them whole).
+    dirty: bool,
 }
 
-/// Bits per token id that pack every id of a segment.
-fn id_bits(hyp: &Doc, refs: &[Doc]) -> u32 {
-    let max = hyp
-        .flat
-        .iter()
-        .chain(refs.iter().flat_map(|r| r.flat.iter()))
-        .copied()
-        .max()
-        .unwrap_or(0);
+impl KernelScratch {
+    fn zero_tables(&mut self) {
+        for table in self.hyp_counts.iter_mut() {
+            table.fill(0);
+        }
+        self.ref_counts.fill(0);
+        self.peq.fill(0);
+    }
+}
+
+/// Largest table of dense n-gram keys counted directly (64 KB of counts per table).
+const DENSE_NGRAM_KEYS: usize = 1 << 14;
+
+/// Number of dense keys of the n-grams of `n_ids` token ids (`n_ids^n`), when their counts
+/// fit a direct table (unigrams always do: at most one entry per distinct token).
+fn dense_space(n_ids: usize, n: usize) -> Option<usize> {
+    if n == 1 {
+        return Some(n_ids.max(1));
+    }
+    let mut space = 1usize;
+    for _ in 0..n {
+        space = space.checked_mul(n_ids)?;
+        if space > DENSE_NGRAM_KEYS {
+            return None;
+        }
+    }
+    Some(space.max(1))
+}
+
+/// Calls `f` with the dense key of each n-gram of `tokens` (ids below `n_ids`): the n-gram
+/// read as a number in base `n_ids` (unigrams and bigrams without a loop per n-gram).
+#[inline(always)]
+fn for_dense_keys(tokens: &[u32], n: usize, n_ids: usize, mut f: impl FnMut(usize)) {
+    match n {
+        1 => tokens.iter().for_each(|&t| f(t as usize)),
+        2 => {
+            if let Some((&first, rest)) = tokens.split_first() {
+                let mut prev = first as usize;
+                for &t in rest {
+                    f(prev * n_ids + t as usize);
+                    prev = t as usize;
+                }
+            }
+        }
+        _ => {
+            for w in tokens.windows(n) {
+                f(w.iter().fold(0usize, |key, &t| key * n_ids + t as usize));
+            }
+        }
+    }
+}
+
+/// Clipped matches of a reference's n-grams against the hypothesis counts `hyp_counts`
+/// (`ref_counts` all zero before and after): sum over n-grams of min(hyp, ref count).
+fn dense_hits(
+    reference: &[u32],
+    n: usize,
+    n_ids: usize,
+    hyp_counts: &[u32],
+    ref_counts: &mut [u32],
+) -> u64 {
+    let mut hits = 0u64;
+    for_dense_keys(reference, n, n_ids, |key| {
+        let seen = &mut ref_counts[key];
+        *seen += 1;
+        hits += (*seen <= hyp_counts[key]) as u64;
+    });
+    for_dense_keys(reference, n, n_ids, |key| ref_counts[key] = 0);
+    hits
+}
+
+/// Sets the match mask of every token of `short` (at most 64 tokens) in `peq`.
+fn set_masks(short: &[u32], peq: &mut [u64]) {
+    for (pos, &t) in short.iter().enumerate() {
+        peq[t as usize] |= 1u64 << pos;
+    }
+}
+
+/// Clears what [`set_masks`] set.
+fn clear_masks(short: &[u32], peq: &mut [u64]) {
+    for &t in short {
+        peq[t as usize] = 0;
+    }
+}
+
+/// LCS length of a sequence of `short_len` (1 to 64) tokens whose masks are in `peq`, and
+/// `other`: Hyyrö's bit-parallel row update as [`lcs_length_short`], with the mask of a
+/// token read from the table instead of a scan of the short sequence.
+fn lcs_with_masks(short_len: usize, peq: &[u64], other: &[u32]) -> u64 {
+    let mut v = u64::MAX;
+    for &t in other {
+        let mask = peq[t as usize];
+        let u = v & mask;
+        v = v.wrapping_add(u) | (v & !mask);
+    }
+    let live = if short_len == 64 {
+        u64::MAX
+    } else {
+        (1u64 << short_len) - 1
+    };
+    (!v & live).count_ones() as u64
+}
+
+/// One more than the largest token id of a segment.
+fn id_count(hyp: &Doc, refs: &[Doc]) -> usize {
+    let mut max = 0u32;
+    for doc in std::iter::once(hyp).chain(refs) {
+        for &t in doc.flat.iter().chain(doc.sent_data()) {
+            max = max.max(t);
+        }
+    }
+    max as usize + 1
+}
+
+/// Bits per token id that pack every id below `n_ids`.
+fn id_bits(n_ids: usize) -> u32 {
+    let max = n_ids.saturating_sub(1) as u32;
     (32 - max.leading_zeros()).max(1)
 }
 
@@ -810,15 +929,30 @@ fn packed_keys(tokens: &[u32], n: usize, bits: u32, out: &mut Vec<u64>) {
     out.sort_unstable();
 }
 
+/// How one kind's rows of a segment are computed.
+#[derive(Clone, Copy)]
+enum NgramPlan {
+    /// Counts in direct tables indexed by dense keys.
+    Dense,
+    /// Sorted packed keys.
+    Packed,
+    /// Neither (n-grams too long to pack): [`pair_stats`].
+    General,
+}
+
 /// Rows `[hits, hyp count, ref count]` of one segment (every reference, every kind) into
-/// `out`: the hypothesis n-grams are packed once for all references, and the LCS of a pair
-/// is computed once for ROUGE-L and a one-sentence ROUGE-Lsum. `Err((reference, cells))`
-/// when a pair exceeds `max_cells` (checked before any work).
+/// `out`. Token ids must be below `n_ids` (the text path numbers each segment's tokens
+/// densely, so short segments count n-grams in direct tables and take LCS masks from one
+/// lookup per token). The hypothesis n-grams are counted or packed once for all
+/// references, and the LCS of a pair is computed once for ROUGE-L and a one-sentence
+/// ROUGE-Lsum. `Err((reference, cells))` when a pair exceeds `max_cells` (checked before
+/// any work).
 fn segment_rows(
     hyp: &Doc,
     refs: &[Doc],
     kinds: &[Kind],
     max_cells: u64,
+    n_ids: usize,
     ks: &mut KernelScratch,
     out: &mut [f64],
 ) -> Result<(), (usize, u64)> {
@@ -834,25 +968,93 @@ fn segment_rows(
     if width == 0 {
         return Ok(());
     }
-    let bits = id_bits(hyp, refs);
-    let packs = |n: usize| n as u64 * bits as u64 <= 64;
+    if ks.dirty {
+        ks.zero_tables();
+    }
+    ks.dirty = true;
+    let bits = id_bits(n_ids);
     if ks.hyp_keys.len() < kinds.len() {
         ks.hyp_keys.resize_with(kinds.len(), Vec::new);
-    }
-    for (k, &kind) in kinds.iter().enumerate() {
-        if let Kind::Ngram(n) = kind {
-            if packs(n) {
-                packed_keys(&hyp.flat, n, bits, &mut ks.hyp_keys[k]);
-            }
-        }
+        ks.hyp_counts.resize_with(kinds.len(), Vec::new);
     }
     let hl = hyp.flat.len();
+    let mut plans = [NgramPlan::General; 8];
+    for (k, &kind) in kinds.iter().enumerate() {
+        let Kind::Ngram(n) = kind else { continue };
+        let plan = match dense_space(n_ids, n) {
+            Some(space) => {
+                let table = &mut ks.hyp_counts[k];
+                if table.len() < space {
+                    table.resize(space, 0);
+                }
+                if ks.ref_counts.len() < space {
+                    ks.ref_counts.resize(space, 0);
+                }
+                for_dense_keys(&hyp.flat, n, n_ids, |key| table[key] += 1);
+                NgramPlan::Dense
+            }
+            None if n as u64 * bits as u64 <= 64 => {
+                packed_keys(&hyp.flat, n, bits, &mut ks.hyp_keys[k]);
+                NgramPlan::Packed
+            }
+            None => NgramPlan::General,
+        };
+        if k < plans.len() {
+            plans[k] = plan;
+        }
+    }
+    let wants_lcs = kinds
+        .iter()
+        .any(|k| matches!(k, Kind::Lcs | Kind::LcsSummary));
+    // masks of the hypothesis when it fits one machine word (set once for all references)
+    let hyp_masks = wants_lcs && (1..=64).contains(&hl);
+    if wants_lcs && ks.peq.len() < n_ids {
+        ks.peq.resize(n_ids, 0);
+    }
+    if hyp_masks {
+        set_masks(&hyp.flat, &mut ks.peq);
+    }
     for (reference, row) in refs.iter().zip(out.chunks_mut(width)) {
         let rl = reference.flat.len();
         let mut lcs: Option<u64> = None;
+        let mut pair_lcs = |ks: &mut KernelScratch| -> u64 {
+            *lcs.get_or_insert_with(|| {
+                if hl == 0 || rl == 0 {
+                    0
+                } else if hyp_masks {
+                    lcs_with_masks(hl, &ks.peq, &reference.flat)
+                } else if rl <= 64 {
+                    set_masks(&reference.flat, &mut ks.peq);
+                    let v = lcs_with_masks(rl, &ks.peq, &hyp.flat);
+                    clear_masks(&reference.flat, &mut ks.peq);
+                    v
+                } else {
+                    lcs_length(&reference.flat, &hyp.flat) as u64
+                }
+            })
+        };
         for (k, (&kind, cell)) in kinds.iter().zip(row.chunks_mut(3)).enumerate() {
-            let stats = match kind {
-                Kind::Ngram(n) if packs(n) => {
+            let plan = plans.get(k).copied();
+            let stats = match (kind, plan) {
+                (Kind::Ngram(n), Some(NgramPlan::Dense)) => {
+                    let hits = if hl < n || rl < n {
+                        0
+                    } else {
+                        dense_hits(
+                            &reference.flat,
+                            n,
+                            n_ids,
+                            &ks.hyp_counts[k],
+                            &mut ks.ref_counts,
+                        )
+                    };
+                    [
+                        hits as f64,
+                        ngram_total(hl, n) as f64,
+                        ngram_total(rl, n) as f64,
+                    ]
+                }
+                (Kind::Ngram(n), Some(NgramPlan::Packed)) => {
                     let hits = if hl < n || rl < n {
                         0
                     } else {
@@ -865,23 +1067,35 @@ fn segment_rows(
                         ngram_total(rl, n) as f64,
                     ]
                 }
-                Kind::Lcs => {
-                    let v =
-                        *lcs.get_or_insert_with(|| lcs_length(&reference.flat, &hyp.flat) as u64);
+                (Kind::Lcs, _) => {
+                    let v = pair_lcs(ks);
                     [v as f64, hl as f64, rl as f64]
                 }
-                Kind::LcsSummary
+                (Kind::LcsSummary, _)
                     if hyp.single_flat_sentence() && reference.single_flat_sentence() =>
                 {
-                    let v =
-                        *lcs.get_or_insert_with(|| lcs_length(&reference.flat, &hyp.flat) as u64);
+                    let v = pair_lcs(ks);
                     [v as f64, hl as f64, reference.sent_len() as f64]
                 }
                 _ => pair_stats(hyp, reference, kind),
             };
-            cell.copy_from_slice(&stats);
+            // three stores (`copy_from_slice` calls memcpy for 24 bytes)
+            cell[0] = stats[0];
+            cell[1] = stats[1];
+            cell[2] = stats[2];
         }
     }
+    // leave the tables zero
+    if hyp_masks {
+        clear_masks(&hyp.flat, &mut ks.peq);
+    }
+    for (k, plan) in plans.iter().enumerate().take(kinds.len()) {
+        if let (NgramPlan::Dense, Kind::Ngram(n)) = (plan, kinds[k]) {
+            let table = &mut ks.hyp_counts[k];
+            for_dense_keys(&hyp.flat, n, n_ids, |key| table[key] = 0);
+        }
+    }
+    ks.dirty = false;
     Ok(())
 }
 
@@ -945,14 +1159,15 @@ pub fn batch_stats(
         let mut offset = 0;
         for (i, (hyp, refs)) in segments.iter().enumerate().take(end).skip(start) {
             let rows = &mut chunk[offset..offset + refs.len() * width];
-            segment_rows(hyp, refs, kinds, max_cells, &mut ks, rows).map_err(|(r, cells)| {
-                PairTooLarge {
+            let n_ids = id_count(hyp, refs);
+            segment_rows(hyp, refs, kinds, max_cells, n_ids, &mut ks, rows).map_err(
+                |(r, cells)| PairTooLarge {
                     segment: i,
                     reference: r,
                     cells,
                     limit: max_cells,
-                }
-            })?;
+                },
+            )?;
             offset += refs.len() * width;
         }
         Ok(())
@@ -1000,6 +1215,12 @@ fn short_key(token: &[u8]) -> Option<u128> {
     Some((lo as u128) | ((hi | (len as u64) << 56) as u128) << 64)
 }
 
+/// The bytes of a [`short_key`] (its first `len` bytes are the token) and `len`.
+fn short_key_bytes(key: u128) -> ([u8; 16], usize) {
+    let bytes = key.to_le_bytes();
+    (bytes, bytes[15] as usize)
+}
+
 impl Vocab {
     /// Called before each segment: bounds the vocabulary.
     fn start_segment(&mut self) {
@@ -1015,22 +1236,43 @@ impl Vocab {
 
     /// Id of a token (of its stem with `stem`).
     fn id(&mut self, token: &[u8], stem: bool) -> u32 {
-        let next = self.stem_ids.len() as u32;
-        let plain = match short_key(token) {
-            Some(key) => *self.short.entry(key).or_insert(next),
-            None => match self.long.get(token) {
-                Some(&id) => id,
-                None => {
-                    self.long.insert(token.into(), next);
-                    next
-                }
-            },
-        };
-        if plain == next {
-            self.stem_ids.push(u32::MAX);
-            self.tokens.extend_from_slice(token);
-            self.token_ends.push(self.tokens.len());
+        if let Some(key) = short_key(token) {
+            return self.short_id(key, stem);
         }
+        let next = self.stem_ids.len() as u32;
+        let plain = match self.long.get(token) {
+            Some(&id) => id,
+            None => {
+                self.long.insert(token.into(), next);
+                self.add_token(token);
+                next
+            }
+        };
+        self.final_id(plain, stem)
+    }
+
+    /// Id of the token of at most 15 bytes whose [`short_key`] is `key` (of its stem with `stem`).
+    #[inline]
+    fn short_id(&mut self, key: u128, stem: bool) -> u32 {
+        let next = self.stem_ids.len() as u32;
+        let plain = *self.short.entry(key).or_insert(next);
+        if plain == next {
+            let (bytes, len) = short_key_bytes(key);
+            self.add_token(&bytes[..len]);
+        }
+        self.final_id(plain, stem)
+    }
+
+    /// Records a new token (its plain id is the next one).
+    fn add_token(&mut self, token: &[u8]) {
+        self.stem_ids.push(u32::MAX);
+        self.tokens.extend_from_slice(token);
+        self.token_ends.push(self.tokens.len());
+    }
+
+    /// The id returned for plain id `plain`: itself, or its stem's id with `stem`.
+    #[inline]
+    fn final_id(&mut self, plain: u32, stem: bool) -> u32 {
         if !stem {
             return plain;
         }
@@ -1038,7 +1280,14 @@ impl Vocab {
         if known != u32::MAX {
             return known;
         }
-        let word = std::str::from_utf8(token).expect("tokens are cut from str at char boundaries");
+        self.stem_new(plain)
+    }
+
+    /// Stems a token seen for the first time.
+    #[cold]
+    fn stem_new(&mut self, plain: u32) -> u32 {
+        let word = std::str::from_utf8(self.token(plain))
+            .expect("tokens are cut from str at char boundaries");
         let stemmed = crate::rouge::text::stem_token(word);
         let next = self.stems.len() as u32;
         let id = *self.stems.entry(stemmed.into_boxed_str()).or_insert(next);
@@ -1047,7 +1296,6 @@ impl Vocab {
     }
 
     /// The token of a plain id.
-    #[cfg(test)]
     fn token(&self, id: u32) -> &[u8] {
         let id = id as usize;
         let start = if id == 0 { 0 } else { self.token_ends[id - 1] };
@@ -1064,20 +1312,17 @@ impl Vocab {
     }
 }
 
-const SEPARATOR: u8 = 0;
-const KEPT: u8 = 1;
-const UPPER: u8 = 2;
-
-/// Class of every byte for the ASCII tokenizer: separator, kept as is (`[a-z0-9]`), uppercase.
-static BYTE_CLASS: [u8; 256] = {
-    let mut table = [SEPARATOR; 256];
+/// Each byte as the ASCII tokenizer keeps it: `[a-z0-9]` as is, `[A-Z]` lowercased, every
+/// other byte 0 (a separator).
+static LOWERED: [u8; 256] = {
+    let mut table = [0u8; 256];
     let mut b = 0;
     while b < 256 {
         let c = b as u8;
         if c.is_ascii_lowercase() || c.is_ascii_digit() {
-            table[b] = KEPT;
+            table[b] = c;
         } else if c.is_ascii_uppercase() {
-            table[b] = UPPER;
+            table[b] = c.to_ascii_lowercase();
         }
         b += 1;
     }
@@ -1100,32 +1345,39 @@ fn fill_doc(
         let bytes = text.as_bytes();
         let (mut i, n) = (0, bytes.len());
         while i < n {
-            if BYTE_CLASS[bytes[i] as usize] == SEPARATOR {
+            if LOWERED[bytes[i] as usize] == 0 {
                 if bytes[i] == b'\n' && split_lines {
                     doc.end_sentence();
                 }
                 i += 1;
                 continue;
             }
+            // the token's lowercased bytes go straight into its short key (see `short_key`)
             let start = i;
-            let mut upper = false;
+            let (mut lo, mut hi) = (0u64, 0u64);
             while i < n {
-                let class = BYTE_CLASS[bytes[i] as usize];
-                if class == SEPARATOR {
+                let c = LOWERED[bytes[i] as usize];
+                if c == 0 {
                     break;
                 }
-                upper |= class == UPPER;
+                let k = i - start;
+                if k < 8 {
+                    lo |= (c as u64) << (8 * k);
+                } else if k < 15 {
+                    hi |= (c as u64) << (8 * (k - 8));
+                }
                 i += 1;
             }
-            let token = &bytes[start..i];
-            let id = if upper {
+            let len = i - start;
+            let id = if len <= 15 {
+                let key = (lo as u128) | ((hi | (len as u64) << 56) as u128) << 64;
+                vocab.short_id(key, stem)
+            } else {
                 vocab.word.clear();
                 vocab
                     .word
-                    .extend(token.iter().map(|b| b.to_ascii_lowercase()));
+                    .extend(bytes[start..i].iter().map(|&b| LOWERED[b as usize]));
                 vocab.take_word(stem)
-            } else {
-                vocab.id(token, stem)
             };
             doc.flat.push(id);
         }
@@ -1180,10 +1432,51 @@ impl Texts {
     }
 }
 
+/// Renumbers the tokens of one segment densely from 0 (in order of appearance): the kernels
+/// then index tables by token id. The map from vocabulary ids is a table stamped per segment,
+/// so nothing is cleared between segments.
+#[derive(Default)]
+struct LocalIds {
+    /// Per vocabulary id: (stamp of the segment that numbered it, its number there).
+    slots: Vec<(u32, u32)>,
+    stamp: u32,
+}
+
+impl LocalIds {
+    /// Renumbers `hyp` and `refs` (sentences cut from the flat tokens, as the text path
+    /// makes them) and returns the number of distinct tokens.
+    fn number(&mut self, hyp: &mut Doc, refs: &mut [Doc]) -> usize {
+        if self.stamp == u32::MAX {
+            self.slots.clear();
+            self.stamp = 0;
+        }
+        self.stamp += 1;
+        let stamp = self.stamp;
+        let mut next = 0u32;
+        for doc in std::iter::once(hyp).chain(refs.iter_mut()) {
+            debug_assert!(doc.sents_are_flat);
+            for t in doc.flat.iter_mut() {
+                let id = *t as usize;
+                if id >= self.slots.len() {
+                    self.slots.resize(id + 1, (0, 0));
+                }
+                let slot = &mut self.slots[id];
+                if slot.0 != stamp {
+                    *slot = (stamp, next);
+                    next += 1;
+                }
+                *t = slot.1;
+            }
+        }
+        next as usize
+    }
+}
+
 /// Per-thread buffers of the text path.
 #[derive(Default)]
 struct TextScratch {
     vocab: Vocab,
+    local: LocalIds,
     hyp: Doc,
     refs: Vec<Doc>,
     kernels: KernelScratch,
@@ -1237,12 +1530,14 @@ pub fn text_batch_stats(
                     let text = refs.get(first_ref[i] + j);
                     fill_doc(&mut sc.vocab, doc, text, tok, stem, split_lines);
                 }
+                let n_ids = sc.local.number(&mut sc.hyp, &mut sc.refs[..k]);
                 let rows = &mut chunk[offset..offset + k * width];
                 segment_rows(
                     &sc.hyp,
                     &sc.refs[..k],
                     kinds,
                     max_cells,
+                    n_ids,
                     &mut sc.kernels,
                     rows,
                 )
@@ -1545,12 +1840,132 @@ mod tests {
         assert_eq!(pair_cells(skip, &hyp, &hyp), 90_000 * SKIP_BIGRAM_CELLS);
     }
 
+    /// The kernels of one segment (dense tables, masks, packed keys) against the plain
+    /// per-pair statistics, with the scratch reused across segments.
+    #[test]
+    fn segment_rows_equal_the_pair_statistics() {
+        let kinds = [
+            Kind::Ngram(1),
+            Kind::Ngram(2),
+            Kind::Ngram(3),
+            Kind::Ngram(4),
+            Kind::Lcs,
+            Kind::LcsSummary,
+            Kind::Skip {
+                max_gap: Some(4),
+                unigrams: Unigrams::All,
+            },
+        ];
+        let mut state = 7u64;
+        let mut ks = KernelScratch::default();
+        let lengths = [0usize, 1, 2, 5, 63, 64, 65, 140];
+        for vocab in [1u64, 3, 40, 300] {
+            for &hl in &lengths {
+                for &rl in &lengths {
+                    let hyp_tokens = random_tokens(&mut state, hl, vocab);
+                    let hyp = if hl > 4 {
+                        Doc::from_sentences(vec![
+                            hyp_tokens[..hl / 2].to_vec(),
+                            hyp_tokens[hl / 2..].to_vec(),
+                        ])
+                    } else {
+                        Doc::from_sentences(vec![hyp_tokens])
+                    };
+                    let refs: Vec<Doc> = (0..1 + (hl + rl) % 3)
+                        .map(|_| Doc::from_sentences(vec![random_tokens(&mut state, rl, vocab)]))
+                        .collect();
+                    let n_ids = id_count(&hyp, &refs);
+                    let mut out = vec![0.0; refs.len() * kinds.len() * 3];
+                    segment_rows(&hyp, &refs, &kinds, u64::MAX, n_ids, &mut ks, &mut out)
+                        .expect("no bound");
+                    for (r, reference) in refs.iter().enumerate() {
+                        for (k, &kind) in kinds.iter().enumerate() {
+                            let at = (r * kinds.len() + k) * 3;
+                            assert_eq!(
+                                out[at..at + 3],
+                                pair_stats(&hyp, reference, kind),
+                                "{kind:?} vocab {vocab} lengths {hl} {rl}"
+                            );
+                        }
+                    }
+                    assert!(!ks.dirty);
+                    assert!(ks.peq.iter().all(|&m| m == 0));
+                    assert!(ks.ref_counts.iter().all(|&c| c == 0));
+                    assert!(ks.hyp_counts.iter().flatten().all(|&c| c == 0));
+                }
+            }
+        }
+    }
+
+    /// Tables left dirty (as a panic mid-segment would leave them) are zeroed before use.
+    #[test]
+    fn dirty_tables_are_zeroed_before_the_next_segment() {
+        let hyp = Doc::from_sentences(vec![vec![0, 1, 2, 1]]);
+        let refs = vec![Doc::from_sentences(vec![vec![1, 2, 0, 0, 1]])];
+        let kinds = [Kind::Ngram(1), Kind::Ngram(2), Kind::Lcs];
+        let mut clean = vec![0.0; 9];
+        segment_rows(
+            &hyp,
+            &refs,
+            &kinds,
+            u64::MAX,
+            3,
+            &mut KernelScratch::default(),
+            &mut clean,
+        )
+        .expect("no bound");
+        let mut ks = KernelScratch::default();
+        let mut out = vec![0.0; 9];
+        segment_rows(&hyp, &refs, &kinds, u64::MAX, 3, &mut ks, &mut out).expect("no bound");
+        for table in ks.hyp_counts.iter_mut() {
+            table.iter_mut().for_each(|c| *c = 5);
+        }
+        ks.ref_counts.iter_mut().for_each(|c| *c = 2);
+        ks.peq.iter_mut().for_each(|m| *m = u64::MAX);
+        ks.dirty = true;
+        segment_rows(&hyp, &refs, &kinds, u64::MAX, 3, &mut ks, &mut out).expect("no bound");
+        assert_eq!(out, clean);
+    }
+
+    #[test]
+    fn local_ids_number_each_segment_densely_in_order() {
+        let mut local = LocalIds::default();
+        let doc = |tokens: Vec<u32>| Doc::from_sentences(vec![tokens]);
+        let (mut hyp, mut refs) = (doc(vec![900, 5, 900]), vec![doc(vec![7, 5]), doc(vec![])]);
+        assert_eq!(local.number(&mut hyp, &mut refs), 3);
+        assert_eq!(
+            (hyp.flat.clone(), refs[0].flat.clone()),
+            (vec![0, 1, 0], vec![2, 1])
+        );
+        // a later segment: earlier numbers are stale
+        let (mut hyp, mut refs) = (doc(vec![7, 3]), vec![doc(vec![900])]);
+        assert_eq!(local.number(&mut hyp, &mut refs), 3);
+        assert_eq!((hyp.flat, refs[0].flat.clone()), (vec![0, 1], vec![2]));
+    }
+
+    #[test]
+    fn short_keys_give_their_bytes_back() {
+        for token in [
+            &b"a"[..],
+            b"abcdefgh",
+            b"abcdefghi",
+            b"abcdefghijklmno",
+            b"0",
+        ] {
+            let (bytes, len) = short_key_bytes(short_key(token).expect("short"));
+            assert_eq!(&bytes[..len], token);
+        }
+        assert_eq!(short_key(b"abcdefghijklmnop"), None);
+    }
+
     #[test]
     fn ascii_fast_path_equals_the_tokenizer() {
         let mut vocab = Vocab::default();
         let mut doc = Doc::default();
         let texts = [
             "The CAT's 3.14 running-dogs!\nSecond LINE here\n\n...\nlast",
+            "abcdefg ABCDEFGH abcdefghI ABCDEFGHIJKLMNO abcdefghijklmnoP INTERNATIONALIZATIONS x",
+            "Generalization generalizations\n\nGENERALIZATION 12345678901234567",
             "İstanbul café naïve\nCats RUNNING",
             "",
         ];
