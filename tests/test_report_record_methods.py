@@ -194,3 +194,7 @@ def test_an_init_of_the_class_s_own_is_kept_with_its_signature():
     assert Own("abc").a == 3 and str(inspect.signature(Own)) == "(text: 'str') -> 'None'"
     with pytest.raises(dataclasses.FrozenInstanceError):
         Own("x").a = 2
+
+
+def test_the_signature_of_a_base_that_is_no_dataclass_is_inspect_s_own():
+    assert str(inspect.signature(model._Record)) == str(inspect.signature(type("Plain", (), {})))

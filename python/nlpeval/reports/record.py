@@ -100,8 +100,9 @@ def _twin(kind: type) -> type:
 class _TwinSignature:
     """The ``__signature__`` of a record class (``inspect.signature`` reads it): its twin's, made when asked."""
 
-    def __get__(self, instance: object, owner: type) -> inspect.Signature:
-        return inspect.signature(_twin(owner))
+    def __get__(self, instance: object, owner: type) -> inspect.Signature | None:
+        # (None: inspect computes it as usual, e.g. for a base that is no dataclass)
+        return inspect.signature(_twin(owner)) if dataclasses.is_dataclass(owner) else None
 
 
 class FrozenRecord:
