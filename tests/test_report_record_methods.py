@@ -179,3 +179,22 @@ def test_what_record_refuses():
 
 def test_sections_are_records():
     assert Section.__dataclass_params__.frozen and "__init__" in vars(Section)
+
+
+def test_an_init_of_the_class_s_own_is_kept_with_its_signature():
+    @record.record
+    class Own(record.FrozenRecord):
+        """Its own __init__ (dataclasses keep it too)."""
+
+        a: int
+
+        def __init__(self, text: str) -> None:
+            object.__setattr__(self, "a", len(text))
+
+    assert Own("abc").a == 3 and str(inspect.signature(Own)) == "(text: 'str') -> 'None'"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        Own("x").a = 2
+
+
+def test_the_signature_of_a_base_that_is_no_dataclass_is_inspect_s_own():
+    assert str(inspect.signature(model._Record)) == str(inspect.signature(type("Plain", (), {})))

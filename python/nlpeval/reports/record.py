@@ -100,8 +100,9 @@ def _twin(kind: type) -> type:
 class _TwinSignature:
     """The ``__signature__`` of a record class (``inspect.signature`` reads it): its twin's, made when asked."""
 
-    def __get__(self, instance: object, owner: type) -> inspect.Signature:
-        return inspect.signature(_twin(owner))
+    def __get__(self, instance: object, owner: type) -> inspect.Signature | None:
+        # (None: inspect computes it as usual, e.g. for a base that is no dataclass)
+        return inspect.signature(_twin(owner)) if dataclasses.is_dataclass(owner) else None
 
 
 class FrozenRecord:
@@ -150,7 +151,9 @@ def record(cls: RecordClass) -> RecordClass:
     if len(declared) != len(vars(cls)["__dataclass_fields__"]) or any(not f.init or f.kw_only for f in declared):
         raise TypeError(f"record: {cls.__name__} has a field that is not positional-or-keyword in __init__")
     names = tuple(f.name for f in declared)
-    if not keeps_init:
+    if keeps_init:
+        cls.__signature__ = None  # inspect.signature then reads the class's own __init__, as dataclasses keep it
+    else:
         defaults = {f.name: f.default for f in declared if f.default is not MISSING}
         factories = {f.name: f.default_factory for f in declared if f.default_factory is not MISSING}
         _method(cls, "__init__", _initializer(cls, names, defaults, factories))
