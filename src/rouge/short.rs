@@ -210,14 +210,7 @@ pub(super) fn short_segment_rows(
                 v = v.wrapping_add(v & mask) | (v & !mask);
             }
         }
-        let mut prev = u32::MAX;
-        for &t in &reference.flat {
-            r1[t as usize] = 0;
-            if prev != u32::MAX {
-                r2[bigram(prev, t)] = 0;
-            }
-            prev = t;
-        }
+        clear_counts(&reference.flat, r1, r2, bigram);
         let lcs = (!v & live).count_ones() as f64;
         for (kind, cell) in plan.kinds[..plan.len].iter().zip(row.chunks_exact_mut(3)) {
             let stats = match kind {
@@ -235,17 +228,28 @@ pub(super) fn short_segment_rows(
             cell[2] = stats[2];
         }
     }
-    let mut prev = u32::MAX;
-    for &t in &hyp.flat {
-        h1[t as usize] = 0;
-        if prev != u32::MAX {
-            h2[bigram(prev, t)] = 0;
-        }
-        prev = t;
-        peq[t as usize] = 0;
-    }
+    clear_counts(&hyp.flat, h1, h2, bigram);
+    clear_masks(&hyp.flat, peq);
     ks.dirty = false;
     true
+}
+
+/// Zeroes the unigram counts (`ones`) and bigram counts (`twos`, keyed by `bigram`) that `tokens`
+/// set, so the tables are clean for the next side.
+fn clear_counts<C: Copy + Default>(
+    tokens: &[u32],
+    ones: &mut [C],
+    twos: &mut [C],
+    bigram: impl Fn(u32, u32) -> usize,
+) {
+    let mut prev = u32::MAX;
+    for &t in tokens {
+        ones[t as usize] = C::default();
+        if prev != u32::MAX {
+            twos[bigram(prev, t)] = C::default();
+        }
+        prev = t;
+    }
 }
 
 /// Sets the match mask of every token of `short` (at most 64 tokens) in `peq`.
